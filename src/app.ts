@@ -1,0 +1,135 @@
+// createApp(config) -> { app, services, close }: the whole server, shared by main.ts and tests.
+import { Elysia } from "elysia";
+import { jwt } from "@elysiajs/jwt";
+import { join } from "node:path";
+import type { Config } from "./config.ts";
+import { AppError, apiErrorObject, docsPage, v2Body, type ErrorCode } from "./errors.ts";
+import { systemClock, systemIds, type Clock, type Ids } from "./infra/clock.ts";
+import { createLogger, type Logger } from "./infra/log.ts";
+import { openControl } from "./storage/sqlite.ts";
+import { ProjectPool } from "./storage/pool.ts";
+import { createChangeBus, type Services } from "./services.ts";
+import { serverSecret } from "./domain/secrets.ts";
+import { sessionRoutes } from "./http/v2/sessions.ts";
+import { projectRoutes } from "./http/v2/projects.ts";
+import { modelRoutes } from "./http/v2/models.ts";
+import { entryRoutes } from "./http/v2/entries.ts";
+import { LATEST_VERSION } from "./domain/versions.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  clock?: Clock;
+  ids?: Ids;
+  log?: Logger;
+}
+
+/** Per-request facts kept beside the request object (set before routing, so errors can use them). */
+interface RequestInfo {
+  id: string;
+  start: number;
+}
+
+export function createApp(config: Config, deps: AppDeps = {}) {
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? systemIds;
+  const log = deps.log ?? createLogger(config.logLevel);
+  const control = openControl(join(config.dataDir, "control.sqlite"));
+  const secret = config.jwtSecret ?? serverSecret(control.db, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
+  const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
+  const services: Services = {
+    config,
+    clock,
+    ids,
+    log,
+    control,
+    projects: new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs),
+    tokens: {
+      sign: (payload) => signer.sign(payload),
+      verify: async (token) => (await signer.verify(token, { currentDate: new Date(clock.now()) })) || false,
+    },
+    changes: createChangeBus(),
+  };
+  const info = new WeakMap<Request, RequestInfo>();
+  const docsBase = config.docsUrl;
+
+  function requestInfo(request: Request): RequestInfo {
+    let i = info.get(request);
+    if (!i) {
+      i = { id: `req_${ids.uuid()}`, start: performance.now() };
+      info.set(request, i);
+    }
+    return i;
+  }
+
+  /** Renders an AppError in the shape of the surface the request was for. */
+  function errorResponse(request: Request, err: AppError): Response {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
+    const rid = requestInfo(request).id;
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+      const base = docsBase ?? url.origin;
+      headers["svc-version"] = LATEST_VERSION;
+      const body = { error: apiErrorObject(err, base), meta: { version: LATEST_VERSION, contract: 1, requestId: rid } };
+      return new Response(JSON.stringify(body), { status: err.status, headers });
+    }
+    headers["x-request-id"] = rid;
+    return new Response(JSON.stringify(v2Body(err)), { status: err.status, headers });
+  }
+
+  const app = new Elysia()
+    .onRequest(({ request }) => {
+      requestInfo(request);
+      const len = Number(request.headers.get("content-length") ?? 0);
+      if (len > MAX_BODY_BYTES) return errorResponse(request, new AppError("payload_too_large"));
+    })
+    .onError(({ code, error, request }) => {
+      if (error instanceof AppError) return errorResponse(request, error);
+      const asCode = (c: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]) => errorResponse(request, new AppError(c, opts));
+      switch (code) {
+        case "NOT_FOUND":
+          return asCode("route_not_found");
+        case "PARSE":
+          return asCode("invalid_json");
+        case "VALIDATION": {
+          const first = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all?.[0];
+          const field = (first?.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "body";
+          const why = first?.summary ?? first?.message ?? "is not valid";
+          return asCode("invalid_body", { message: `${field}: ${why}`, param: field, extra: { field } });
+        }
+      }
+      log.error("unhandled error", { requestId: requestInfo(request).id, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
+      return asCode("internal");
+    })
+    .onAfterResponse(({ request, set, route }) => {
+      const i = requestInfo(request);
+      log.info("request", {
+        requestId: i.id,
+        method: request.method,
+        route,
+        status: typeof set.status === "number" ? set.status : 200,
+        ms: Math.round((performance.now() - i.start) * 100) / 100,
+      });
+    })
+    .get("/docs/errors/:code", ({ params }) => {
+      const page = docsPage(params.code);
+      if (!page) throw new AppError("route_not_found");
+      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=3600" } });
+    })
+    .use(sessionRoutes(services))
+    .use(projectRoutes(services))
+    .use(modelRoutes(services))
+    .use(entryRoutes(services));
+
+  return {
+    app,
+    services,
+    /** Closes every file. */
+    close() {
+      services.projects.close();
+      control.sqlite.close(false);
+    },
+  };
+}
+
+export type CapaApp = ReturnType<typeof createApp>;

@@ -1,0 +1,110 @@
+// The only reader of the environment. Every setting has one row in DEFAULTS and one row in
+// docs/configuration.md; a bad value stops start-up with a one-line ConfigError.
+import { resolve } from "node:path";
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  demo: boolean;
+  docsUrl: string | null;
+  readHosts: string[];
+  managementHosts: string[];
+  edgeSecret: string | null;
+  replicaUrl: string | null;
+  webhookAllowPrivate: boolean;
+  webhookCaFile: string | null;
+  fieldChanges: boolean;
+  openProjectsMax: number;
+  projectIdleMs: number;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  readPoolSize: number;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  jwtSecret: string | null;
+}
+
+/** A configuration problem, reported as one line at start-up. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return dflt;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, dflt: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return dflt;
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "on", "yes"].includes(v)) return true;
+  if (["0", "false", "off", "no"].includes(v)) return false;
+  throw new ConfigError(`${name} must be one of 1, 0, true, false, on, off; got "${raw}"`);
+}
+
+function list(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (!raw) return [];
+  return raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
+
+function url(env: Env, name: string, schemes: string[]): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!schemes.includes(u.protocol)) throw new ConfigError(`${name} must start with ${schemes.join(" or ")}, got "${raw}"`);
+  return raw.replace(/\/+$/, "");
+}
+
+/** Reads the configuration from an environment (process.env by default). */
+export function loadConfig(env: Env = process.env): Config {
+  const email = env.CAPA_ADMIN_EMAIL?.trim() || null;
+  if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError(`CAPA_ADMIN_EMAIL must be an e-mail address, got "${email}"`);
+  const password = env.CAPA_ADMIN_PASSWORD || null;
+  if (password !== null && password.length < 8) throw new ConfigError("CAPA_ADMIN_PASSWORD must be at least 8 characters");
+  const logLevel = (env.CAPA_LOG_LEVEL || "info").toLowerCase();
+  if (!["debug", "info", "warn", "error", "silent"].includes(logLevel)) {
+    throw new ConfigError(`CAPA_LOG_LEVEL must be debug, info, warn, error or silent; got "${logLevel}"`);
+  }
+  const host = env.HOST?.trim() || "127.0.0.1";
+  return {
+    port: int(env, "PORT", 3000, 0, 65535),
+    host,
+    dataDir: resolve(env.CAPA_DATA_DIR?.trim() || "./data"),
+    adminEmail: email,
+    adminPassword: password,
+    demo: bool(env, "CAPA_DEMO", true),
+    docsUrl: url(env, "CAPA_DOCS_URL", ["http:", "https:"]),
+    readHosts: list(env, "CAPA_READ_HOSTS"),
+    managementHosts: list(env, "CAPA_MANAGEMENT_HOSTS"),
+    edgeSecret: env.CAPA_EDGE_SECRET || null,
+    replicaUrl: url(env, "CAPA_REPLICA_URL", ["file:", "s3:"]),
+    webhookAllowPrivate: bool(env, "CAPA_WEBHOOK_ALLOW_PRIVATE", false),
+    webhookCaFile: env.CAPA_WEBHOOK_CA_FILE || null,
+    fieldChanges: bool(env, "CAPA_FIELD_CHANGES", true),
+    openProjectsMax: int(env, "CAPA_OPEN_PROJECTS", 256, 1, 100000),
+    projectIdleMs: int(env, "CAPA_PROJECT_IDLE_SECONDS", 300, 1, 86400) * 1000,
+    rateLimitPerSecond: int(env, "CAPA_RATE_LIMIT", 50, 1, 1000000),
+    rateLimitBurst: int(env, "CAPA_RATE_BURST", 100, 1, 1000000),
+    readPoolSize: int(env, "CAPA_READ_POOL", 4, 1, 1024),
+    logLevel: logLevel as Config["logLevel"],
+    jwtSecret: env.CAPA_JWT_SECRET || null,
+  };
+}
+
+/** A configuration for tests: a temp data dir, no demo, quiet logs, plus overrides. */
+export function testConfig(dataDir: string, over: Partial<Config> = {}): Config {
+  return { ...loadConfig({ CAPA_DATA_DIR: dataDir, CAPA_DEMO: "0", CAPA_LOG_LEVEL: "silent" }), ...over };
+}

@@ -1,0 +1,247 @@
+// Entries under management: drafts, versions, publish, unpublish, delete. Each write is one
+// transaction; every save is a new version row; the published copy sits beside the draft.
+import { and, desc, eq, sql } from "drizzle-orm";
+import { entries, entryVersions } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { allModels, modelOrFail, type Model } from "../models/service.ts";
+import { fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
+
+export type EntryRow = typeof entries.$inferSelect;
+export type EntryStatus = "draft" | "published" | "changed";
+
+/** draft: no published copy; published: the published copy is the latest version; changed: a newer draft exists. */
+export function statusOf(r: Pick<EntryRow, "publishedVersionId" | "publishedVersion" | "draftVersion">): EntryStatus {
+  if (!r.publishedVersionId) return "draft";
+  return r.publishedVersion === r.draftVersion ? "published" : "changed";
+}
+
+function checkTags(v: unknown): string[] {
+  if (!Array.isArray(v) || v.length > 50 || v.some((t) => typeof t !== "string" || t.length === 0 || t.length > 64)) {
+    badField("tags", "tags must be a list of up to 50 texts of 1 to 64 characters");
+  }
+  return [...new Set(v as string[])];
+}
+
+function checkFolder(v: unknown): string | null {
+  if (v === null) return null;
+  if (typeof v !== "string" || v.length === 0 || v.length > 64) badField("folder", "folder must be a folder id (text up to 64 characters) or null");
+  return v;
+}
+
+/**
+ * Validates `data` (keyed by field namespace) against the model and merges it over `base`
+ * (keyed by field id). Relation ids must name entries of the target model.
+ */
+function mergeData(h: ProjectHandle, m: Model, data: unknown, base: Record<string, unknown>): Record<string, unknown> {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) badField("data", "data must be an object keyed by field namespace");
+  const byNs = new Map(m.fields.map((f) => [f.namespace, f]));
+  const out: Record<string, unknown> = { ...base };
+  for (const [ns, v] of Object.entries(data as Record<string, unknown>)) {
+    const f = byNs.get(ns);
+    if (!f) badField(`data.${ns}`, `The model ${m.namespace} has no field "${ns}"`);
+    const stored = fieldValue(f, v, `data.${ns}`);
+    if (stored !== null && isRelation(f)) checkTargets(h, f.relation!, Array.isArray(stored) ? (stored as string[]) : [stored as string], `data.${ns}`);
+    out[f.id] = stored;
+  }
+  return out;
+}
+
+function checkTargets(h: ProjectHandle, modelId: string, ids: string[], path: string): void {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const found = h.sqlite
+    .query(`SELECT id FROM entries WHERE model_id = ? AND id IN (SELECT value FROM json_each(?))`)
+    .all(modelId, JSON.stringify(unique)) as { id: string }[];
+  if (found.length !== unique.length) {
+    const have = new Set(found.map((r) => r.id));
+    const missing = unique.find((id) => !have.has(id));
+    badField(path, `${path} names ${missing}, which is not an entry of the related model`);
+  }
+}
+
+/** Stored data (keyed by field id) as the API shows it: keyed by namespace, in model order, misfits as null. */
+export function dataOut(m: Model, stored: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of m.fields) {
+    const v = stored[f.id];
+    out[f.namespace] = v === undefined || !fits(f, v) ? null : v;
+  }
+  return out;
+}
+
+function getRow(h: ProjectHandle, id: unknown): EntryRow {
+  if (!isUuid(id)) fail("not_found", { message: "Entry ids are UUIDs.", extra: { field: "id" } });
+  const row = h.db.select().from(entries).where(eq(entries.id, id.toLowerCase())).get();
+  if (!row) fail("not_found", { message: "No such entry." });
+  return row;
+}
+
+/** The management record of an entry: draft copy, published copy, status and version numbers. */
+export function entryRecord(h: ProjectHandle, row: EntryRow) {
+  const m = allModels(h).byId.get(row.modelId)!;
+  return {
+    id: row.id,
+    model: m.namespace,
+    modelId: m.id,
+    status: statusOf(row),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    publishedAt: row.publishedAt,
+    version: row.draftVersion,
+    publishedVersion: row.publishedVersion,
+    tags: JSON.parse(row.draftTags) as string[],
+    folder: row.draftFolder,
+    draft: { versionId: row.draftVersionId, version: row.draftVersion, data: dataOut(m, JSON.parse(row.draftData)) },
+    published: row.publishedVersionId
+      ? {
+          versionId: row.publishedVersionId,
+          version: row.publishedVersion,
+          updatedAt: row.publishedUpdatedAt,
+          tags: JSON.parse(row.publishedTags ?? "[]"),
+          folder: row.publishedFolder,
+          data: dataOut(m, JSON.parse(row.publishedData!)),
+        }
+      : null,
+  };
+}
+
+export function getEntry(h: ProjectHandle, id: unknown) {
+  return entryRecord(h, getRow(h, id));
+}
+
+/** Creates a draft entry (version 1). */
+export function createEntry(s: Services, h: ProjectHandle, actor: string, body: Record<string, unknown>) {
+  const m = modelOrFail(h, body.model);
+  const data = mergeData(h, m, body.data ?? {}, {});
+  const tags = body.tags === undefined ? [] : checkTags(body.tags);
+  const folder = body.folder === undefined ? null : checkFolder(body.folder);
+  const now = iso(s.clock.now());
+  const id = s.ids.uuid();
+  const versionId = s.ids.uuid();
+  h.sqlite.transaction(() => {
+    if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ?").get(m.id)) {
+      fail("conflict", { message: `The model ${m.namespace} holds a single entry, and it exists already.`, extra: { field: "model" } });
+    }
+    h.db.insert(entryVersions).values({ id: versionId, entryId: id, number: 1, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor }).run();
+    h.db.insert(entries).values({
+      id, modelId: m.id, createdAt: now, updatedAt: now, draftVersionId: versionId, draftVersion: 1,
+      draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder,
+    }).run();
+  })();
+  return getEntry(h, id);
+}
+
+/** Saves a new draft version; `data` is merged field by field over the current draft. */
+export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>) {
+  for (const k of Object.keys(body)) if (!["data", "tags", "folder"].includes(k)) badField(k, `${k} cannot be changed; send data, tags or folder`);
+  const row = getRow(h, id);
+  const m = allModels(h).byId.get(row.modelId)!;
+  const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
+  const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
+  const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+  const now = iso(s.clock.now());
+  const versionId = s.ids.uuid();
+  h.sqlite.transaction(() => {
+    const cur = h.db.select({ v: entries.draftVersion }).from(entries).where(eq(entries.id, row.id)).get();
+    if (!cur) fail("not_found", { message: "No such entry." });
+    const number = cur.v + 1;
+    h.db.insert(entryVersions).values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor }).run();
+    h.db.update(entries).set({
+      updatedAt: now, draftVersionId: versionId, draftVersion: number, draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder,
+    }).where(eq(entries.id, row.id)).run();
+  })();
+  return getEntry(h, row.id);
+}
+
+/** Publishes the current draft, or the version named by `versionId`. Required fields must hold a value. */
+export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId?: unknown) {
+  const row = getRow(h, id);
+  const m = allModels(h).byId.get(row.modelId)!;
+  let version: typeof entryVersions.$inferSelect | undefined;
+  if (versionId !== undefined && versionId !== null) {
+    if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
+    version = h.db.select().from(entryVersions).where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id))).get();
+    if (!version) badField("versionId", "versionId is not a version of this entry");
+  } else {
+    version = h.db.select().from(entryVersions).where(eq(entryVersions.id, row.draftVersionId)).get()!;
+  }
+  const data = JSON.parse(version.data) as Record<string, unknown>;
+  for (const f of m.fields) {
+    const v = data[f.id];
+    if (f.required && (v === undefined || v === null || (Array.isArray(v) && v.length === 0) || v === "")) {
+      badField(`data.${f.namespace}`, `${f.namespace} is required before the entry can be published`);
+    }
+  }
+  const now = iso(s.clock.now());
+  h.sqlite.transaction(() => {
+    h.db.update(entries).set({
+      publishedVersionId: version.id, publishedVersion: version.number, publishedData: version.data, publishedTags: version.tags,
+      publishedFolder: version.folder, publishedAt: now, publishedUpdatedAt: version.createdAt,
+    }).where(eq(entries.id, row.id)).run();
+  })();
+  s.changes.content(h.id);
+  void actor;
+  return getEntry(h, row.id);
+}
+
+/** Removes the published copy; the draft stays. */
+export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown) {
+  const row = getRow(h, id);
+  h.sqlite.transaction(() => {
+    h.db.update(entries).set({
+      publishedVersionId: null, publishedVersion: null, publishedData: null, publishedTags: null, publishedFolder: null,
+      publishedAt: null, publishedUpdatedAt: null,
+    }).where(eq(entries.id, row.id)).run();
+  })();
+  s.changes.content(h.id);
+  void actor;
+  return getEntry(h, row.id);
+}
+
+/** Deletes an entry with its versions. */
+export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
+  const row = getRow(h, id);
+  h.sqlite.transaction(() => {
+    h.db.delete(entryVersions).where(eq(entryVersions.entryId, row.id)).run();
+    h.db.delete(entries).where(eq(entries.id, row.id)).run();
+  })();
+  s.changes.content(h.id);
+  void actor;
+}
+
+/** The versions of an entry, newest first. */
+export function listVersions(h: ProjectHandle, id: unknown) {
+  const row = getRow(h, id);
+  const m = allModels(h).byId.get(row.modelId)!;
+  return h.db.select().from(entryVersions).where(eq(entryVersions.entryId, row.id)).orderBy(desc(entryVersions.number)).all().map((v) => ({
+    id: v.id, number: v.number, createdAt: v.createdAt, createdBy: v.createdBy, published: v.id === row.publishedVersionId,
+    tags: JSON.parse(v.tags), folder: v.folder, data: dataOut(m, JSON.parse(v.data)),
+  }));
+}
+
+const STATUS_SQL: Record<EntryStatus, ReturnType<typeof sql>> = {
+  draft: sql`${entries.publishedVersionId} IS NULL`,
+  published: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} = ${entries.draftVersion}`,
+  changed: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} <> ${entries.draftVersion}`,
+};
+
+/** Lists entries for management (drafts included), newest first, by page. */
+export function listEntries(h: ProjectHandle, q: { model?: unknown; status?: unknown; limit?: unknown; page?: unknown }) {
+  const conds = [];
+  if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
+  if (q.status !== undefined) {
+    if (typeof q.status !== "string" || !(q.status in STATUS_SQL)) badField("status", "status must be draft, published or changed");
+    conds.push(STATUS_SQL[q.status as EntryStatus]);
+  }
+  const limit = q.limit === undefined ? 25 : Number(q.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) badField("limit", "limit must be a whole number from 1 to 200");
+  const page = q.page === undefined ? 1 : Number(q.page);
+  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
+  const where = conds.length ? and(...conds) : undefined;
+  const total = h.db.select({ n: sql<number>`count(*)` }).from(entries).where(where).get()!.n;
+  const rows = h.db.select().from(entries).where(where).orderBy(desc(entries.createdAt), desc(entries.id)).limit(limit).offset((page - 1) * limit).all();
+  return { data: rows.map((r) => entryRecord(h, r)), page, limit, total };
+}

@@ -1,0 +1,139 @@
+// Field definitions and the values each field kind accepts. Stored entry data is keyed by field
+// id, so a namespace change never rewrites entries; reads map ids back to namespaces.
+import { badField } from "../../errors.ts";
+
+export const FIELD_TYPES = [
+  "string", "markdown", "html", "code", "enum", "color", "number", "true_false", "date",
+  "array", "relation", "image", "video", "file", "mixed",
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const SCALAR_TYPES = ["string", "markdown", "html", "code", "enum", "color", "number", "true_false", "date"] as const;
+export const ARRAY_TYPES = [...SCALAR_TYPES, "relation", "image", "video", "file", "mixed"] as const;
+export type ArrayType = (typeof ARRAY_TYPES)[number];
+
+export const TEXT_TYPES = new Set(["string", "markdown", "html", "code", "enum", "color"]);
+export const MEDIA_TYPES = new Set(["image", "video", "file"]);
+export const MEDIA_KINDS = ["image", "video", "audio", "document", "pdf", "file", "unknown"] as const;
+
+export interface FieldDef {
+  id: string;
+  namespace: string;
+  label: string | null;
+  type: FieldType;
+  arrayType: ArrayType | null;
+  /** Target model id of a relation field (or an array of relations). */
+  relation: string | null;
+  required: boolean;
+  options: { values?: string[] } | null;
+}
+
+/** The kind of a single value of a field: its type, or its array type for arrays. */
+export function itemType(f: FieldDef): FieldType {
+  return f.type === "array" ? (f.arrayType as FieldType) : f.type;
+}
+
+export function isRelation(f: FieldDef): boolean {
+  return itemType(f) === "relation";
+}
+
+export const MODEL_NAMESPACE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Checks a field namespace: 1-64 printable characters with no control characters or edge spaces. */
+export function checkFieldNamespace(v: unknown, path: string): string {
+  if (typeof v !== "string" || v.length < 1 || v.length > 64 || /[\u0000-\u001f\u007f]/.test(v) || v.trim() !== v) {
+    badField(path, `${path} must be 1 to 64 printable characters with no leading or trailing space`);
+  }
+  return v;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether a string is a date (`YYYY-MM-DD`) or a date-time with a zone, and a real calendar instant. */
+export function isDateValue(v: unknown): v is string {
+  if (typeof v !== "string") return false;
+  if (DATE_ONLY.test(v)) {
+    const d = new Date(v + "T00:00:00Z");
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }
+  return DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
+}
+
+export function isUuid(v: unknown): v is string {
+  return typeof v === "string" && UUID.test(v);
+}
+
+function mediaValue(v: unknown, path: string): Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) badField(path, `${path} must be a media object { id, url, alt, type, width, height }`);
+  const o = v as Record<string, unknown>;
+  const allowed = new Set(["id", "url", "alt", "type", "width", "height"]);
+  for (const k of Object.keys(o)) if (!allowed.has(k)) badField(`${path}.${k}`, `${path}.${k} is not a media key; use id, url, alt, type, width, height`);
+  if (typeof o.url !== "string" || o.url.length === 0) badField(`${path}.url`, `${path}.url must be a URL string`);
+  for (const k of ["id", "alt", "type"]) if (o[k] !== undefined && o[k] !== null && typeof o[k] !== "string") badField(`${path}.${k}`, `${path}.${k} must be a string`);
+  for (const k of ["width", "height"]) {
+    if (o[k] !== undefined && o[k] !== null && !(typeof o[k] === "number" && Number.isInteger(o[k]) && (o[k] as number) >= 0)) {
+      badField(`${path}.${k}`, `${path}.${k} must be a whole number`);
+    }
+  }
+  return { id: o.id ?? null, url: o.url, alt: o.alt ?? null, type: o.type ?? null, width: o.width ?? null, height: o.height ?? null };
+}
+
+/** Validates one item of a field of kind `t`, returning the value to store. */
+function item(t: FieldType, f: FieldDef, v: unknown, path: string): unknown {
+  switch (t) {
+    case "string": case "markdown": case "html": case "code":
+      if (typeof v !== "string") badField(path, `${path} must be text`);
+      if (v.length > 1_000_000) badField(path, `${path} is longer than 1,000,000 characters`);
+      return v;
+    case "color":
+      if (typeof v !== "string" || v.length > 64) badField(path, `${path} must be a color as text, e.g. #ff8800`);
+      return v;
+    case "enum": {
+      const values = f.options?.values ?? [];
+      if (typeof v !== "string" || !values.includes(v)) badField(path, `${path} must be one of: ${values.join(", ")}`);
+      return v;
+    }
+    case "number":
+      if (typeof v !== "number" || !Number.isFinite(v)) badField(path, `${path} must be a number`);
+      return v;
+    case "true_false":
+      if (typeof v !== "boolean") badField(path, `${path} must be true or false`);
+      return v;
+    case "date":
+      if (!isDateValue(v)) badField(path, `${path} must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone`);
+      return v;
+    case "relation":
+      if (!isUuid(v)) badField(path, `${path} must be an entry id (UUID)`);
+      return v.toLowerCase();
+    case "image": case "video": case "file":
+      return mediaValue(v, path);
+    case "mixed":
+      return v;
+    case "array":
+      badField(path, `${path} cannot nest arrays`);
+  }
+}
+
+/** Validates a field's value (null clears it), returning what is stored. */
+export function fieldValue(f: FieldDef, v: unknown, path: string): unknown {
+  if (v === null) return null;
+  if (f.type === "array") {
+    if (!Array.isArray(v)) badField(path, `${path} must be a list`);
+    if (v.length > 1000) badField(path, `${path} holds more than 1,000 items`);
+    return v.map((x, i) => item(f.arrayType as FieldType, f, x, `${path}[${i}]`));
+  }
+  return item(f.type, f, v, path);
+}
+
+/** Whether a stored value still fits the field (after a model edit); a misfit reads as null. */
+export function fits(f: FieldDef, v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  try {
+    fieldValue(f, v, f.namespace);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,276 @@
+// Models: create, edit, delete, with every field kind. Every saved change is a new model version;
+// read caches and GraphQL schemas of the project are told at once through the change bus.
+import { eq, sql } from "drizzle-orm";
+import { models, modelVersions, entries, entryVersions } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import {
+  ARRAY_TYPES, FIELD_TYPES, MODEL_NAMESPACE, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType,
+} from "./fields.ts";
+
+type ModelRow = typeof models.$inferSelect;
+
+/** A model as the domain uses it: the row with its fields parsed. */
+export interface Model {
+  id: string;
+  namespace: string;
+  name: string;
+  description: string | null;
+  singleEntry: boolean;
+  fields: FieldDef[];
+  layout: unknown;
+  embedByDefault: boolean;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function toModel(r: ModelRow): Model {
+  return {
+    id: r.id, namespace: r.namespace, name: r.name, description: r.description, singleEntry: r.singleEntry,
+    fields: JSON.parse(r.fields), layout: r.layout === null ? null : JSON.parse(r.layout), embedByDefault: r.embedByDefault,
+    version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  };
+}
+
+/**
+ * Every model of a project, cached on the open handle until a model changes. The cache is the
+ * read path's source of model definitions, so reads never query the models table.
+ */
+export function allModels(h: ProjectHandle): { list: Model[]; byId: Map<string, Model>; byNamespace: Map<string, Model>; version: number } {
+  let c = h.cache.get("models") as ReturnType<typeof allModels> | undefined;
+  if (!c) {
+    const list = h.db.select().from(models).orderBy(models.createdAt, models.id).all().map(toModel);
+    const v = h.sqlite.query("SELECT value FROM settings WHERE name = 'model_set_version'").get() as { value: string } | null;
+    c = { list, byId: new Map(list.map((m) => [m.id, m])), byNamespace: new Map(list.map((m) => [m.namespace, m])), version: Number(v?.value ?? 0) };
+    h.cache.set("models", c);
+  }
+  return c;
+}
+
+/** Finds a model by id or namespace. */
+export function findModel(h: ProjectHandle, ref: string): Model | undefined {
+  const c = allModels(h);
+  return c.byId.get(ref.toLowerCase()) ?? c.byNamespace.get(ref);
+}
+
+/** Finds a model or answers 404. */
+export function modelOrFail(h: ProjectHandle, ref: unknown, field = "model"): Model {
+  if (typeof ref !== "string" || ref.length === 0) badField(field, `${field} must be a model id or namespace`);
+  const m = findModel(h, ref);
+  if (!m) fail("not_found", { message: `No model "${ref}" in this project.`, extra: { field } });
+  return m;
+}
+
+function checkString(v: unknown, path: string, max: number, optional: boolean): string | null {
+  if (v === undefined || v === null) {
+    if (optional) return null;
+    badField(path, `${path} is required`);
+  }
+  if (typeof v !== "string" || v.length > max || (!optional && v.trim().length === 0)) badField(path, `${path} must be text of at most ${max} characters`);
+  return v;
+}
+
+/** Parses one field definition; `self` is the model being saved (for relations to itself). */
+function parseField(
+  s: Services, h: ProjectHandle, raw: unknown, path: string, self: { id: string; namespace: string }, existing?: FieldDef,
+): FieldDef {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) badField(path, `${path} must be a field object`);
+  const o = raw as Record<string, unknown>;
+  const known = new Set(["id", "namespace", "label", "type", "arrayType", "relation", "required", "options"]);
+  for (const k of Object.keys(o)) if (!known.has(k)) badField(`${path}.${k}`, `${path}.${k} is not a field property`);
+  const namespace = o.namespace === undefined && existing ? existing.namespace : checkFieldNamespace(o.namespace, `${path}.namespace`);
+  const type = (o.type === undefined && existing ? existing.type : o.type) as FieldType;
+  if (!FIELD_TYPES.includes(type)) badField(`${path}.type`, `${path}.type must be one of ${FIELD_TYPES.join(", ")}`);
+  let arrayType: ArrayType | null = null;
+  if (type === "array") {
+    arrayType = (o.arrayType === undefined && existing ? existing.arrayType : o.arrayType) as ArrayType;
+    if (!ARRAY_TYPES.includes(arrayType as ArrayType)) badField(`${path}.arrayType`, `${path}.arrayType must be one of ${ARRAY_TYPES.join(", ")}`);
+  } else if (o.arrayType !== undefined && o.arrayType !== null) {
+    badField(`${path}.arrayType`, `${path}.arrayType is only for array fields`);
+  }
+  let relation: string | null = null;
+  if (type === "relation" || arrayType === "relation") {
+    const ref = o.relation === undefined && existing ? existing.relation : o.relation;
+    if (typeof ref !== "string" || ref.length === 0) badField(`${path}.relation`, `${path}.relation must name the target model (id or namespace)`);
+    if (ref === self.namespace || ref.toLowerCase() === self.id) relation = self.id;
+    else {
+      const target = findModel(h, ref);
+      if (!target) badField(`${path}.relation`, `${path}.relation names no model of this project: "${ref}"`);
+      relation = target.id;
+    }
+  } else if (o.relation !== undefined && o.relation !== null) {
+    badField(`${path}.relation`, `${path}.relation is only for relation fields`);
+  }
+  const label = o.label === undefined ? existing?.label ?? null : checkString(o.label, `${path}.label`, 200, true);
+  const required = o.required === undefined ? existing?.required ?? false : o.required;
+  if (typeof required !== "boolean") badField(`${path}.required`, `${path}.required must be true or false`);
+  let options: FieldDef["options"] = o.options === undefined ? existing?.options ?? null : null;
+  if (o.options !== undefined && o.options !== null) {
+    if (typeof o.options !== "object" || Array.isArray(o.options)) badField(`${path}.options`, `${path}.options must be an object`);
+    const values = (o.options as Record<string, unknown>).values;
+    if (values !== undefined) {
+      if (!Array.isArray(values) || values.length > 500 || values.some((v) => typeof v !== "string" || v.length === 0 || v.length > 200)) {
+        badField(`${path}.options.values`, `${path}.options.values must be a list of up to 500 texts`);
+      }
+      if (new Set(values).size !== values.length) badField(`${path}.options.values`, `${path}.options.values holds a value twice`);
+    }
+    options = { ...(o.options as object), ...(values ? { values: values as string[] } : {}) };
+  }
+  const isEnum = type === "enum" || arrayType === "enum";
+  if (isEnum && !(options?.values && options.values.length > 0)) badField(`${path}.options.values`, `${path}.options.values must list the enum's values`);
+  let id = existing?.id ?? s.ids.uuid();
+  if (!existing && o.id !== undefined) {
+    if (!isUuid(o.id)) badField(`${path}.id`, `${path}.id must be a UUID`);
+    id = o.id.toLowerCase();
+  }
+  return { id, namespace, label, type, arrayType, relation, required, options };
+}
+
+function checkUniqueFields(fields: FieldDef[], path: string): void {
+  const seen = new Set<string>();
+  const ids = new Set<string>();
+  fields.forEach((f, i) => {
+    if (seen.has(f.namespace)) badField(`${path}[${i}].namespace`, `Two fields are named "${f.namespace}"`);
+    if (ids.has(f.id)) badField(`${path}[${i}].id`, `Two fields have the id ${f.id}`);
+    seen.add(f.namespace);
+    ids.add(f.id);
+  });
+  if (fields.length > 500) badField(path, "A model holds at most 500 fields");
+}
+
+function bumpModelSet(h: ProjectHandle, s: Services): void {
+  h.sqlite.query(
+    "INSERT INTO settings (name, value) VALUES ('model_set_version', '1') ON CONFLICT(name) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+  ).run();
+  h.cache.delete("models");
+  s.changes.models(h.id);
+}
+
+function snapshot(h: ProjectHandle, m: Model, now: string): void {
+  h.db.insert(modelVersions).values({ modelId: m.id, version: m.version, snapshot: JSON.stringify(m), createdAt: now }).run();
+}
+
+/** Creates a model. */
+export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>): Model {
+  const name = checkString(body.name, "name", 120, false)!;
+  const namespace = body.namespace;
+  if (typeof namespace !== "string" || !MODEL_NAMESPACE.test(namespace)) {
+    badField("namespace", "namespace must be 1 to 64 of a-z A-Z 0-9 _ -");
+  }
+  if (allModels(h).byNamespace.has(namespace)) fail("namespace_taken", { extra: { field: "namespace" } });
+  const description = checkString(body.description, "description", 2000, true);
+  if (body.singleEntry !== undefined && typeof body.singleEntry !== "boolean") badField("singleEntry", "singleEntry must be true or false");
+  if (body.embedByDefault !== undefined && typeof body.embedByDefault !== "boolean") badField("embedByDefault", "embedByDefault must be true or false");
+  const rawFields = body.fields ?? [];
+  if (!Array.isArray(rawFields)) badField("fields", "fields must be a list");
+  const id = s.ids.uuid();
+  const fields = rawFields.map((f, i) => parseField(s, h, f, `fields[${i}]`, { id, namespace }));
+  checkUniqueFields(fields, "fields");
+  const now = iso(s.clock.now());
+  const m: Model = {
+    id, namespace, name, description, singleEntry: (body.singleEntry as boolean) ?? false, fields, layout: null,
+    embedByDefault: (body.embedByDefault as boolean) ?? false, version: 1, createdAt: now, updatedAt: now,
+  };
+  h.sqlite.transaction(() => {
+    h.db.insert(models).values({ ...m, fields: JSON.stringify(fields), layout: null }).run();
+    snapshot(h, m, now);
+    bumpModelSet(h, s);
+  })();
+  return findModel(h, id)!;
+}
+
+function hasEntries(h: ProjectHandle, modelId: string): boolean {
+  return !!h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? LIMIT 1").get(modelId);
+}
+
+/** Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds? }`. */
+export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Record<string, unknown>): Model {
+  const m = modelOrFail(h, ref, "id");
+  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "addFields", "editFields", "removeIds"]);
+  for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
+  const next: Model = { ...m, fields: [...m.fields] };
+  if (body.name !== undefined) next.name = checkString(body.name, "name", 120, false)!;
+  if (body.description !== undefined) next.description = checkString(body.description, "description", 2000, true);
+  if (body.singleEntry !== undefined) {
+    if (typeof body.singleEntry !== "boolean") badField("singleEntry", "singleEntry must be true or false");
+    next.singleEntry = body.singleEntry;
+  }
+  if (body.embedByDefault !== undefined) {
+    if (typeof body.embedByDefault !== "boolean") badField("embedByDefault", "embedByDefault must be true or false");
+    next.embedByDefault = body.embedByDefault;
+  }
+  const self = { id: m.id, namespace: m.namespace };
+  if (body.removeIds !== undefined) {
+    if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
+    body.removeIds.forEach((id, i) => {
+      if (typeof id !== "string" || !next.fields.some((f) => f.id === id.toLowerCase())) badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
+    });
+    const gone = new Set((body.removeIds as string[]).map((x) => x.toLowerCase()));
+    next.fields = next.fields.filter((f) => !gone.has(f.id));
+  }
+  if (body.editFields !== undefined) {
+    if (!Array.isArray(body.editFields)) badField("editFields", "editFields must be a list");
+    const withEntries = hasEntries(h, m.id);
+    body.editFields.forEach((raw, i) => {
+      const path = `editFields[${i}]`;
+      const id = (raw as Record<string, unknown> | null)?.id;
+      const idx = typeof id === "string" ? next.fields.findIndex((f) => f.id === id.toLowerCase()) : -1;
+      if (idx < 0) badField(`${path}.id`, `${path}.id is not a field of this model`);
+      const before = next.fields[idx]!;
+      const after = parseField(s, h, raw, path, self, before);
+      const shapeChanged = after.type !== before.type || after.arrayType !== before.arrayType || after.relation !== before.relation || after.namespace !== before.namespace;
+      if (shapeChanged && withEntries) {
+        fail("field_change_required", {
+          message: `Changing the type, array type, relation or namespace of field "${before.namespace}" on a model with entries needs a field change.`,
+          extra: { field: `${path}`, plan: `/v2/models/${m.id}/field-changes/plan` },
+        });
+      }
+      next.fields[idx] = after;
+    });
+  }
+  if (body.addFields !== undefined) {
+    if (!Array.isArray(body.addFields)) badField("addFields", "addFields must be a list");
+    body.addFields.forEach((raw, i) => next.fields.push(parseField(s, h, raw, `addFields[${i}]`, self)));
+  }
+  checkUniqueFields(next.fields, "fields");
+  const now = iso(s.clock.now());
+  next.version = m.version + 1;
+  next.updatedAt = now;
+  h.sqlite.transaction(() => {
+    h.db.update(models).set({
+      name: next.name, description: next.description, singleEntry: next.singleEntry, embedByDefault: next.embedByDefault,
+      fields: JSON.stringify(next.fields), version: next.version, updatedAt: now,
+    }).where(eq(models.id, m.id)).run();
+    snapshot(h, next, now);
+    bumpModelSet(h, s);
+  })();
+  return findModel(h, m.id)!;
+}
+
+/** Deletes a model and its entries; the body must repeat the namespace. */
+export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm: unknown): void {
+  const m = modelOrFail(h, ref, "id");
+  if (confirm !== m.namespace) {
+    fail("confirmation_mismatch", { message: "Repeat the model's namespace in the body as { namespace } to delete it.", extra: { field: "namespace" } });
+  }
+  h.sqlite.transaction(() => {
+    h.db.delete(entryVersions).where(sql`${entryVersions.entryId} IN (SELECT id FROM entries WHERE model_id = ${m.id})`).run();
+    h.db.delete(entries).where(eq(entries.modelId, m.id)).run();
+    h.db.delete(modelVersions).where(eq(modelVersions.modelId, m.id)).run();
+    h.db.delete(models).where(eq(models.id, m.id)).run();
+    bumpModelSet(h, s);
+  })();
+  s.changes.content(h.id);
+}
+
+/** The model record of the management API. */
+export function modelRecord(m: Model) {
+  return {
+    id: m.id, namespace: m.namespace, name: m.name, description: m.description, singleEntry: m.singleEntry,
+    version: m.version, fields: m.fields, layout: m.layout, embedByDefault: m.embedByDefault,
+    createdAt: m.createdAt, updatedAt: m.updatedAt,
+  };
+}

@@ -1,0 +1,191 @@
+// Projects and memberships. A project is a row in the control file plus its own SQLite file;
+// the creator becomes its owner.
+import { and, eq, desc } from "drizzle-orm";
+import { projects, memberships, users, apiKeys } from "../../storage/control/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import { isRole, ROLES, type Role } from "../access/roles.ts";
+import { createUser, findUserByEmail, normalEmail, setPassword } from "../users/service.ts";
+
+export type Project = typeof projects.$inferSelect;
+
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Checks a slug against the rules of interface.md (3 to 48 characters, lowercase, single hyphens). */
+export function checkSlug(slug: unknown): string {
+  if (typeof slug !== "string" || slug.length < 3 || slug.length > 48 || !SLUG.test(slug)) {
+    badField("slug", "slug must be 3 to 48 characters of lowercase letters and digits, with single hyphens between them");
+  }
+  return slug;
+}
+
+export function checkName(name: unknown, field = "name", max = 120): string {
+  if (typeof name !== "string" || name.trim().length === 0 || name.length > max) badField(field, `${field} must be 1 to ${max} characters`);
+  return name.trim();
+}
+
+function slugFrom(name: string): string {
+  let base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "");
+  if (base.length < 3) base = `project-${base}`.replace(/-+$/, "");
+  return base;
+}
+
+export function getProject(s: Services, id: string): Project | undefined {
+  return s.control.db.select().from(projects).where(eq(projects.id, id)).get();
+}
+
+export function getProjectByIdOrSlug(s: Services, ref: string): Project | undefined {
+  return getProject(s, ref) ?? s.control.db.select().from(projects).where(eq(projects.slug, ref)).get();
+}
+
+function slugTaken(s: Services, slug: string, exceptId?: string): boolean {
+  const row = s.control.db.select({ id: projects.id }).from(projects).where(eq(projects.slug, slug)).get();
+  return !!row && row.id !== exceptId;
+}
+
+/** Creates a project, its file, and the owner's membership. */
+export function createProject(s: Services, input: { name: unknown; slug?: unknown; ownerId: string }): Project {
+  const name = checkName(input.name);
+  let slug: string;
+  if (input.slug !== undefined && input.slug !== null) {
+    slug = checkSlug(input.slug);
+    if (slugTaken(s, slug)) fail("slug_taken", { extra: { field: "slug" } });
+  } else {
+    const base = slugFrom(name);
+    slug = base;
+    for (let i = 2; slugTaken(s, slug); i++) slug = `${base}-${i}`;
+  }
+  const now = iso(s.clock.now());
+  const row: Project = { id: s.ids.uuid(), name, slug, subscriptionActive: true, timezone: null, createdAt: now, updatedAt: now };
+  s.control.sqlite.transaction(() => {
+    s.control.db.insert(projects).values(row).run();
+    s.control.db.insert(memberships).values({ projectId: row.id, userId: input.ownerId, role: "owner", lastOpenedAt: now, createdAt: now }).run();
+    s.control.db.update(users).set({ lastProjectId: row.id }).where(eq(users.id, input.ownerId)).run();
+  })();
+  // Opening the file creates and migrates it now rather than on the first read.
+  s.projects.get(row.id);
+  return row;
+}
+
+/** The projects a person belongs to, most recently opened first. */
+export function listProjects(s: Services, userId: string) {
+  return s.control.db
+    .select({ id: projects.id, name: projects.name, slug: projects.slug, role: memberships.role, lastOpenedAt: memberships.lastOpenedAt })
+    .from(memberships)
+    .innerJoin(projects, eq(projects.id, memberships.projectId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(desc(memberships.lastOpenedAt), projects.name)
+    .all();
+}
+
+export function membershipOf(s: Services, projectId: string, userId: string): { role: Role } | undefined {
+  const row = s.control.db.select({ role: memberships.role }).from(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).get();
+  return row as { role: Role } | undefined;
+}
+
+/** Renames a project or changes its slug. */
+export function updateProject(s: Services, id: string, input: { name?: unknown; slug?: unknown }): Project {
+  const patch: Partial<Project> = {};
+  if (input.name !== undefined) patch.name = checkName(input.name);
+  if (input.slug !== undefined) {
+    patch.slug = checkSlug(input.slug);
+    if (slugTaken(s, patch.slug, id)) fail("slug_taken", { extra: { field: "slug" } });
+  }
+  if (Object.keys(patch).length === 0) badField("slug", "send slug or name to change");
+  patch.updatedAt = iso(s.clock.now());
+  s.control.db.update(projects).set(patch).where(eq(projects.id, id)).run();
+  return getProject(s, id)!;
+}
+
+/** Deletes a project: its rows in the control file, its keys and its file. The slug must be typed to confirm. */
+export function deleteProject(s: Services, id: string, confirmSlug: unknown): void {
+  const p = getProject(s, id);
+  if (!p) fail("not_found", { message: "No such project." });
+  if (confirmSlug !== p.slug) fail("confirmation_mismatch", { message: "Type the project's slug in the body as { slug } to confirm.", extra: { field: "slug" } });
+  const keyIds = s.control.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, id)).all();
+  s.control.sqlite.transaction(() => {
+    s.control.db.delete(memberships).where(eq(memberships.projectId, id)).run();
+    s.control.db.delete(apiKeys).where(eq(apiKeys.projectId, id)).run();
+    s.control.db.update(users).set({ lastProjectId: null }).where(eq(users.lastProjectId, id)).run();
+    s.control.db.delete(projects).where(eq(projects.id, id)).run();
+  })();
+  for (const k of keyIds) s.changes.key(k.id);
+  s.projects.remove(id);
+}
+
+/** Sets a person's last-opened project (they must belong to it). */
+export function setCurrentProject(s: Services, userId: string, projectId: unknown): { projectId: string } {
+  if (typeof projectId !== "string" || !UUID.test(projectId)) badField("projectId", "projectId must be a project id");
+  if (!membershipOf(s, projectId, userId)) fail("not_a_member");
+  const now = iso(s.clock.now());
+  s.control.sqlite.transaction(() => {
+    s.control.db.update(users).set({ lastProjectId: projectId }).where(eq(users.id, userId)).run();
+    s.control.db.update(memberships).set({ lastOpenedAt: now })
+      .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
+  })();
+  return { projectId };
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkRole(role: unknown): Role {
+  if (!isRole(role)) badField("role", `role must be one of ${ROLES.join(", ")}`);
+  return role;
+}
+
+/** Members of a project. */
+export function listMembers(s: Services, projectId: string) {
+  return s.control.db
+    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, createdAt: memberships.createdAt })
+    .from(memberships).innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.projectId, projectId)).orderBy(memberships.createdAt).all();
+}
+
+/** Adds a member by e-mail, creating the account when it does not exist. */
+export function addMember(s: Services, projectId: string, input: { email: unknown; role: unknown; password?: unknown }) {
+  const email = normalEmail(input.email);
+  const role = checkRole(input.role);
+  const now = iso(s.clock.now());
+  let user = findUserByEmail(s, email);
+  if (!user) {
+    if (input.password !== undefined && typeof input.password !== "string") badField("password", "password must be a string");
+    user = createUser(s, { email, password: (input.password as string | undefined) ?? null });
+  } else if (membershipOf(s, projectId, user.id)) {
+    fail("conflict", { message: "That person is already a member.", extra: { field: "email" } });
+  }
+  s.control.db.insert(memberships).values({ projectId, userId: user.id, role, lastOpenedAt: null, createdAt: now }).run();
+  return { userId: user.id, email: user.email, name: user.name, role, createdAt: now };
+}
+
+function ownersLeft(s: Services, projectId: string, exceptUserId: string): number {
+  return listMembers(s, projectId).filter((m) => m.role === "owner" && m.userId !== exceptUserId).length;
+}
+
+/** Changes a member's role; the last owner cannot be demoted. */
+export function updateMember(s: Services, projectId: string, userId: string, input: { role: unknown; password?: unknown }) {
+  const role = checkRole(input.role);
+  const m = membershipOf(s, projectId, userId);
+  if (!m) fail("not_found", { message: "No such member." });
+  if (m.role === "owner" && role !== "owner" && ownersLeft(s, projectId, userId) === 0) {
+    fail("conflict", { message: "A project needs at least one owner.", extra: { field: "role" } });
+  }
+  s.control.db.update(memberships).set({ role }).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
+  if (typeof input.password === "string") setPassword(s, userId, input.password);
+  return listMembers(s, projectId).find((x) => x.userId === userId)!;
+}
+
+/** Removes a member; the last owner cannot be removed. */
+export function removeMember(s: Services, projectId: string, userId: string): void {
+  const m = membershipOf(s, projectId, userId);
+  if (!m) fail("not_found", { message: "No such member." });
+  if (m.role === "owner" && ownersLeft(s, projectId, userId) === 0) fail("conflict", { message: "A project needs at least one owner." });
+  s.control.db.delete(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
+  s.control.db.update(users).set({ lastProjectId: null }).where(and(eq(users.id, userId), eq(users.lastProjectId, projectId))).run();
+}
+
+/** Turns the per-project subscription flag on or off (CLI). */
+export function setSubscription(s: Services, projectId: string, active: boolean): void {
+  s.control.db.update(projects).set({ subscriptionActive: active }).where(eq(projects.id, projectId)).run();
+}

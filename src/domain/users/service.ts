@@ -1,0 +1,100 @@
+// People and sessions: accounts with argon2id passwords, JWT access tokens (24 h) and opaque,
+// single-use refresh tokens stored as SHA-256 hashes.
+import { eq } from "drizzle-orm";
+import { users, refreshTokens } from "../../storage/control/schema.ts";
+import { AppError, badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import { sha256Hex, randomToken } from "../../infra/crypto.ts";
+
+export const ACCESS_TTL_S = 24 * 3600;
+export const REFRESHED_TTL_S = 12 * 3600;
+const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+
+export type User = typeof users.$inferSelect;
+
+/** Normalises and checks an e-mail address. */
+export function normalEmail(email: unknown, field = "email"): string {
+  if (typeof email !== "string" || !/^[^\s@]+@[^\s@]+\.?[^\s@]*$/.test(email.trim()) || email.length > 254) {
+    badField(field, `${field} must be an e-mail address`);
+  }
+  return email.trim().toLowerCase();
+}
+
+export function checkPassword(password: unknown, field = "password"): string {
+  if (typeof password !== "string" || password.length < 8 || password.length > 200) {
+    badField(field, `${field} must be 8 to 200 characters`);
+  }
+  return password;
+}
+
+export function findUserByEmail(s: Services, email: string): User | undefined {
+  return s.control.db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+}
+
+export function getUser(s: Services, id: string): User | undefined {
+  return s.control.db.select().from(users).where(eq(users.id, id)).get();
+}
+
+/** Creates an account; `password` may be null (an account that cannot sign in yet). */
+export function createUser(s: Services, input: { email: string; password: string | null; name?: string | null }): User {
+  const email = normalEmail(input.email);
+  if (findUserByEmail(s, email)) fail("conflict", { message: "An account with that e-mail already exists.", extra: { field: "email" } });
+  const row: User = {
+    id: s.ids.uuid(),
+    email,
+    name: input.name ?? null,
+    passwordHash: input.password === null ? null : Bun.password.hashSync(checkPassword(input.password)),
+    lastProjectId: null,
+    createdAt: iso(s.clock.now()),
+  };
+  s.control.db.insert(users).values(row).run();
+  return row;
+}
+
+async function issueTokens(s: Services, user: User, ttlS: number) {
+  const nowS = Math.floor(s.clock.now() / 1000);
+  const accessToken = await s.tokens.sign({ sub: user.id, iat: nowS, exp: nowS + ttlS });
+  const refreshToken = `rt_${randomToken(40)}`;
+  s.control.db.insert(refreshTokens).values({
+    id: s.ids.uuid(),
+    userId: user.id,
+    tokenHash: sha256Hex(refreshToken),
+    expiresAt: iso(s.clock.now() + REFRESH_TOKEN_TTL_MS),
+    usedAt: null,
+    createdAt: iso(s.clock.now()),
+  }).run();
+  return { accessToken, refreshToken };
+}
+
+/** Signs a person in: `{ accessToken, refreshToken }`, or `401 Invalid credentials`. */
+export async function login(s: Services, email: unknown, password: unknown) {
+  if (typeof email !== "string" || typeof password !== "string") fail("invalid_credentials");
+  const user = findUserByEmail(s, email);
+  // Verify against a dummy hash when the account is unknown, so timing does not reveal which.
+  const hash = user?.passwordHash ?? DUMMY_HASH;
+  const ok = await Bun.password.verify(password, hash);
+  if (!user || !user.passwordHash || !ok) fail("invalid_credentials");
+  return issueTokens(s, user, ACCESS_TTL_S);
+}
+
+const DUMMY_HASH = Bun.password.hashSync("capa-dummy-password", { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
+
+/** Exchanges a refresh token (single use) for a new 12-hour access token and a new refresh token. */
+export async function refresh(s: Services, token: unknown) {
+  if (typeof token !== "string" || token.length === 0) badField("refreshToken", "refreshToken is required");
+  const now = iso(s.clock.now());
+  const user = s.control.sqlite.transaction(() => {
+    const row = s.control.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256Hex(token))).get();
+    if (!row || row.usedAt || row.expiresAt <= now) return null;
+    s.control.db.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id)).run();
+    return getUser(s, row.userId) ?? null;
+  })();
+  if (!user) throw new AppError("invalid_token", { message: "The refresh token is not valid." });
+  return issueTokens(s, user, REFRESHED_TTL_S);
+}
+
+/** Sets a person's password (CLI and member creation). */
+export function setPassword(s: Services, userId: string, password: string): void {
+  s.control.db.update(users).set({ passwordHash: Bun.password.hashSync(checkPassword(password)) }).where(eq(users.id, userId)).run();
+}

@@ -1,0 +1,45 @@
+// The services every domain function receives: explicit dependencies, no globals.
+import type { Database } from "bun:sqlite";
+import type { Config } from "./config.ts";
+import type { Clock, Ids } from "./infra/clock.ts";
+import type { Logger } from "./infra/log.ts";
+import type { ControlDb } from "./storage/sqlite.ts";
+import type { ProjectPool } from "./storage/pool.ts";
+
+export interface TokenSigner {
+  sign(payload: Record<string, string | number>): Promise<string>;
+  verify(token: string): Promise<Record<string, unknown> | false>;
+}
+
+/** Listeners told about changes that invalidate derived state (read caches, GraphQL schemas). */
+export interface ChangeBus {
+  /** Content of a project changed (publish, unpublish, delete). */
+  content(projectId: string): void;
+  /** A model of a project changed. */
+  models(projectId: string): void;
+  /** A key changed (revoked, rotated, edited, deleted). */
+  key(keyId: string): void;
+  on(kind: "content" | "models" | "key", fn: (id: string) => void): void;
+}
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  ids: Ids;
+  log: Logger;
+  control: { sqlite: Database; db: ControlDb };
+  projects: ProjectPool;
+  tokens: TokenSigner;
+  changes: ChangeBus;
+}
+
+/** A ChangeBus that calls its listeners synchronously. */
+export function createChangeBus(): ChangeBus {
+  const listeners = { content: [] as ((id: string) => void)[], models: [] as ((id: string) => void)[], key: [] as ((id: string) => void)[] };
+  return {
+    content: (id) => listeners.content.forEach((f) => f(id)),
+    models: (id) => listeners.models.forEach((f) => f(id)),
+    key: (id) => listeners.key.forEach((f) => f(id)),
+    on: (kind, fn) => listeners[kind].push(fn),
+  };
+}

@@ -1,0 +1,65 @@
+// The pool of open project files: opened lazily, kept in an LRU, closed when idle or evicted,
+// so thousands of projects fit one VM in a bounded number of file handles.
+import { LRUCache } from "lru-cache";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Database } from "bun:sqlite";
+import { openProjectFile, type ProjectDrizzle } from "./sqlite.ts";
+
+/** An open project file. `cache` holds per-file prepared statements and derived data. */
+export interface ProjectHandle {
+  id: string;
+  sqlite: Database;
+  db: ProjectDrizzle;
+  cache: Map<string, unknown>;
+}
+
+export class ProjectPool {
+  private readonly lru: LRUCache<string, ProjectHandle>;
+  constructor(private readonly dir: string, max: number, idleMs: number) {
+    this.lru = new LRUCache<string, ProjectHandle>({
+      max,
+      ttl: idleMs,
+      updateAgeOnGet: true,
+      ttlAutopurge: true,
+      dispose: (h) => h.sqlite.close(false),
+    });
+  }
+
+  /** The path of a project's file. */
+  path(projectId: string): string {
+    return join(this.dir, `${projectId}.sqlite`);
+  }
+
+  /** Returns the open handle of a project, opening (and creating) its file when needed. */
+  get(projectId: string): ProjectHandle {
+    let h = this.lru.get(projectId);
+    if (!h) {
+      const { sqlite, db } = openProjectFile(this.path(projectId));
+      h = { id: projectId, sqlite, db, cache: new Map() };
+      this.lru.set(projectId, h);
+    }
+    return h;
+  }
+
+  /** Whether a project's file exists on disk. */
+  exists(projectId: string): boolean {
+    return existsSync(this.path(projectId));
+  }
+
+  /** The number of files open now. */
+  get openCount(): number {
+    return this.lru.size;
+  }
+
+  /** Closes a project's file and deletes it with its WAL. */
+  remove(projectId: string): void {
+    this.lru.delete(projectId);
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(this.path(projectId) + suffix, { force: true });
+  }
+
+  /** Closes every open file. */
+  close(): void {
+    this.lru.clear();
+  }
+}

@@ -1,0 +1,69 @@
+// A project file (data/projects/<projectId>.sqlite): everything of one project. Entries keep
+// their current draft and their published copy side by side in one row, so a read of either
+// visibility is one indexed scan with no join; every saved draft is also a row in entry_versions.
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+
+export const models = sqliteTable("models", {
+  id: text("id").primaryKey(),
+  namespace: text("namespace").notNull(),
+  name: text("name").notNull(),
+  description: text("description"),
+  singleEntry: integer("single_entry", { mode: "boolean" }).notNull().default(false),
+  /** JSON list of field definitions (id, namespace, label, type, arrayType, relation, required, options). */
+  fields: text("fields").notNull().default("[]"),
+  /** JSON entry layout, or null for the plain editor. */
+  layout: text("layout"),
+  embedByDefault: integer("embed_by_default", { mode: "boolean" }).notNull().default(false),
+  version: integer("version").notNull().default(1),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+}, (t) => [uniqueIndex("models_namespace").on(t.namespace)]);
+
+export const entries = sqliteTable("entries", {
+  id: text("id").primaryKey(),
+  modelId: text("model_id").notNull(),
+  createdAt: text("created_at").notNull(),
+  /** The entry's own last-save time (what a development key sees). */
+  updatedAt: text("updated_at").notNull(),
+  draftVersionId: text("draft_version_id").notNull(),
+  draftVersion: integer("draft_version").notNull(),
+  draftData: text("draft_data").notNull(),
+  draftTags: text("draft_tags").notNull().default("[]"),
+  draftFolder: text("draft_folder"),
+  publishedVersionId: text("published_version_id"),
+  publishedVersion: integer("published_version"),
+  publishedData: text("published_data"),
+  publishedTags: text("published_tags"),
+  publishedFolder: text("published_folder"),
+  publishedAt: text("published_at"),
+  /** When the published version was saved (what a production key sees as updatedAt). */
+  publishedUpdatedAt: text("published_updated_at"),
+}, (t) => [
+  index("entries_model_created").on(t.modelId, t.createdAt, t.id),
+  index("entries_model_updated").on(t.modelId, t.updatedAt, t.id),
+]);
+
+export const entryVersions = sqliteTable("entry_versions", {
+  id: text("id").primaryKey(),
+  entryId: text("entry_id").notNull(),
+  number: integer("number").notNull(),
+  data: text("data").notNull(),
+  tags: text("tags").notNull().default("[]"),
+  folder: text("folder"),
+  createdAt: text("created_at").notNull(),
+  /** `user:<id>`, `api_key:<id>`, `schedule` or `system`. */
+  createdBy: text("created_by"),
+}, (t) => [uniqueIndex("entry_versions_entry_number").on(t.entryId, t.number)]);
+
+export const modelVersions = sqliteTable("model_versions", {
+  modelId: text("model_id").notNull(),
+  version: integer("version").notNull(),
+  snapshot: text("snapshot").notNull(),
+  createdAt: text("created_at").notNull(),
+}, (t) => [primaryKey({ columns: [t.modelId, t.version] })]);
+
+/** Key/value settings of the project (publishing time zone, model-set version, ...). */
+export const settings = sqliteTable("settings", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});

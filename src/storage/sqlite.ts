@@ -1,0 +1,48 @@
+// Opening a SQLite file: pragmas for a read-heavy single-process server, then the committed
+// drizzle-kit migrations of that kind of file.
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as controlSchema from "./control/schema.ts";
+import * as projectSchema from "./project/schema.ts";
+
+export type ControlDb = BunSQLiteDatabase<typeof controlSchema>;
+export type ProjectDrizzle = BunSQLiteDatabase<typeof projectSchema>;
+
+const MIGRATIONS = {
+  control: join(import.meta.dir, "control", "migrations"),
+  project: join(import.meta.dir, "project", "migrations"),
+};
+
+/** Applies the pragmas every Capa file uses. mmap and a larger cache doubled keyset reads in measurements. */
+export function applyPragmas(sqlite: Database): void {
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA cache_size = -16000");
+  sqlite.exec("PRAGMA mmap_size = 268435456");
+  sqlite.exec("PRAGMA temp_store = MEMORY");
+}
+
+/** Opens (creating if needed) the control file and migrates it. */
+export function openControl(path: string): { sqlite: Database; db: ControlDb } {
+  mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  applyPragmas(sqlite);
+  const db = drizzle({ client: sqlite, schema: controlSchema });
+  migrate(db, { migrationsFolder: MIGRATIONS.control });
+  return { sqlite, db };
+}
+
+/** Opens (creating if needed) a project file and migrates it. */
+export function openProjectFile(path: string): { sqlite: Database; db: ProjectDrizzle } {
+  mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  applyPragmas(sqlite);
+  const db = drizzle({ client: sqlite, schema: projectSchema });
+  migrate(db, { migrationsFolder: MIGRATIONS.project });
+  return { sqlite, db };
+}

@@ -15,6 +15,12 @@ import { projectRoutes } from "./http/v2/projects.ts";
 import { modelRoutes } from "./http/v2/models.ts";
 import { entryRoutes } from "./http/v2/entries.ts";
 import { LATEST_VERSION } from "./domain/versions.ts";
+import { requestInfo as infoOf } from "./http/context.ts";
+import { KeyAuth } from "./domain/keys/auth.ts";
+import { keyRoutes } from "./http/v2/keys.ts";
+import { versionRoutes } from "./http/api/versions.ts";
+import { meRoutes } from "./http/api/me.ts";
+import { legacyRoutes } from "./http/legacy.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -24,10 +30,21 @@ export interface AppDeps {
   log?: Logger;
 }
 
-/** Per-request facts kept beside the request object (set before routing, so errors can use them). */
-interface RequestInfo {
-  id: string;
-  start: number;
+/** URL plus headers past this many bytes answer a bare 431, as the HTTP server does on a socket. */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+/** Whether a request is for the read API surface. */
+function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+/** The size of the request line's target and headers, as the HTTP server would count them. */
+function headBytes(request: Request, url: URL): number {
+  let n = url.pathname.length + url.search.length;
+  request.headers.forEach((v, k) => {
+    n += k.length + v.length + 4;
+  });
+  return n;
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {
@@ -50,27 +67,26 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     },
     changes: createChangeBus(),
   };
-  const info = new WeakMap<Request, RequestInfo>();
   const docsBase = config.docsUrl;
-
-  function requestInfo(request: Request): RequestInfo {
-    let i = info.get(request);
-    if (!i) {
-      i = { id: `req_${ids.uuid()}`, start: performance.now() };
-      info.set(request, i);
-    }
-    return i;
-  }
+  const keys = new KeyAuth(services);
+  const requestInfo = (request: Request) => infoOf(request, ids.uuid);
+  // Key use is written in batches off the request path.
+  const flushTimer = setInterval(() => keys.flush(), 10_000);
+  flushTimer.unref?.();
 
   /** Renders an AppError in the shape of the surface the request was for. */
   function errorResponse(request: Request, err: AppError): Response {
     const url = new URL(request.url);
+    const info = requestInfo(request);
     const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
-    const rid = requestInfo(request).id;
-    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+    const rid = info.id;
+    if (isApiPath(url.pathname)) {
       const base = docsBase ?? url.origin;
-      headers["svc-version"] = LATEST_VERSION;
-      const body = { error: apiErrorObject(err, base), meta: { version: LATEST_VERSION, contract: 1, requestId: rid } };
+      // An invalid-version error states the newest version; others the version resolved so far.
+      const version = err.code === "invalid_version" ? LATEST_VERSION : (info.version ?? LATEST_VERSION);
+      Object.assign(headers, info.headers, err.headers);
+      headers["svc-version"] = version;
+      const body = { error: apiErrorObject(err, base), meta: { version, contract: 1, requestId: rid } };
       return new Response(JSON.stringify(body), { status: err.status, headers });
     }
     headers["x-request-id"] = rid;
@@ -80,6 +96,24 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const app = new Elysia()
     .onRequest(({ request }) => {
       requestInfo(request);
+      const url = new URL(request.url);
+      if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
+      try {
+        decodeURIComponent(url.pathname + url.search);
+      } catch {
+        return new Response(null, { status: 400 });
+      }
+      const host = (request.headers.get("host") ?? url.host).toLowerCase();
+      const api = isApiPath(url.pathname);
+      if (api) {
+        const method = request.method;
+        if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !(method === "POST" && url.pathname === "/api/graphql")) {
+          return errorResponse(request, new AppError("mutations_not_enabled"));
+        }
+        if (config.managementHosts.includes(host)) return errorResponse(request, new AppError("route_not_found"));
+      } else if (url.pathname.startsWith("/v2/") && config.readHosts.includes(host)) {
+        return errorResponse(request, new AppError("route_not_found"));
+      }
       const len = Number(request.headers.get("content-length") ?? 0);
       if (len > MAX_BODY_BYTES) return errorResponse(request, new AppError("payload_too_large"));
     })
@@ -109,6 +143,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
         route,
         status: typeof set.status === "number" ? set.status : 200,
         ms: Math.round((performance.now() - i.start) * 100) / 100,
+        keyId: i.keyId,
+        projectId: i.projectId,
       });
     })
     .get("/docs/errors/:code", ({ params }) => {
@@ -119,13 +155,20 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(sessionRoutes(services))
     .use(projectRoutes(services))
     .use(modelRoutes(services))
-    .use(entryRoutes(services));
+    .use(entryRoutes(services))
+    .use(keyRoutes(services, keys))
+    .use(versionRoutes(services))
+    .use(meRoutes(services, keys))
+    .use(legacyRoutes(services, keys));
 
   return {
     app,
     services,
     /** Closes every file. */
+    keys,
     close() {
+      clearInterval(flushTimer);
+      keys.flush();
       services.projects.close();
       control.sqlite.close(false);
     },

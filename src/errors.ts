@@ -89,7 +89,7 @@ export const CATALOGUE = {
   plan_stale: e(409, "The model changed since the plan was made.", "Make a new plan."),
   feature_disabled: e(404, "Field changes are switched off on this server.", undefined),
   idempotency_key_reused: e(409, "That Idempotency-Key was used with another body.", "Use a new key for a new request."),
-  already_rotated: e(409, "This key was rotated already.", "Rotate its successor instead."),
+  already_rotated: e(409, "This key was rotated already; rotate its successor instead.", undefined, true),
   scope_not_held: e(403, "Cannot grant a scope you do not hold", undefined),
   invalid_scope: e(400, "That scope is not one a key can hold.", "Scopes look like instance:read or instance:read:<modelId>."),
 } satisfies Record<string, CatalogueEntry>;

@@ -1,0 +1,103 @@
+// Key authentication on the hot path: an in-process cache of keys by secret hash, so a request
+// costs one SHA-256 and a map lookup. Changes through the change bus evict at once; expiry is
+// checked against the clock on every request. Use (lastUsedAt, domains seen) is recorded in
+// memory and written in batches, never on the request path.
+import { LRUCache } from "lru-cache";
+import { eq, sql } from "drizzle-orm";
+import { apiKeys, keyDomains } from "../../storage/control/schema.ts";
+import { iso } from "../../infra/clock.ts";
+import { sha256Hex } from "../../infra/crypto.ts";
+import type { Services } from "../../services.ts";
+import { lookupKey, type AuthKey } from "./service.ts";
+
+const MINUTE = 60_000;
+/** Cached entries are re-read after this long, so changes made by the CLI (another process) show up. */
+const CACHE_TTL_MS = 30_000;
+
+export type KeyCheck = { ok: true; key: AuthKey } | { ok: false };
+
+export class KeyAuth {
+  private readonly cache = new LRUCache<string, AuthKey | false>({ max: 20_000, ttl: CACHE_TTL_MS });
+  /** keyId -> hash, to evict by id. */
+  private readonly hashes = new Map<string, string>();
+  /** keyId -> the latest recorded use (changes at most once a minute). */
+  private readonly used = new Map<string, string>();
+  private readonly dirtyUse = new Set<string>();
+  /** `${keyId}\n${domain}` -> last seen. */
+  private readonly domains = new Map<string, string>();
+
+  constructor(private readonly s: Services) {
+    s.changes.on("key", (id) => this.evict(id));
+  }
+
+  private evict(keyId: string): void {
+    const h = this.hashes.get(keyId);
+    if (h) this.cache.delete(h);
+    this.hashes.delete(keyId);
+  }
+
+  /** Finds an active, unexpired key for a secret. Display values (ending in … or *) never match. */
+  check(secret: string): KeyCheck {
+    if (secret.length < 8 || secret.length > 200 || secret.endsWith("…") || secret.endsWith("*")) return { ok: false };
+    const hash = sha256Hex(secret);
+    let k = this.cache.get(hash);
+    if (k === undefined) {
+      k = lookupKey(this.s, secret) ?? false;
+      this.cache.set(hash, k);
+      if (k) this.hashes.set(k.row.id, hash);
+    }
+    if (!k || !k.row.active) return { ok: false };
+    if (k.row.expiresAt && Date.parse(k.row.expiresAt) <= this.s.clock.now()) return { ok: false };
+    return { ok: true, key: k };
+  }
+
+  /** The last use recorded before now (what /api/me shows as lastUsedAt). */
+  lastUsed(key: AuthKey): string | null {
+    return this.used.get(key.row.id) ?? key.row.lastUsedAt;
+  }
+
+  /** The in-memory last use of a key by id, when newer than what is stored. */
+  lastUsedById(keyId: string): string | null {
+    return this.used.get(keyId) ?? null;
+  }
+
+  /** Records a use: at most one change a minute per key; the domain of an Origin header is noted too. */
+  touch(key: AuthKey, origin: string | null): void {
+    const now = this.s.clock.now();
+    const prev = this.lastUsed(key);
+    if (!prev || now - Date.parse(prev) >= MINUTE) {
+      this.used.set(key.row.id, iso(now));
+      this.dirtyUse.add(key.row.id);
+    }
+    if (origin) {
+      let host: string | null = null;
+      try {
+        host = new URL(origin).hostname;
+      } catch {
+        host = null;
+      }
+      if (host) {
+        const k = `${key.row.id}\n${host}`;
+        const seen = this.domains.get(k);
+        if (!seen || now - Date.parse(seen) >= MINUTE) this.domains.set(k, iso(now));
+      }
+    }
+  }
+
+  /** Writes recorded uses in one transaction. Called by a timer and at shutdown. */
+  flush(): void {
+    if (this.dirtyUse.size === 0 && this.domains.size === 0) return;
+    const uses = [...this.dirtyUse].map((id) => [id, this.used.get(id)!] as const);
+    const domains = [...this.domains].map(([k, at]) => [...k.split("\n"), at] as [string, string, string]);
+    this.dirtyUse.clear();
+    this.domains.clear();
+    const db = this.s.control.db;
+    this.s.control.sqlite.transaction(() => {
+      for (const [id, at] of uses) db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
+      for (const [keyId, domain, at] of domains) {
+        db.insert(keyDomains).values({ keyId, domain, lastSeenAt: at })
+          .onConflictDoUpdate({ target: [keyDomains.keyId, keyDomains.domain], set: { lastSeenAt: sql`excluded.last_seen_at` } }).run();
+      }
+    })();
+  }
+}

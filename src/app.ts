@@ -21,6 +21,12 @@ import { keyRoutes } from "./http/v2/keys.ts";
 import { versionRoutes } from "./http/api/versions.ts";
 import { meRoutes } from "./http/api/me.ts";
 import { legacyRoutes } from "./http/legacy.ts";
+import { entryReadRoutes } from "./http/api/entries.ts";
+import { pageRoutes } from "./http/api/pages.ts";
+import { previewRoutes } from "./http/api/preview.ts";
+import { previewTokenRoutes } from "./http/v2/preview.ts";
+import { RenderCache } from "./infra/render-cache.ts";
+import { PageRecorder } from "./domain/pages/service.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -71,7 +77,17 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const keys = new KeyAuth(services);
   const requestInfo = (request: Request) => infoOf(request, ids.uuid);
   // Key use is written in batches off the request path.
-  const flushTimer = setInterval(() => keys.flush(), 10_000);
+  const renderCache = new RenderCache();
+  const pages = new PageRecorder(services);
+  const flushBatches = () => {
+    try {
+      keys.flush();
+      pages.flush();
+    } catch (e) {
+      log.error("batched write failed", { error: String(e) });
+    }
+  };
+  const flushTimer = setInterval(flushBatches, 10_000);
   flushTimer.unref?.();
 
   /** Renders an AppError in the shape of the surface the request was for. */
@@ -159,16 +175,21 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(keyRoutes(services, keys))
     .use(versionRoutes(services))
     .use(meRoutes(services, keys))
-    .use(legacyRoutes(services, keys));
+    .use(legacyRoutes(services, keys))
+    .use(entryReadRoutes(services, keys, renderCache, pages))
+    .use(pageRoutes(services, keys, pages))
+    .use(previewRoutes(services, keys))
+    .use(previewTokenRoutes(services));
 
   return {
     app,
     services,
     /** Closes every file. */
     keys,
+    renderCache,
     close() {
       clearInterval(flushTimer);
-      keys.flush();
+      flushBatches();
       services.projects.close();
       control.sqlite.close(false);
     },

@@ -7,7 +7,7 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, modelOrFail, type Model } from "../models/service.ts";
-import { fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
+import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
 export type EntryStatus = "draft" | "published" | "changed";
@@ -128,7 +128,7 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
     h.db.insert(entryVersions).values({ id: versionId, entryId: id, number: 1, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor }).run();
     h.db.insert(entries).values({
       id, modelId: m.id, createdAt: now, updatedAt: now, draftVersionId: versionId, draftVersion: 1,
-      draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder,
+      draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder, draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
     }).run();
   })();
   return getEntry(h, id);
@@ -151,6 +151,7 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
     h.db.insert(entryVersions).values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor }).run();
     h.db.update(entries).set({
       updatedAt: now, draftVersionId: versionId, draftVersion: number, draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder,
+      draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
     }).where(eq(entries.id, row.id)).run();
   })();
   return getEntry(h, row.id);
@@ -171,7 +172,8 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
   const data = JSON.parse(version.data) as Record<string, unknown>;
   for (const f of m.fields) {
     const v = data[f.id];
-    if (f.required && (v === undefined || v === null || (Array.isArray(v) && v.length === 0) || v === "")) {
+    // A stored value that no longer fits the field reads as null, so it does not fill a required field.
+    if (f.required && (v === undefined || v === null || (Array.isArray(v) && v.length === 0) || v === "" || !fits(f, v))) {
       badField(`data.${f.namespace}`, `${f.namespace} is required before the entry can be published`);
     }
   }
@@ -180,6 +182,7 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
     h.db.update(entries).set({
       publishedVersionId: version.id, publishedVersion: version.number, publishedData: version.data, publishedTags: version.tags,
       publishedFolder: version.folder, publishedAt: now, publishedUpdatedAt: version.createdAt,
+      publishedKeys: JSON.stringify(comparisonKeys(m.fields, data)),
     }).where(eq(entries.id, row.id)).run();
   })();
   s.changes.content(h.id);
@@ -193,7 +196,7 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
   h.sqlite.transaction(() => {
     h.db.update(entries).set({
       publishedVersionId: null, publishedVersion: null, publishedData: null, publishedTags: null, publishedFolder: null,
-      publishedAt: null, publishedUpdatedAt: null,
+      publishedAt: null, publishedUpdatedAt: null, publishedKeys: null,
     }).where(eq(entries.id, row.id)).run();
   })();
   s.changes.content(h.id);
@@ -233,7 +236,7 @@ export function listEntries(h: ProjectHandle, q: { model?: unknown; status?: unk
   const conds = [];
   if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
   if (q.status !== undefined) {
-    if (typeof q.status !== "string" || !(q.status in STATUS_SQL)) badField("status", "status must be draft, published or changed");
+    if (typeof q.status !== "string" || !Object.hasOwn(STATUS_SQL, q.status)) badField("status", "status must be draft, published or changed");
     conds.push(STATUS_SQL[q.status as EntryStatus]);
   }
   const limit = q.limit === undefined ? 25 : Number(q.limit);

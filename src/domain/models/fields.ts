@@ -44,6 +44,9 @@ export function checkFieldNamespace(v: unknown, path: string): string {
   if (typeof v !== "string" || v.length < 1 || v.length > 64 || /[\u0000-\u001f\u007f]/.test(v) || v.trim() !== v) {
     badField(path, `${path} must be 1 to 64 printable characters with no leading or trailing space`);
   }
+  // Entry data is read into plain objects keyed by namespace, where this one name sets the
+  // prototype instead of a key, so the field would vanish from every read.
+  if (v === "__proto__") badField(path, `${path} cannot be "__proto__"`);
   return v;
 }
 
@@ -136,4 +139,27 @@ export function fits(f: FieldDef, v: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** A date value as a UTC instant with six fractional digits (a date alone is midnight UTC), or null. */
+export function instantKey(v: unknown): string | null {
+  if (!isDateValue(v)) return null;
+  const s = /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v;
+  try {
+    return Temporal.Instant.from(s).toString({ fractionalSecondDigits: 6 });
+  } catch {
+    return null;
+  }
+}
+
+/** The comparison keys of stored data: normalised instants for date fields and lists of dates. */
+export function comparisonKeys(fields: FieldDef[], data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (itemType(f) !== "date") continue;
+    const v = data[f.id];
+    if (v === undefined || v === null) continue;
+    out[f.id] = Array.isArray(v) ? v.map(instantKey) : instantKey(v);
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 // their current draft and their published copy side by side in one row, so a read of either
 // visibility is one indexed scan with no join; every saved draft is also a row in entry_versions.
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 
 export const models = sqliteTable("models", {
   id: text("id").primaryKey(),
@@ -38,9 +39,20 @@ export const entries = sqliteTable("entries", {
   publishedAt: text("published_at"),
   /** When the published version was saved (what a production key sees as updatedAt). */
   publishedUpdatedAt: text("published_updated_at"),
+  /**
+   * Normalised comparison values by field id, for kinds whose stored form does not compare
+   * correctly as is: dates (and lists of dates) as UTC instants with six fractional digits.
+   */
+  draftKeys: text("draft_keys").notNull().default("{}"),
+  publishedKeys: text("published_keys"),
 }, (t) => [
   index("entries_model_created").on(t.modelId, t.createdAt, t.id),
   index("entries_model_updated").on(t.modelId, t.updatedAt, t.id),
+  // Production reads see published copies only; these partial indexes serve their system sorts.
+  index("entries_pub_created").on(t.modelId, t.createdAt, t.id).where(sql`published_version_id IS NOT NULL`),
+  index("entries_pub_updated").on(t.modelId, t.publishedUpdatedAt, t.id).where(sql`published_version_id IS NOT NULL`),
+  index("entries_pub_published").on(t.modelId, t.publishedAt, t.id).where(sql`published_version_id IS NOT NULL`),
+  index("entries_model_published").on(t.modelId, t.publishedAt, t.id),
 ]);
 
 export const entryVersions = sqliteTable("entry_versions", {
@@ -66,4 +78,28 @@ export const modelVersions = sqliteTable("model_versions", {
 export const settings = sqliteTable("settings", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
+});
+
+/** Preview tokens (stored hashed): which drafts a production key may see with ?preview=. */
+export const previewTokens = sqliteTable("preview_tokens", {
+  id: text("id").primaryKey(),
+  tokenHash: text("token_hash").notNull(),
+  /** JSON list of entry ids, or null. */
+  entryIds: text("entry_ids"),
+  modelId: text("model_id"),
+  expiresAt: text("expires_at").notNull(),
+  createdAt: text("created_at").notNull(),
+  createdBy: text("created_by"),
+}, (t) => [uniqueIndex("preview_tokens_hash").on(t.tokenHash)]);
+
+/** Site pages seen in Svc-Page headers, aggregated; written in batches off the request path. */
+export const pageReads = sqliteTable("page_reads", {
+  page: text("page").primaryKey(),
+  /** JSON lists, each capped. */
+  paths: text("paths").notNull().default("[]"),
+  schemas: text("schemas").notNull().default("[]"),
+  models: text("models").notNull().default("[]"),
+  entries: text("entries").notNull().default("[]"),
+  queries: text("queries").notNull().default("[]"),
+  lastSeenAt: text("last_seen_at").notNull(),
 });

@@ -1,0 +1,81 @@
+// Site pages seen in Svc-Page (with Svc-Path and Svc-Schema) on entry reads: aggregated in
+// memory and written in batches, never on the response path.
+import { eq } from "drizzle-orm";
+import { pageReads } from "../../storage/project/schema.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+
+const MAX_ITEMS = 100;
+
+/** A header value worth recording: 1-256 printable ASCII characters; anything else is dropped. */
+export function storable(v: string | null): string | null {
+  if (v === null || v.length < 1 || v.length > 256 || !/^[\x20-\x7e]+$/.test(v)) return null;
+  return v;
+}
+
+interface Pending {
+  paths: Set<string>;
+  schemas: Set<string>;
+  models: Set<string>;
+  entries: Set<string>;
+  queries: Set<string>;
+  lastSeenAt: string;
+}
+
+export class PageRecorder {
+  /** projectId -> page -> what was seen since the last flush. */
+  private pending = new Map<string, Map<string, Pending>>();
+  constructor(private readonly s: Services) {}
+
+  /** Notes a read for a page; cheap (a few set inserts). */
+  record(projectId: string, page: string, path: string | null, schema: string | null, models: string[], entries: string[], query: string): void {
+    let byPage = this.pending.get(projectId);
+    if (!byPage) this.pending.set(projectId, (byPage = new Map()));
+    let p = byPage.get(page);
+    if (!p) byPage.set(page, (p = { paths: new Set(), schemas: new Set(), models: new Set(), entries: new Set(), queries: new Set(), lastSeenAt: "" }));
+    if (path) p.paths.add(path);
+    if (schema) p.schemas.add(schema);
+    for (const m of models) p.models.add(m);
+    for (const e of entries.slice(0, MAX_ITEMS)) p.entries.add(e);
+    p.queries.add(query.slice(0, 512));
+    p.lastSeenAt = iso(this.s.clock.now());
+  }
+
+  /** Merges what was seen into each project's page_reads table, one transaction per project. */
+  flush(): void {
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const [projectId, byPage] of pending) {
+      if (!this.s.projects.exists(projectId)) continue;
+      const h = this.s.projects.get(projectId);
+      h.sqlite.transaction(() => {
+        for (const [page, p] of byPage) {
+          const cur = h.db.select().from(pageReads).where(eq(pageReads.page, page)).get();
+          const merge = (old: string | undefined, add: Set<string>) => JSON.stringify([...new Set([...(old ? JSON.parse(old) : []), ...add])].slice(-MAX_ITEMS));
+          const row = {
+            page, paths: merge(cur?.paths, p.paths), schemas: merge(cur?.schemas, p.schemas), models: merge(cur?.models, p.models),
+            entries: merge(cur?.entries, p.entries), queries: merge(cur?.queries, p.queries), lastSeenAt: p.lastSeenAt,
+          };
+          h.db.insert(pageReads).values(row).onConflictDoUpdate({ target: pageReads.page, set: row }).run();
+        }
+      })();
+    }
+  }
+}
+
+function pageOut(r: typeof pageReads.$inferSelect) {
+  return {
+    page: r.page, paths: JSON.parse(r.paths), schemas: JSON.parse(r.schemas), models: JSON.parse(r.models),
+    entries: JSON.parse(r.entries), queries: JSON.parse(r.queries), lastSeenAt: r.lastSeenAt,
+  };
+}
+
+export function listPages(h: ProjectHandle) {
+  return h.db.select().from(pageReads).orderBy(pageReads.page).all().map(pageOut);
+}
+
+export function getPage(h: ProjectHandle, page: string) {
+  const r = h.db.select().from(pageReads).where(eq(pageReads.page, page)).get();
+  return r ? pageOut(r) : null;
+}

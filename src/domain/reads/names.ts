@@ -1,0 +1,118 @@
+// Names and SQL expressions of the read path: which copy of an entry a key sees (Vis), how a
+// name resolves against a model (customer field first, `$` always system), and the expression
+// of each field or system key.
+import type { Model } from "../models/service.ts";
+import { itemType, type FieldDef } from "../models/fields.ts";
+
+export const SYSTEM_KEYS = ["id", "model", "status", "createdAt", "updatedAt", "publishedAt", "version", "tags", "folder"] as const;
+export type SystemKey = (typeof SYSTEM_KEYS)[number];
+
+/** Which copy a key sees: SQL snippets per table alias. */
+export interface Vis {
+  prod: boolean;
+  /** A short tag that distinguishes compiled statements and lazily made indexes. */
+  tag: string;
+  data(a: string): string;
+  keys(a: string): string;
+  tags(a: string): string;
+  folder(a: string): string;
+  version(a: string): string;
+  updatedAt(a: string): string;
+  /** The condition that a row is visible at all. */
+  visible(a: string): string;
+}
+
+/** A development key's view: the current draft of every entry. */
+export const DRAFTS: Vis = {
+  prod: false,
+  tag: "d",
+  data: (a) => `${a}.draft_data`,
+  keys: (a) => `${a}.draft_keys`,
+  tags: (a) => `${a}.draft_tags`,
+  folder: (a) => `${a}.draft_folder`,
+  version: (a) => `${a}.draft_version`,
+  updatedAt: (a) => `${a}.updated_at`,
+  visible: () => "1",
+};
+
+/** A production key's view: published copies only. */
+export const PUBLISHED: Vis = {
+  prod: true,
+  tag: "p",
+  data: (a) => `${a}.published_data`,
+  keys: (a) => `${a}.published_keys`,
+  tags: (a) => `${a}.published_tags`,
+  folder: (a) => `${a}.published_folder`,
+  version: (a) => `${a}.published_version`,
+  updatedAt: (a) => `${a}.published_updated_at`,
+  visible: (a) => `${a}.published_version_id IS NOT NULL`,
+};
+
+/** A production view that also sees the drafts a preview token covers. */
+export function previewVis(entryIds: string[] | null, modelId: string | null): Vis {
+  const ids = (entryIds ?? []).filter((x) => /^[0-9a-f-]{36}$/.test(x));
+  const idList = `'${JSON.stringify(ids)}'`;
+  const covered = (a: string) => {
+    const c: string[] = [];
+    if (ids.length) c.push(`${a}.id IN (SELECT value FROM json_each(${idList}))`);
+    if (modelId && /^[0-9a-f-]{36}$/.test(modelId)) c.push(`${a}.model_id = '${modelId}'`);
+    return c.length ? `(${c.join(" OR ")})` : "0";
+  };
+  const pick = (draft: string, pub: string) => (a: string) => `(CASE WHEN ${covered(a)} THEN ${a}.${draft} ELSE ${a}.${pub} END)`;
+  return {
+    prod: true,
+    tag: "v",
+    data: pick("draft_data", "published_data"),
+    keys: pick("draft_keys", "published_keys"),
+    tags: pick("draft_tags", "published_tags"),
+    folder: pick("draft_folder", "published_folder"),
+    version: pick("draft_version", "published_version"),
+    updatedAt: pick("updated_at", "published_updated_at"),
+    visible: (a) => `(${a}.published_version_id IS NOT NULL OR ${covered(a)})`,
+  };
+}
+
+export type Resolved = { kind: "field"; field: FieldDef } | { kind: "system"; key: SystemKey };
+
+const ALIASES: Record<string, SystemKey> = { _tags: "tags", _version: "version", _folder: "folder" };
+
+/** Resolves a name: `$name` is always a system key; a plain name is a customer field when one has it. */
+export function resolveName(m: Model, name: string, system: boolean): Resolved | null {
+  if (!system) {
+    const f = m.fields.find((x) => x.namespace === name);
+    if (f) return { kind: "field", field: f };
+  }
+  if ((SYSTEM_KEYS as readonly string[]).includes(name)) return { kind: "system", key: name as SystemKey };
+  if (!system && ALIASES[name]) return { kind: "system", key: ALIASES[name]! };
+  return null;
+}
+
+/** JSON path of a field inside stored data (field ids are UUIDs, safe to inline). */
+export function path(f: FieldDef): string {
+  return `'$."${f.id}"'`;
+}
+
+/** The comparable scalar expression of a field: dates compare through their normalised keys. */
+export function fieldExpr(v: Vis, a: string, f: FieldDef): string {
+  return itemType(f) === "date" && f.type !== "array" ? `json_extract(${v.keys(a)}, ${path(f)})` : `json_extract(${v.data(a)}, ${path(f)})`;
+}
+
+/** The JSON list a list filter iterates (`json_each(<this>)`), or the media object of a media field. */
+export function listSource(v: Vis, a: string, f: FieldDef): string {
+  const col = itemType(f) === "date" ? v.keys(a) : v.data(a);
+  return `json_extract(${col}, ${path(f)})`;
+}
+
+/** The expression of a system key. */
+export function systemExpr(v: Vis, a: string, k: SystemKey): string {
+  switch (k) {
+    case "id": return `${a}.id`;
+    case "createdAt": return `${a}.created_at`;
+    case "updatedAt": return v.updatedAt(a);
+    case "publishedAt": return `${a}.published_at`;
+    case "tags": return v.tags(a);
+    case "version": return v.version(a);
+    case "folder": return v.folder(a);
+    default: return `${a}.id`;
+  }
+}

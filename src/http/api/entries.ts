@@ -1,0 +1,114 @@
+// GET /api/entries/{ns} and /api/entries/{ns}/{id}: the hot read path. Production answers are
+// rendered once into bytes and served from the LRU until the project changes.
+import { Elysia } from "elysia";
+import { AppError, fail } from "../../errors.ts";
+import type { Services } from "../../services.ts";
+import type { KeyAuth } from "../../domain/keys/auth.ts";
+import type { AuthKey } from "../../domain/keys/service.ts";
+import { DRAFTS, PUBLISHED, previewVis } from "../../domain/reads/names.ts";
+import { readList, readOne, type Reader } from "../../domain/reads/query.ts";
+import { checkPreviewToken } from "../../domain/preview/service.ts";
+import { storable, type PageRecorder } from "../../domain/pages/service.ts";
+import { COMPRESS_ABOVE, encodeFor, etagOf, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
+import { apiAuth, KEYED_VARY, type ApiCall } from "./shell.ts";
+import { isUuid } from "../../domain/models/fields.ts";
+
+const PROD_CACHE = "public, max-age=60";
+const DEV_CACHE = "no-store, no-cache";
+
+/** Whether a key may read any model at all (an unscoped or a per-model instance:read). */
+function readsAnything(key: AuthKey): boolean {
+  for (const s of key.scopes) if (s === "instance:read" || s.startsWith("instance:read:")) return true;
+  return false;
+}
+
+/** The reader of a key: production keys see published copies; the others see drafts. */
+export function readerOf(key: AuthKey): Reader {
+  const all = key.scopes.has("instance:read");
+  return {
+    vis: key.row.environment === "production" ? PUBLISHED : DRAFTS,
+    readable: (mid) => all || key.scopes.has(`instance:read:${mid}`),
+  };
+}
+
+/** The part of a key that changes what it may read (so keys with the same grants share answers). */
+function grantSig(key: AuthKey): string {
+  return [...key.scopes].filter((x) => x.startsWith("instance:read")).sort().join(",");
+}
+
+export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pages: PageRecorder) {
+  s.changes.on("content", (pid) => cache.invalidate(pid));
+  s.changes.on("models", (pid) => cache.invalidate(pid));
+
+  function handle(request: Request, ns: string, id: string | null): Response {
+    const call: ApiCall = apiAuth(s, keys, request);
+    const key = call.key;
+    if (!readsAnything(key)) fail("scope_missing", { hint: "Mint a key that holds instance:read (or instance:read:<modelId>)." });
+    const url = new URL(request.url);
+    const q = url.searchParams;
+    const h = s.projects.get(key.row.projectId);
+    let reader = readerOf(key);
+    const prod = key.row.environment === "production";
+    const previewToken = q.get("preview");
+    let cacheable = prod;
+    if (previewToken !== null) {
+      cacheable = false;
+      if (prod) {
+        const grant = checkPreviewToken(s, h, previewToken);
+        if (!grant) fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
+        reader = { ...reader, vis: previewVis(grant.entryIds, grant.modelId) };
+      }
+    }
+    const cacheKey = cacheable ? `${cache.prefix(h.id)}${grantSig(key)}|${call.version}|${url.pathname}${url.search}` : "";
+    let answer = cacheable ? cache.get(cacheKey) : undefined;
+    let recorded: { models: string[]; entries: string[] } | null = null;
+    if (!answer) {
+      let result;
+      try {
+        result = id === null ? readList(h, reader, ns, q) : readOne(h, reader, ns, id, q);
+      } catch (e) {
+        if (e instanceof AppError && e.code === "entry_not_found" && prod && id !== null && isUuid(id)) {
+          throw new AppError("entry_not_found", { headers: { "cache-control": PROD_CACHE } });
+        }
+        throw e;
+      }
+      const meta: Record<string, unknown> = { version: call.version, requestId: call.info.id, contract: 1 };
+      if ("page" in result) meta.page = result.page;
+      if ("count" in result && result.count !== undefined) meta.count = result.count;
+      if (result.missingReferences.length) meta.missingReferences = result.missingReferences;
+      const data = "entry" in result ? result.entry : result.data;
+      const body = new TextEncoder().encode(JSON.stringify({ data, meta }));
+      const surrogate = [`project:${h.id}`, ...result.models.map((m) => `model:${m}`), ...result.entryIds.map((e) => `entry:${e}`)].join(" ");
+      answer = { body, etag: etagOf(body), surrogate } satisfies CachedAnswer;
+      if (cacheable) cache.set(cacheKey, answer);
+      recorded = { models: result.models, entries: result.entryIds };
+    }
+    const page = storable(request.headers.get("svc-page"));
+    if (page) {
+      const entries = recorded?.entries ?? answer.surrogate.split(" ").filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
+      const models = recorded?.models ?? answer.surrogate.split(" ").filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
+      pages.record(h.id, page, storable(request.headers.get("svc-path")), storable(request.headers.get("svc-schema")), models, entries, url.pathname + url.search);
+    }
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "svc-version": call.version,
+      ...call.info.headers,
+      vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
+      "cache-control": cacheable ? PROD_CACHE : prod && previewToken === null ? PROD_CACHE : DEV_CACHE,
+    };
+    if (previewToken !== null) headers["cache-control"] = "no-store";
+    if (prod && previewToken === null) {
+      headers.etag = answer.etag;
+      headers["surrogate-key"] = answer.surrogate;
+      const inm = request.headers.get("if-none-match");
+      if (inm && inm.split(",").some((t) => t.trim() === answer!.etag || t.trim() === "*")) return new Response(null, { status: 304, headers });
+    }
+    const enc = encodeFor(answer, request.headers.get("accept-encoding"));
+    if (enc.encoding) headers["content-encoding"] = enc.encoding;
+    return new Response(enc.bytes, { status: 200, headers });
+  }
+
+  return new Elysia()
+    .get("/api/entries/:ns", ({ request, params }) => handle(request, decodeURIComponent(params.ns), null))
+    .get("/api/entries/:ns/:id", ({ request, params }) => handle(request, decodeURIComponent(params.ns), params.id));
+}

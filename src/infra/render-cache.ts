@@ -1,0 +1,70 @@
+// The in-process LRU of rendered production answers. Each project has a generation number that
+// every publish, unpublish, delete and model change bumps, so stale answers become unreachable
+// at once and age out of the LRU.
+import { LRUCache } from "lru-cache";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+
+export interface CachedAnswer {
+  body: Uint8Array;
+  etag: string;
+  surrogate: string;
+  gzip?: Uint8Array;
+  br?: Uint8Array;
+}
+
+export const COMPRESS_ABOVE = 8 * 1024;
+
+export class RenderCache {
+  private readonly lru: LRUCache<string, CachedAnswer>;
+  private readonly generations = new Map<string, number>();
+  hits = 0;
+  misses = 0;
+
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.lru = new LRUCache<string, CachedAnswer>({
+      maxSize: maxBytes,
+      sizeCalculation: (v) => v.body.byteLength + (v.gzip?.byteLength ?? 0) + (v.br?.byteLength ?? 0) + 256,
+    });
+  }
+
+  /** The cache key prefix of a project: its id and current generation. */
+  prefix(projectId: string): string {
+    return `${projectId}|${this.generations.get(projectId) ?? 0}|`;
+  }
+
+  /** Makes every cached answer of a project unreachable. */
+  invalidate(projectId: string): void {
+    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    const v = this.lru.get(key);
+    if (v) this.hits++;
+    else this.misses++;
+    return v;
+  }
+
+  set(key: string, v: CachedAnswer): void {
+    this.lru.set(key, v);
+  }
+}
+
+/** A strong ETag of a body. */
+export function etagOf(body: Uint8Array): string {
+  return `"${Bun.hash(body).toString(16).padStart(16, "0")}${body.byteLength.toString(16)}"`;
+}
+
+/** Picks an encoding the caller accepts (brotli, then gzip) for a body over 8 KB; compresses once per answer. */
+export function encodeFor(answer: CachedAnswer, acceptEncoding: string | null): { bytes: Uint8Array; encoding: string | null } {
+  if (answer.body.byteLength <= COMPRESS_ABOVE || !acceptEncoding) return { bytes: answer.body, encoding: null };
+  const ae = acceptEncoding.toLowerCase();
+  if (/\bbr\b/.test(ae)) {
+    answer.br ??= new Uint8Array(brotliCompressSync(answer.body));
+    return { bytes: answer.br, encoding: "br" };
+  }
+  if (/\bgzip\b/.test(ae)) {
+    answer.gzip ??= gzipSync(answer.body);
+    return { bytes: answer.gzip, encoding: "gzip" };
+  }
+  return { bytes: answer.body, encoding: null };
+}

@@ -166,8 +166,8 @@ function escapeHtml(s: string): string {
 
 /** One small HTML page per code, generated from the catalogue. */
 export function docsPage(code: string): string | null {
-  const entry = (CATALOGUE as Record<string, CatalogueEntry>)[code];
-  if (!entry) return null;
+  if (!Object.hasOwn(CATALOGUE, code)) return null;
+  const entry = (CATALOGUE as Record<string, CatalogueEntry>)[code]!;
   const rows = [
     ["Status", String(entry.status)],
     ["Type", entry.type || "(none)"],

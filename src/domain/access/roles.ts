@@ -9,7 +9,8 @@ const ALL = [...KEY_SCOPES, ...PERSON_ONLY];
 
 export const ROLE_SCOPES: Record<Role, ReadonlySet<string>> = {
   owner: new Set(ALL),
-  admin: new Set(ALL),
+  // Deleting a project is the owner's alone (decisions.md section 2: "DELETE /v2/projects/:id (owner ...)").
+  admin: new Set(ALL.filter((s) => s !== "project:delete")),
   developer: new Set([
     ...READ_GROUP, "instance:create", "instance:update", "instance:publish", "instance:delete",
     ...WILDCARDS["model:*"]!, ...WILDCARDS["media:*"]!, ...WILDCARDS["workspace:*"]!, ...WILDCARDS["webhook:*"]!,

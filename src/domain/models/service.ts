@@ -155,11 +155,16 @@ function snapshot(h: ProjectHandle, m: Model, now: string): void {
 
 /** Creates a model. */
 export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>): Model {
+  // A misspelt key (say `feilds`) would otherwise create a model silently missing what was meant.
+  const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "fields"]);
+  for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} is not a model property`);
   const name = checkString(body.name, "name", 120, false)!;
   const namespace = body.namespace;
   if (typeof namespace !== "string" || !MODEL_NAMESPACE.test(namespace)) {
     badField("namespace", "namespace must be 1 to 64 of a-z A-Z 0-9 _ -");
   }
+  // Models are looked up by namespace in plain objects too, where this name is the prototype.
+  if (namespace === "__proto__") badField("namespace", 'namespace cannot be "__proto__"');
   if (allModels(h).byNamespace.has(namespace)) fail("namespace_taken", { extra: { field: "namespace" } });
   const description = checkString(body.description, "description", 2000, true);
   if (body.singleEntry !== undefined && typeof body.singleEntry !== "boolean") badField("singleEntry", "singleEntry must be true or false");
@@ -196,6 +201,10 @@ export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Re
   if (body.description !== undefined) next.description = checkString(body.description, "description", 2000, true);
   if (body.singleEntry !== undefined) {
     if (typeof body.singleEntry !== "boolean") badField("singleEntry", "singleEntry must be true or false");
+    // A single-entry model answers with its one entry; with several there is no one to answer.
+    if (body.singleEntry && !m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? LIMIT 1 OFFSET 1").get(m.id)) {
+      fail("conflict", { message: `The model ${m.namespace} holds more than one entry, so it cannot be made single-entry.`, extra: { field: "singleEntry" } });
+    }
     next.singleEntry = body.singleEntry;
   }
   if (body.embedByDefault !== undefined) {
@@ -255,6 +264,16 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
   const m = modelOrFail(h, ref, "id");
   if (confirm !== m.namespace) {
     fail("confirmation_mismatch", { message: "Repeat the model's namespace in the body as { namespace } to delete it.", extra: { field: "namespace" } });
+  }
+  // A relation field of another model would point at nothing: its values could never be written
+  // or resolved again. The relation has to go (or be changed) first.
+  const referrers = allModels(h).list.filter((o) => o.id !== m.id)
+    .flatMap((o) => o.fields.filter((f) => f.relation === m.id).map((f) => `${o.namespace}.${f.namespace}`));
+  if (referrers.length > 0) {
+    fail("conflict", {
+      message: `Other models relate to ${m.namespace} (${referrers.join(", ")}); remove or change those fields first.`,
+      extra: { field: "namespace" },
+    });
   }
   h.sqlite.transaction(() => {
     h.db.delete(entryVersions).where(sql`${entryVersions.entryId} IN (SELECT id FROM entries WHERE model_id = ${m.id})`).run();

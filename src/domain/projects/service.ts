@@ -6,7 +6,7 @@ import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { isRole, ROLES, type Role } from "../access/roles.ts";
-import { createUser, findUserByEmail, normalEmail, setPassword } from "../users/service.ts";
+import { createUser, findUserByEmail, normalEmail } from "../users/service.ts";
 
 export type Project = typeof projects.$inferSelect;
 
@@ -116,8 +116,10 @@ export function deleteProject(s: Services, id: string, confirmSlug: unknown): vo
 }
 
 /** Sets a person's last-opened project (they must belong to it). */
-export function setCurrentProject(s: Services, userId: string, projectId: unknown): { projectId: string } {
-  if (typeof projectId !== "string" || !UUID.test(projectId)) badField("projectId", "projectId must be a project id");
+export function setCurrentProject(s: Services, userId: string, ref: unknown): { projectId: string } {
+  if (typeof ref !== "string" || !UUID.test(ref)) badField("projectId", "projectId must be a project id");
+  // Ids are stored in lower case; the header accepts either case, so this does too.
+  const projectId = ref.toLowerCase();
   if (!membershipOf(s, projectId, userId)) fail("not_a_member");
   const now = iso(s.clock.now());
   s.control.sqlite.transaction(() => {
@@ -163,8 +165,12 @@ function ownersLeft(s: Services, projectId: string, exceptUserId: string): numbe
   return listMembers(s, projectId).filter((m) => m.role === "owner" && m.userId !== exceptUserId).length;
 }
 
-/** Changes a member's role; the last owner cannot be demoted. */
+/**
+ * Changes a member's role; the last owner cannot be demoted. A password is never set here: the
+ * account may belong to other projects, so an admin of this one setting it would take them over.
+ */
 export function updateMember(s: Services, projectId: string, userId: string, input: { role: unknown; password?: unknown }) {
+  if (input.password !== undefined) badField("password", "A member's password cannot be changed by a project; only the person can change it");
   const role = checkRole(input.role);
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
@@ -172,7 +178,6 @@ export function updateMember(s: Services, projectId: string, userId: string, inp
     fail("conflict", { message: "A project needs at least one owner.", extra: { field: "role" } });
   }
   s.control.db.update(memberships).set({ role }).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
-  if (typeof input.password === "string") setPassword(s, userId, input.password);
   return listMembers(s, projectId).find((x) => x.userId === userId)!;
 }
 

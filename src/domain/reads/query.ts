@@ -51,7 +51,7 @@ function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, src: st
   const vis = reader.vis;
   if (src === null || src.trim() === "") return [{ expr: "e.created_at", desc: true, nullable: false, sig: "createdAt-" }];
   const terms = parseSort(src);
-  const bad = (message: string) => fail("invalid_sort", { message, param: "sort", hint: "Example: sort=-publishedAt,title,author.name (up to 3 keys; - for descending)" });
+  const bad: (message: string) => never = (message) => fail("invalid_sort", { message, param: "sort", hint: "Example: sort=-publishedAt,title,author.name (up to 3 keys; - for descending)" });
   return terms.map((t) => {
     const [first, second] = t.path;
     const r = resolveName(m, first!.name, first!.system);

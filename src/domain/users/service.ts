@@ -72,13 +72,19 @@ export async function login(s: Services, email: unknown, password: unknown) {
   if (typeof email !== "string" || typeof password !== "string") fail("invalid_credentials");
   const user = findUserByEmail(s, email);
   // Verify against a dummy hash when the account is unknown, so timing does not reveal which.
-  const hash = user?.passwordHash ?? DUMMY_HASH;
+  const hash = user?.passwordHash ?? dummyHash();
   const ok = await Bun.password.verify(password, hash);
   if (!user || !user.passwordHash || !ok) fail("invalid_credentials");
   return issueTokens(s, user, ACCESS_TTL_S);
 }
 
-const DUMMY_HASH = Bun.password.hashSync("capa-dummy-password", { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
+// The dummy hash must cost what a real one costs (Bun's argon2id defaults, as createUser uses);
+// a cheaper one would answer unknown e-mails measurably faster and reveal which accounts exist.
+let DUMMY_HASH: string | null = null;
+function dummyHash(): string {
+  DUMMY_HASH ??= Bun.password.hashSync("capa-dummy-password");
+  return DUMMY_HASH;
+}
 
 /** Exchanges a refresh token (single use) for a new 12-hour access token and a new refresh token. */
 export async function refresh(s: Services, token: unknown) {
@@ -97,4 +103,9 @@ export async function refresh(s: Services, token: unknown) {
 /** Sets a person's password (CLI and member creation). */
 export function setPassword(s: Services, userId: string, password: string): void {
   s.control.db.update(users).set({ passwordHash: Bun.password.hashSync(checkPassword(password)) }).where(eq(users.id, userId)).run();
+}
+
+/** Whether any account exists; a data directory without one is on its first start. */
+export function hasUsers(s: Services): boolean {
+  return !!s.control.db.select({ id: users.id }).from(users).limit(1).get();
 }

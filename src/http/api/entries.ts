@@ -105,7 +105,7 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
     }
     const enc = encodeFor(answer, request.headers.get("accept-encoding"));
     if (enc.encoding) headers["content-encoding"] = enc.encoding;
-    return new Response(enc.bytes, { status: 200, headers });
+    return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
   }
 
   return new Elysia()

@@ -92,8 +92,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   /** Renders an AppError in the shape of the surface the request was for. */
   function errorResponse(request: Request, err: AppError): Response {
-    const url = new URL(request.url);
     const info = requestInfo(request);
+    const url = info.url;
     const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
     const rid = info.id;
     if (isApiPath(url.pathname)) {
@@ -111,8 +111,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
 
   const app = new Elysia()
     .onRequest(({ request }) => {
-      requestInfo(request);
-      const url = new URL(request.url);
+      const url = requestInfo(request).url;
       if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
       try {
         decodeURIComponent(url.pathname + url.search);
@@ -127,6 +126,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
           return errorResponse(request, new AppError("mutations_not_enabled"));
         }
         if (config.managementHosts.includes(host)) return errorResponse(request, new AppError("route_not_found"));
+        // With an edge secret set, every /api request must come through the edge (decisions.md 1), any path.
+        if (config.edgeSecret !== null && request.headers.get("x-svc-edge") !== config.edgeSecret) {
+          return errorResponse(request, new AppError("edge_only"));
+        }
       } else if (url.pathname.startsWith("/v2/") && config.readHosts.includes(host)) {
         return errorResponse(request, new AppError("route_not_found"));
       }

@@ -4,6 +4,8 @@
 export interface RequestInfo {
   id: string;
   start: number;
+  /** The parsed URL, parsed once. */
+  url: URL;
   /** The version served (for /api), once resolved. */
   version?: string;
   /** Headers every answer to this request carries, errors included (Svc-Key-Id, Vary, ...). */
@@ -19,7 +21,7 @@ const infos = new WeakMap<Request, RequestInfo>();
 export function requestInfo(request: Request, newId: () => string): RequestInfo {
   let i = infos.get(request);
   if (!i) {
-    i = { id: `req_${newId()}`, start: performance.now(), headers: {} };
+    i = { id: `req_${newId()}`, start: performance.now(), url: new URL(request.url), headers: {} };
     infos.set(request, i);
   }
   return i;

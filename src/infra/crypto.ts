@@ -4,7 +4,7 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** SHA-256 as lowercase hex. Used for high-entropy secrets (keys, refresh tokens), never passwords. */
 export function sha256Hex(s: string): string {
-  return new Bun.CryptoHasher("sha256").update(s).digest("hex");
+  return Bun.CryptoHasher.hash("sha256", s, "hex") as string;
 }
 
 /** `n` random base62 characters (rejection sampling keeps the distribution uniform). */

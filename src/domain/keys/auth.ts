@@ -20,8 +20,9 @@ export class KeyAuth {
   private readonly cache = new LRUCache<string, AuthKey | false>({ max: 20_000, ttl: CACHE_TTL_MS });
   /** keyId -> hash, to evict by id. */
   private readonly hashes = new Map<string, string>();
-  /** keyId -> the latest recorded use (changes at most once a minute). */
+  /** keyId -> the latest recorded use (changes at most once a minute), as text and as ms. */
   private readonly used = new Map<string, string>();
+  private readonly usedMs = new Map<string, number>();
   private readonly dirtyUse = new Set<string>();
   /** `${keyId}\n${domain}` -> last seen. */
   private readonly domains = new Map<string, string>();
@@ -64,10 +65,17 @@ export class KeyAuth {
   /** Records a use: at most one change a minute per key; the domain of an Origin header is noted too. */
   touch(key: AuthKey, origin: string | null): void {
     const now = this.s.clock.now();
-    const prev = this.lastUsed(key);
-    if (!prev || now - Date.parse(prev) >= MINUTE) {
+    let prevMs = this.usedMs.get(key.row.id);
+    if (prevMs === undefined) {
+      const prev = this.lastUsed(key);
+      prevMs = prev ? Date.parse(prev) : -Infinity;
+    }
+    if (now - prevMs >= MINUTE) {
       this.used.set(key.row.id, iso(now));
+      this.usedMs.set(key.row.id, now);
       this.dirtyUse.add(key.row.id);
+    } else {
+      this.usedMs.set(key.row.id, prevMs);
     }
     if (origin) {
       let host: string | null = null;

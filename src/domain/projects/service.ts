@@ -96,6 +96,7 @@ export function updateProject(s: Services, id: string, input: { name?: unknown; 
   if (Object.keys(patch).length === 0) badField("slug", "send slug or name to change");
   patch.updatedAt = iso(s.clock.now());
   s.control.db.update(projects).set(patch).where(eq(projects.id, id)).run();
+  evictProjectKeys(s, id);
   return getProject(s, id)!;
 }
 
@@ -193,4 +194,10 @@ export function removeMember(s: Services, projectId: string, userId: string): vo
 /** Turns the per-project subscription flag on or off (CLI). */
 export function setSubscription(s: Services, projectId: string, active: boolean): void {
   s.control.db.update(projects).set({ subscriptionActive: active }).where(eq(projects.id, projectId)).run();
+  evictProjectKeys(s, projectId);
+}
+
+/** Tells the key cache that the project facts its keys carry (name, subscription) changed. */
+function evictProjectKeys(s: Services, projectId: string): void {
+  for (const k of s.control.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, projectId)).all()) s.changes.key(k.id);
 }

@@ -89,7 +89,9 @@ export function compileWhere(ctx: FilterContext, m: Model, where: unknown, alias
     }
     if (key === "not") {
       if (!isPlainObject(value) || Object.keys(value).length === 0) valueError("not must be a non-empty filter object.");
-      parts.push(`NOT (${compileWhere(ctx, m, value, alias, allowHop)})`);
+      // A comparison with an absent value is SQL NULL, which means "does not match"; NOT must
+      // then match, so the inner condition is made 0 before it is negated.
+      parts.push(`NOT COALESCE((${compileWhere(ctx, m, value, alias, allowHop)}), 0)`);
       continue;
     }
     parts.push(compileKey(ctx, m, key, value, alias, allowHop));

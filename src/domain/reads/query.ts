@@ -92,13 +92,14 @@ function hopSort(m: Model, reader: Reader, byId: Map<string, Model>, targetId: s
 /** Creates (once) the partial expression index that serves a customer-field sort or filter. */
 function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string): void {
   if (vis.tag === "v" || !expr.startsWith("json_extract(e.")) return;
-  const name = `cx_${vis.tag}_${sha256Hex(m.id + expr).slice(0, 24)}`;
+  const name = `cx_${vis.tag}_${sha256Hex(`${m.id}|${expr}|v2`).slice(0, 24)}`;
   const made = (h.cache.get("indexes") as Set<string> | undefined) ?? new Set<string>();
   h.cache.set("indexes", made);
   if (made.has(name)) return;
   const col = expr.replace(/\be\./g, "");
   const where = `model_id = '${m.id}'${vis.prod ? " AND published_version_id IS NOT NULL" : ""}`;
-  h.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${name} ON entries (${col}, id) WHERE ${where}`);
+  // model_id leads so that the equality on it and the ORDER BY are served by this one index.
+  h.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${name} ON entries (model_id, ${col}, id) WHERE ${where}`);
   made.add(name);
 }
 

@@ -16,12 +16,6 @@ import { isUuid } from "../../domain/models/fields.ts";
 const PROD_CACHE = "public, max-age=60";
 const DEV_CACHE = "no-store, no-cache";
 
-/** Whether a key may read any model at all (an unscoped or a per-model instance:read). */
-function readsAnything(key: AuthKey): boolean {
-  for (const s of key.scopes) if (s === "instance:read" || s.startsWith("instance:read:")) return true;
-  return false;
-}
-
 /** The reader of a key: production keys see published copies; the others see drafts. */
 export function readerOf(key: AuthKey): Reader {
   const all = key.scopes.has("instance:read");
@@ -31,9 +25,16 @@ export function readerOf(key: AuthKey): Reader {
   };
 }
 
+const grantSigs = new WeakMap<AuthKey, string>();
+
 /** The part of a key that changes what it may read (so keys with the same grants share answers). */
 function grantSig(key: AuthKey): string {
-  return [...key.scopes].filter((x) => x.startsWith("instance:read")).sort().join(",");
+  let sig = grantSigs.get(key);
+  if (sig === undefined) {
+    sig = [...key.scopes].filter((x) => x.startsWith("instance:read")).sort().join(",");
+    grantSigs.set(key, sig);
+  }
+  return sig;
 }
 
 export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pages: PageRecorder) {
@@ -43,26 +44,23 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
   function handle(request: Request, ns: string, id: string | null): Response {
     const call: ApiCall = apiAuth(s, keys, request);
     const key = call.key;
-    if (!readsAnything(key)) fail("scope_missing", { hint: "Mint a key that holds instance:read (or instance:read:<modelId>)." });
-    const url = new URL(request.url);
+    if (grantSig(key) === "") fail("scope_missing", { hint: "Mint a key that holds instance:read (or instance:read:<modelId>)." });
+    const url = call.info.url;
     const q = url.searchParams;
     const h = s.projects.get(key.row.projectId);
-    let reader = readerOf(key);
     const prod = key.row.environment === "production";
-    const previewToken = q.get("preview");
-    let cacheable = prod;
-    if (previewToken !== null) {
-      cacheable = false;
-      if (prod) {
-        const grant = checkPreviewToken(s, h, previewToken);
-        if (!grant) fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
-        reader = { ...reader, vis: previewVis(grant.entryIds, grant.modelId) };
-      }
-    }
+    const previewToken = url.search.includes("preview=") ? q.get("preview") : null;
+    const cacheable = prod && previewToken === null;
     const cacheKey = cacheable ? `${cache.prefix(h.id)}${grantSig(key)}|${call.version}|${url.pathname}${url.search}` : "";
     let answer = cacheable ? cache.get(cacheKey) : undefined;
     let recorded: { models: string[]; entries: string[] } | null = null;
     if (!answer) {
+      let reader = readerOf(key);
+      if (previewToken !== null && prod) {
+        const grant = checkPreviewToken(s, h, previewToken);
+        if (!grant) fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
+        reader = { ...reader, vis: previewVis(grant.entryIds, grant.modelId) };
+      }
       let result;
       try {
         result = id === null ? readList(h, reader, ns, q) : readOne(h, reader, ns, id, q);
@@ -94,10 +92,9 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
       "svc-version": call.version,
       ...call.info.headers,
       vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
-      "cache-control": cacheable ? PROD_CACHE : prod && previewToken === null ? PROD_CACHE : DEV_CACHE,
+      "cache-control": cacheable ? PROD_CACHE : previewToken !== null ? "no-store" : DEV_CACHE,
     };
-    if (previewToken !== null) headers["cache-control"] = "no-store";
-    if (prod && previewToken === null) {
+    if (cacheable) {
       headers.etag = answer.etag;
       headers["surrogate-key"] = answer.surrogate;
       const inm = request.headers.get("if-none-match");

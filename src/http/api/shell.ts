@@ -34,6 +34,10 @@ export function apiPreamble(s: Services, request: Request): { info: RequestInfo;
 
 /** Authenticates a keyed /api request; `scope` is the scope the route needs (none for /api/me). */
 export function apiAuth(s: Services, keys: KeyAuth, request: Request, scope?: string): ApiCall {
+  // Every answer of a keyed route carries these, refusals before authentication included.
+  const early = requestInfo(request, s.ids.uuid);
+  early.headers["svc-contract"] = "1";
+  early.headers.vary = KEYED_VARY;
   const { info, headerVersion } = apiPreamble(s, request);
   const secret = request.headers.get("x-api-key");
   if (secret === null || secret.trim() === "") fail("missing_key", { param: "x-api-key" });

@@ -1,0 +1,119 @@
+// Benchmarks, one subcommand each: `bun scripts/bench.ts <name>...` runs the named ones,
+// `bun scripts/bench.ts` runs them all. Each prints a small Markdown table. To add one, write an
+// async function and give it a row in BENCHMARKS.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
+
+const ROOT = join(import.meta.dir, "..");
+
+/** Every benchmark by name, in the order `bun scripts/bench.ts` runs them. */
+const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = {
+  startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
+  me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
+  entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
+};
+
+/** Runs a benchmark that returns figures and prints them as one table. */
+function figures(fn: () => Promise<Figure[]>): () => Promise<void> {
+  return async () => {
+    const rows = await fn();
+    console.log(table(["figure", "value", "baseline (same run)", "ratio"], rows.map((r) => [r.figure, r.value, r.baseline, r.ratio])));
+  };
+}
+
+/** A TCP port nobody listens on right now. */
+function freePort(): number {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, reusePort: false, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/** Resident set size of a process in KiB (Linux only; null elsewhere). */
+function rssKiB(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+interface StartRun {
+  ms: number;
+  status: number;
+  rssKiB: number | null;
+}
+
+/** Spawns the server, polls GET /api/versions every 5 ms until it answers, then waits 1 s and reads the RSS. */
+async function timeStart(env: Record<string, string>): Promise<StartRun> {
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}/api/versions`;
+  const t0 = performance.now();
+  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port), CAPA_LOG_LEVEL: "warn" },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  try {
+    let status = 0;
+    while (status === 0) {
+      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${(await new Response(proc.stderr).text()).trim()}`);
+      if (performance.now() - t0 > 30_000) throw new Error("server did not answer within 30 s");
+      // Any HTTP answer counts: /api/versions may not be routed yet, but the server is up.
+      status = await fetch(url).then((r) => r.status, () => 0);
+      if (status === 0) await Bun.sleep(5);
+    }
+    const ms = performance.now() - t0;
+    await Bun.sleep(1000);
+    return { ms, status, rssKiB: rssKiB(proc.pid) };
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }
+}
+
+/** First start (bootstrap of the owner), then a second start on the same data directory. */
+async function startup(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "capa-bench-"));
+  const demoDir = mkdtempSync(join(tmpdir(), "capa-bench-demo-"));
+  const owner = { CAPA_ADMIN_EMAIL: "bench@capa.local", CAPA_ADMIN_PASSWORD: "bench-password-1" };
+  try {
+    const runs: [string, StartRun][] = [
+      ["first start (owner, CAPA_DEMO=0)", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir })],
+      ["second start, same data dir", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir })],
+      ["first start with the demo project", await timeStart({ ...owner, CAPA_DATA_DIR: demoDir })],
+    ];
+    console.log("### startup\n");
+    console.log(table(
+      ["run", "spawn to first answer (ms)", "status", "idle RSS after 1 s (MiB)"],
+      runs.map(([name, r]) => [name, r.ms.toFixed(0), r.status, r.rssKiB === null ? "n/a" : (r.rssKiB / 1024).toFixed(1)]),
+    ));
+    console.log(`\nBun ${Bun.version}, ${process.platform}/${process.arch}; the answer is GET /api/versions polled every 5 ms.\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(demoDir, { recursive: true, force: true });
+  }
+}
+
+async function main(args: string[]): Promise<void> {
+  const names = args.length ? args : Object.keys(BENCHMARKS);
+  const unknown = names.filter((n) => !BENCHMARKS[n]);
+  if (unknown.length) {
+    const list = Object.entries(BENCHMARKS).map(([n, b]) => `  ${n}: ${b.about}`).join("\n");
+    process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; there are:\n${list}\n`);
+    process.exit(1);
+  }
+  for (const n of names) await BENCHMARKS[n]!.run();
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,102 @@
+// `bench entries`: keyset paging cost at depth, a filtered and sorted read with a relation
+// expanded (server-side, in process), and cached production throughput against a bare Bun.serve.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { testConfig } from "../../src/config.ts";
+import { seedBig } from "./seed.ts";
+import { load, median, spawnServer } from "./load.ts";
+
+export interface Figure {
+  figure: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+}
+
+const fmt = (n: number, d = 2) => n.toFixed(d);
+
+/** Times `n` in-process requests (after a warm-up) and returns the p50 in ms. */
+async function p50(capa: ReturnType<typeof createApp>, path: string, key: string, n = 200): Promise<number> {
+  const one = async () => {
+    const t = performance.now();
+    const r = await capa.app.handle(new Request(`http://localhost${path}`, { headers: { "x-api-key": key } }));
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
+    return performance.now() - t;
+  };
+  for (let i = 0; i < 20; i++) await one();
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) xs.push(await one());
+  return median(xs);
+}
+
+export async function benchEntries(): Promise<Figure[]> {
+  const out: Figure[] = [];
+  const capa = createApp(testConfig(mkdtempSync(join(tmpdir(), "capa-bench-"))));
+  const seed = seedBig(capa, 100_000, 1000);
+  // Page 1 and page 4,000 by cursor on the default sort (development key: no answer cache).
+  let next: string | null = null;
+  for (let p = 1; p < 4000; p++) {
+    const r = await capa.app.handle(new Request(`http://localhost/api/entries/post?limit=25${next ? `&after=${next}` : ""}`, { headers: { "x-api-key": seed.devKey } }));
+    next = ((await r.json()) as { meta: { page: { next: string } } }).meta.page.next;
+  }
+  const first = await p50(capa, "/api/entries/post?limit=25", seed.devKey);
+  const deep = await p50(capa, `/api/entries/post?limit=25&after=${next}`, seed.devKey);
+  out.push({ figure: "entries: page 4,000 by cursor vs page 1, p50 ms (100k entries)", value: fmt(deep), baseline: fmt(first), ratio: fmt(deep / first) });
+  // A filtered and sorted read on a number field with a relation expanded.
+  const where = encodeURIComponent(JSON.stringify({ price: { gte: 500 } }));
+  const filtered = await p50(capa, `/api/entries/post?limit=25&where=${where}&sort=-price&select=title,price,author(name)`, seed.devKey);
+  out.push({ figure: "entries: where price >= 500, sort -price, author expanded, p50 ms (target < 5)", value: fmt(filtered), baseline: "5.00", ratio: fmt(filtered / 5) });
+  const dated = await p50(capa, `/api/entries/post?limit=25&where=${encodeURIComponent(JSON.stringify({ day: { gte: "2025-06-01" } }))}&sort=day&select=title,day,author(name)`, seed.devKey);
+  out.push({ figure: "entries: where day >= 2025-06-01, sort day, author expanded, p50 ms (target < 5)", value: fmt(dated), baseline: "5.00", ratio: fmt(dated / 5) });
+  capa.close();
+
+  // Cached production reads over a socket against a bare Bun.serve answering the same bytes.
+  const app = await spawnServer(join(import.meta.dir, "serve-app.ts"), ["2000", "50"]);
+  const url = `${app.info.url}/api/entries/post?limit=25`;
+  // Identity encoding on both sides, so the ratio compares serving, not decompression in the client.
+  const headers = { "x-api-key": app.info.prodKey as string, "accept-encoding": "identity" };
+  const sample = await fetch(url, { headers });
+  const bytes = new Uint8Array(await sample.arrayBuffer());
+  const file = join(mkdtempSync(join(tmpdir(), "capa-bench-")), "body.json");
+  writeFileSync(file, bytes);
+  const bare = await spawnServer(join(import.meta.dir, "serve-bare.ts"), [file]);
+  await load(url, headers, 16, 1);
+  await load(bare.info.url, { "accept-encoding": "identity" }, 16, 1);
+  const a = await load(url, headers, 32, 5);
+  const b = await load(bare.info.url, { "accept-encoding": "identity" }, 32, 5);
+  app.proc.kill();
+  bare.proc.kill();
+  out.push({
+    figure: `entries: cached production read (${bytes.byteLength} B), req/s (target ratio >= 0.5)`,
+    value: fmt(a.rps, 0), baseline: `${fmt(b.rps, 0)} (bare Bun.serve)`, ratio: fmt(a.rps / b.rps),
+  });
+  return out;
+}
+
+/** GET /api/me over a socket against a bare Bun.serve answering a body of the same size. */
+export async function benchMe(): Promise<Figure[]> {
+  const app = await spawnServer(join(import.meta.dir, "serve-app.ts"), ["10", "2"]);
+  const url = `${app.info.url}/api/me`;
+  const headers = { "x-api-key": app.info.prodKey as string, "accept-encoding": "identity" };
+  const bytes = new Uint8Array(await (await fetch(url, { headers })).arrayBuffer());
+  const file = join(mkdtempSync(join(tmpdir(), "capa-bench-")), "body.json");
+  writeFileSync(file, bytes);
+  const bare = await spawnServer(join(import.meta.dir, "serve-bare.ts"), [file]);
+  await load(url, headers, 16, 1);
+  await load(bare.info.url, { "accept-encoding": "identity" }, 16, 1);
+  const a = await load(url, headers, 32, 5);
+  const b = await load(bare.info.url, { "accept-encoding": "identity" }, 32, 5);
+  app.proc.kill();
+  bare.proc.kill();
+  return [{
+    figure: `me: GET /api/me (${bytes.byteLength} B), req/s (target ratio >= 0.6)`,
+    value: fmt(a.rps, 0), baseline: `${fmt(b.rps, 0)} (bare Bun.serve)`, ratio: fmt(a.rps / b.rps),
+  }];
+}
+
+if (import.meta.main) {
+  for (const f of await benchEntries()) console.log(`| ${f.figure} | ${f.value} | ${f.baseline} | ${f.ratio} |`);
+}

@@ -1,0 +1,83 @@
+// The server process: read the configuration, build the app, run the first start on an empty
+// data directory, listen, and drain in-flight requests on SIGTERM or SIGINT.
+// A start-up failure is one line on stderr (`capa: <reason>`) and exit code 1, never a stack.
+import { loadConfig } from "./config.ts";
+import { createApp, MAX_BODY_BYTES, type CapaApp } from "./app.ts";
+import { die, startupReason, type Phase } from "./startup-failure.ts";
+import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
+
+/** How long a stop waits for in-flight requests before closing their connections. */
+export const DRAIN_MS = 10_000;
+
+/**
+ * Bun refuses bodies above this before the app sees them. It sits a little above the app's own
+ * limit, so a body just over 1 MB still gets the catalogue's 413 answer instead of a dropped socket.
+ */
+const SERVER_BODY_LIMIT = MAX_BODY_BYTES + 64 * 1024;
+
+type Env = Record<string, string | undefined>;
+
+/** Formats a host for a URL (IPv6 addresses need brackets). */
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Starts the server and returns once it listens. Used by `bun src/main.ts` and `capa serve`. */
+export function serve(env: Env = process.env): void {
+  let capa: CapaApp | null = null;
+  let where: { host: string; port: number; dataDir: string } | undefined;
+  let phase: Phase = "config";
+  let server: ReturnType<typeof Bun.serve>;
+  let origin: string;
+  try {
+    const config = loadConfig(env);
+    where = { host: config.host, port: config.port, dataDir: config.dataDir };
+    phase = "data";
+    capa = createApp(config);
+    phase = "listen";
+    // Listen before the first start, so a port already in use fails before any secret is
+    // printed; bootstrap is synchronous, so no request is served before it finishes.
+    // reusePort is off: with it, a second server would silently share the port.
+    capa.app.listen({ hostname: config.host, port: config.port, reusePort: false, maxRequestBodySize: SERVER_BODY_LIMIT });
+    server = capa.app.server!;
+    origin = `http://${urlHost(config.host)}:${server.port}`;
+    phase = "first-start";
+    const first = bootstrap(capa.services);
+    if (first) process.stdout.write(firstStartBanner(first, origin) + "\n");
+  } catch (err) {
+    try {
+      capa?.app.server?.stop(true);
+      capa?.close();
+    } catch {
+      // The process is exiting with the first error; a second one would only hide it.
+    }
+    die(startupReason(err, phase, where));
+  }
+  process.stdout.write(`Capa listening on ${origin}\n`);
+
+  const app = capa;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      // A second signal cuts the drain short.
+      server.stop(true);
+      return;
+    }
+    stopping = true;
+    app.services.log.info("stopping", { signal, inFlight: server.pendingRequests, drainMs: DRAIN_MS });
+    // app.stop stops accepting, waits for in-flight requests, then runs the app's stop hooks.
+    const stopped = app.app.stop();
+    const drained = await Promise.race([stopped.then(() => true), Bun.sleep(DRAIN_MS).then(() => false)]);
+    if (!drained) {
+      app.services.log.warn("drain timed out; closing open connections", { inFlight: server.pendingRequests });
+      server.stop(true);
+      await Promise.race([stopped, Bun.sleep(1000)]);
+    }
+    app.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+if (import.meta.main) serve();

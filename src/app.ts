@@ -27,6 +27,7 @@ import { previewRoutes } from "./http/api/preview.ts";
 import { previewTokenRoutes } from "./http/v2/preview.ts";
 import { RenderCache } from "./infra/render-cache.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
+import { JobTable } from "./infra/jobs.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -72,12 +73,16 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       verify: async (token) => (await signer.verify(token, { currentDate: new Date(clock.now()) })) || false,
     },
     changes: createChangeBus(),
+    keys: undefined as unknown as KeyAuth,
   };
   const docsBase = config.docsUrl;
   const keys = new KeyAuth(services);
+  services.keys = keys;
   const requestInfo = (request: Request) => infoOf(request, ids.uuid);
   // Key use is written in batches off the request path.
   const renderCache = new RenderCache();
+  // Background loops register here; main.ts starts them, tests run their bodies directly.
+  const jobs = new JobTable(clock, log);
   const pages = new PageRecorder(services);
   const flushBatches = () => {
     try {
@@ -190,6 +195,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     /** Closes every file. */
     keys,
     renderCache,
+    jobs,
     close() {
       clearInterval(flushTimer);
       flushBatches();

@@ -10,6 +10,10 @@ export interface Config {
   adminPassword: string | null;
   demo: boolean;
   docsUrl: string | null;
+  /** The read host's public base URL (links in events); default http://HOST:PORT. */
+  publicUrl: string;
+  /** The management host's base URL (links in events); default the public URL. */
+  apiUrl: string;
   readHosts: string[];
   managementHosts: string[];
   edgeSecret: string | null;
@@ -87,6 +91,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: password,
     demo: bool(env, "CAPA_DEMO", true),
     docsUrl: url(env, "CAPA_DOCS_URL", ["http:", "https:"]),
+    publicUrl: url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
+    apiUrl: url(env, "CAPA_API_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     readHosts: list(env, "CAPA_READ_HOSTS"),
     managementHosts: list(env, "CAPA_MANAGEMENT_HOSTS"),
     edgeSecret: env.CAPA_EDGE_SECRET || null,

@@ -44,6 +44,8 @@ export function serve(env: Env = process.env): void {
     phase = "first-start";
     const first = bootstrap(capa.services);
     if (first) process.stdout.write(firstStartBanner(first, origin) + "\n");
+    // Background loops (scheduler, webhook sender, batches) start once the server serves.
+    capa.jobs.start();
   } catch (err) {
     try {
       capa?.app.server?.stop(true);
@@ -73,6 +75,7 @@ export function serve(env: Env = process.env): void {
       server.stop(true);
       await Promise.race([stopped, Bun.sleep(1000)]);
     }
+    await app.jobs.stop(DRAIN_MS);
     app.close();
     process.exit(0);
   };

@@ -5,6 +5,7 @@ import type { Clock, Ids } from "./infra/clock.ts";
 import type { Logger } from "./infra/log.ts";
 import type { ControlDb } from "./storage/sqlite.ts";
 import type { ProjectPool } from "./storage/pool.ts";
+import type { KeyAuth } from "./domain/keys/auth.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -31,6 +32,8 @@ export interface Services {
   projects: ProjectPool;
   tokens: TokenSigner;
   changes: ChangeBus;
+  /** Key authentication (cached); set by createApp right after the services exist. */
+  keys: KeyAuth;
 }
 
 /** A ChangeBus that calls its listeners synchronously. */

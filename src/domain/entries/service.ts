@@ -7,6 +7,9 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, modelOrFail, type Model } from "../models/service.ts";
+import { actorFrom, emitEvent } from "../events/outbox.ts";
+import { readOne } from "../reads/query.ts";
+import { PUBLISHED } from "../reads/names.ts";
 import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
@@ -158,7 +161,7 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
 }
 
 /** Publishes the current draft, or the version named by `versionId`. Required fields must hold a value. */
-export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId?: unknown) {
+export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId?: unknown, opts: { scheduledActionId?: string } = {}) {
   const row = getRow(h, id);
   const m = allModels(h).byId.get(row.modelId)!;
   let version: typeof entryVersions.$inferSelect | undefined;
@@ -184,35 +187,65 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
       publishedFolder: version.folder, publishedAt: now, publishedUpdatedAt: version.createdAt,
       publishedKeys: JSON.stringify(comparisonKeys(m.fields, data)),
     }).where(eq(entries.id, row.id)).run();
+    const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
+    emitEvent(s, h, {
+      type: "instance.published",
+      actor: actorFrom(actor),
+      data: {
+        instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, versionId: version.id, versionNumber: version.number,
+        publishedAt: now, title: titleOf(m, data), scheduledActionId: opts.scheduledActionId ?? null,
+      },
+      links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}`, public: `${s.config.publicUrl}/api/entries/${encodeURIComponent(m.namespace)}/${row.id}` },
+      content,
+    });
   })();
   s.changes.content(h.id);
-  void actor;
   return getEntry(h, row.id);
 }
 
 /** Removes the published copy; the draft stays. */
-export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown) {
+export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, opts: { scheduledActionId?: string } = {}) {
   const row = getRow(h, id);
+  // Unpublishing an entry with no published copy changes nothing and reports nothing.
+  if (!row.publishedVersionId) return getEntry(h, row.id);
+  const m = allModels(h).byId.get(row.modelId)!;
   h.sqlite.transaction(() => {
     h.db.update(entries).set({
       publishedVersionId: null, publishedVersion: null, publishedData: null, publishedTags: null, publishedFolder: null,
       publishedAt: null, publishedUpdatedAt: null, publishedKeys: null,
     }).where(eq(entries.id, row.id)).run();
+    emitEvent(s, h, {
+      type: "instance.unpublished",
+      actor: actorFrom(actor),
+      data: { instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, scheduledActionId: opts.scheduledActionId ?? null },
+      links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
+    });
   })();
   s.changes.content(h.id);
-  void actor;
   return getEntry(h, row.id);
 }
 
 /** Deletes an entry with its versions. */
 export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
   const row = getRow(h, id);
+  const m = allModels(h).byId.get(row.modelId)!;
   h.sqlite.transaction(() => {
     h.db.delete(entryVersions).where(eq(entryVersions.entryId, row.id)).run();
     h.db.delete(entries).where(eq(entries.id, row.id)).run();
+    emitEvent(s, h, {
+      type: "instance.deleted",
+      actor: actorFrom(actor),
+      data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
+    });
   })();
   s.changes.content(h.id);
-  void actor;
+}
+
+/** An entry's title for events: its `title` text field, else its first text field, else null. */
+export function titleOf(m: Model, data: Record<string, unknown>): string | null {
+  const f = m.fields.find((x) => x.namespace === "title" && x.type === "string") ?? m.fields.find((x) => x.type === "string");
+  const v = f ? data[f.id] : null;
+  return typeof v === "string" ? v : null;
 }
 
 /** The versions of an entry, newest first. */

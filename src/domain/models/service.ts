@@ -5,6 +5,7 @@ import { models, modelVersions, entries, entryVersions } from "../../storage/pro
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
+import { actorFrom, emitEvent } from "../events/outbox.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import {
   ARRAY_TYPES, FIELD_TYPES, MODEL_NAMESPACE, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType,
@@ -154,7 +155,7 @@ function snapshot(h: ProjectHandle, m: Model, now: string): void {
 }
 
 /** Creates a model. */
-export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>): Model {
+export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>, actor = "system"): Model {
   // A misspelt key (say `feilds`) would otherwise create a model silently missing what was meant.
   const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "fields"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} is not a model property`);
@@ -183,6 +184,7 @@ export function createModel(s: Services, h: ProjectHandle, body: Record<string, 
     h.db.insert(models).values({ ...m, fields: JSON.stringify(fields), layout: null }).run();
     snapshot(h, m, now);
     bumpModelSet(h, s);
+    modelPublished(s, h, m, actor);
   })();
   return findModel(h, id)!;
 }
@@ -192,7 +194,7 @@ function hasEntries(h: ProjectHandle, modelId: string): boolean {
 }
 
 /** Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds? }`. */
-export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Record<string, unknown>): Model {
+export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Record<string, unknown>, actor = "system"): Model {
   const m = modelOrFail(h, ref, "id");
   const known = new Set(["name", "description", "singleEntry", "embedByDefault", "addFields", "editFields", "removeIds"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
@@ -255,12 +257,23 @@ export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Re
     }).where(eq(models.id, m.id)).run();
     snapshot(h, next, now);
     bumpModelSet(h, s);
+    modelPublished(s, h, next, actor);
   })();
   return findModel(h, m.id)!;
 }
 
+/** Every saved model change is a new model version and emits model.published. */
+function modelPublished(s: Services, h: ProjectHandle, m: Model, actor: string): void {
+  emitEvent(s, h, {
+    type: "model.published",
+    actor: actorFrom(actor),
+    data: { modelId: m.id, modelNamespace: m.namespace, version: m.version, name: m.name },
+    links: { self: `${s.config.apiUrl}/v2/models/${m.id}` },
+  });
+}
+
 /** Deletes a model and its entries; the body must repeat the namespace. */
-export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm: unknown): void {
+export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm: unknown, actor = "system"): void {
   const m = modelOrFail(h, ref, "id");
   if (confirm !== m.namespace) {
     fail("confirmation_mismatch", { message: "Repeat the model's namespace in the body as { namespace } to delete it.", extra: { field: "namespace" } });
@@ -281,6 +294,7 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
     h.db.delete(modelVersions).where(eq(modelVersions.modelId, m.id)).run();
     h.db.delete(models).where(eq(models.id, m.id)).run();
     bumpModelSet(h, s);
+    emitEvent(s, h, { type: "model.deleted", actor: actorFrom(actor), data: { modelId: m.id, namespace: m.namespace } });
   })();
   s.changes.content(h.id);
 }

@@ -98,7 +98,10 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
       headers.etag = answer.etag;
       headers["surrogate-key"] = answer.surrogate;
       const inm = request.headers.get("if-none-match");
-      if (inm && inm.split(",").some((t) => t.trim() === answer!.etag || t.trim() === "*")) return new Response(null, { status: 304, headers });
+      // If-None-Match compares weakly (RFC 9110 13.1.2): a CDN that compressed the answer may
+      // hand the client W/"<tag>", which must still match.
+      const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === answer!.etag;
+      if (inm && inm.split(",").some((t) => matches(t.trim()))) return new Response(null, { status: 304, headers });
     }
     const enc = encodeFor(answer, request.headers.get("accept-encoding"));
     if (enc.encoding) headers["content-encoding"] = enc.encoding;

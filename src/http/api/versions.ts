@@ -4,11 +4,13 @@ import type { Services } from "../../services.ts";
 import { fail } from "../../errors.ts";
 import { isVersion, LATEST_VERSION, VERSIONS } from "../../domain/versions.ts";
 import { apiOk, apiPreamble } from "./shell.ts";
+import { requestInfo } from "../context.ts";
 
 export function versionRoutes(s: Services) {
   return new Elysia().get("/api/versions", ({ request, query }) => {
+    // Set first, so a refused Svc-Version answers with the same Vary.
+    requestInfo(request, s.ids.uuid).headers.vary = "Origin, Svc-Version, Accept-Encoding";
     const { info } = apiPreamble(s, request);
-    info.headers.vary = "Origin, Svc-Version, Accept-Encoding";
     let list = VERSIONS;
     if (query.from !== undefined) {
       if (!isVersion(query.from)) fail("invalid_version", { param: "from", hint: `Supported versions: ${VERSIONS.map((v) => v.date).join(", ")}.` });

@@ -35,3 +35,31 @@ export async function authenticatePerson(s: Services, request: Request): Promise
   }
   return { kind: "user", userId: user.id, projectId: null, role: null };
 }
+
+/** Resolves the legacy key behind an agent-mount request (`/v2/agent/...`); scoped keys are refused. */
+export async function authenticateAgent(s: Services, request: Request): Promise<Principal> {
+  const secret = request.headers.get("x-api-key");
+  if (!secret) fail("invalid_api_key");
+  const check = s.keys.check(secret.trim());
+  if (!check.ok || check.key.row.family !== "legacy" || !check.key.subscriptionActive) fail("invalid_api_key");
+  s.keys.touch(check.key, request.headers.get("origin"));
+  const k = check.key;
+  return { kind: "key", keyId: k.row.id, projectId: k.row.projectId, scopes: k.scopes, permission: k.row.permission };
+}
+
+/** Where a route group is mounted and how its callers are authenticated. */
+export interface Mount {
+  prefix: string;
+  auth(request: Request): Promise<Principal>;
+}
+
+/**
+ * The two mounts of management routes that keys may also use: `/v2` for people and
+ * `/v2/agent` for legacy keys. Route groups that the agent mount carries are built once per mount.
+ */
+export function mounts(s: Services): Mount[] {
+  return [
+    { prefix: "/v2", auth: (r) => authenticatePerson(s, r) },
+    { prefix: "/v2/agent", auth: (r) => authenticateAgent(s, r) },
+  ];
+}

@@ -7,6 +7,7 @@ import { jsonBody } from "./body.ts";
 import { projectOf, requireScope } from "../../domain/access/principal.ts";
 import { allModels, createModel, deleteModel, findModel, modelOrFail, modelRecord, updateModel } from "../../domain/models/service.ts";
 import { isUuid } from "../../domain/models/fields.ts";
+import { actorOf } from "./entries.ts";
 
 export function modelRoutes(s: Services) {
   const ctx = async (request: Request, scope: string) => {
@@ -20,8 +21,8 @@ export function modelRoutes(s: Services) {
       return { data: allModels(h).list.map(modelRecord) };
     })
     .post("/v2/models", async ({ request, set }) => {
-      const { h } = await ctx(request, "model:create");
-      const m = createModel(s, h, await jsonBody(request));
+      const { p, h } = await ctx(request, "model:create");
+      const m = createModel(s, h, await jsonBody(request), actorOf(p));
       set.status = 201;
       return modelRecord(m);
     })
@@ -30,13 +31,13 @@ export function modelRoutes(s: Services) {
       return modelRecord(modelOrFail(h, params.id, "id"));
     })
     .patch("/v2/models/:id", async ({ request, params }) => {
-      const { h } = await ctx(request, "model:update");
-      return modelRecord(updateModel(s, h, params.id, await jsonBody(request)));
+      const { p, h } = await ctx(request, "model:update");
+      return modelRecord(updateModel(s, h, params.id, await jsonBody(request), actorOf(p)));
     })
     .delete("/v2/models/:id", async ({ request, params, set }) => {
-      const { h } = await ctx(request, "model:delete");
+      const { p, h } = await ctx(request, "model:delete");
       const body = await jsonBody(request);
-      deleteModel(s, h, params.id, body.namespace);
+      deleteModel(s, h, params.id, body.namespace, actorOf(p));
       set.status = 204;
       return null;
     })

@@ -103,3 +103,18 @@ export const pageReads = sqliteTable("page_reads", {
   queries: text("queries").notNull().default("[]"),
   lastSeenAt: text("last_seen_at").notNull(),
 });
+
+/**
+ * The event outbox: every event is written in the same transaction as the change that causes
+ * it. `body` holds the envelope's exact JSON (fixed key order) without content; `content` holds
+ * the published entry for endpoints that ask for content data.
+ */
+export const events = sqliteTable("events", {
+  id: text("id").primaryKey(),
+  /** Insertion order, so deliveries keep the order in which events occurred. */
+  seq: integer("seq").notNull(),
+  type: text("type").notNull(),
+  occurredAt: text("occurred_at").notNull(),
+  body: text("body").notNull(),
+  content: text("content"),
+}, (t) => [uniqueIndex("events_seq").on(t.seq)]);

@@ -629,3 +629,27 @@ describe("the secret", () => {
     expect(r.body).toEqual({ data: [] });
   });
 });
+
+describe("granting over HTTP", () => {
+  test("a developer cannot grant media:create, which developers do not hold", async () => {
+    const h = startApp();
+    try {
+      const o = await withOwner(h);
+      const add = await h.json("POST", `/v2/projects/${o.project.id}/members`, { token: o.token, body: { email: "dev@example.com", role: "developer", password: "developer-pass-1" } });
+      expect(add.status).toBe(201);
+      const login = await h.json("POST", "/v2/user/login", { body: { email: "dev@example.com", password: "developer-pass-1" } });
+      const r = await h.json("POST", "/v2/tenants/api-keys", {
+        token: login.body.accessToken, headers: { "x-svc-project": o.project.id }, body: { scopes: ["instance:read", "media:create"] },
+      });
+      expect(r.status).toBe(403);
+      expect(r.body).toEqual({ error: "Cannot grant a scope you do not hold", code: "scope_not_held", scope: "media:create" });
+      const ok = await h.json("POST", "/v2/tenants/api-keys", {
+        token: login.body.accessToken, headers: { "x-svc-project": o.project.id }, body: { scopes: ["instance:read", "model:create"] },
+      });
+      expect(ok.status).toBe(201);
+      expect(ok.body.scopes).toEqual(["instance:read", "model:create"]);
+    } finally {
+      h.close();
+    }
+  });
+});

@@ -289,3 +289,28 @@ describe("host lists", () => {
     expect(r.headers.get("vary")).toBe(KEYED_VARY);
   });
 });
+
+describe("legacy entry lists", () => {
+  test("/v2/api/{ns} and /v3/api/{ns} list entries as { data } for legacy keys and refuse scoped keys", async () => {
+    const h = startApp();
+    try {
+      const o = await withOwner(h);
+      await h.json("POST", "/v2/models", { token: o.token, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] } });
+      const e = await h.json("POST", "/v2/model-instances", { token: o.token, body: { model: "post", data: { title: "Hello" } } });
+      await h.json("POST", "/v2/model-instances", { token: o.token, body: { model: "post", data: { title: "Draft only" } } });
+      await h.json("POST", `/v2/model-instances/${e.body.id}/publish`, { token: o.token });
+      const legacy = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { permission: "read" } })).body.apiKey;
+      const scoped = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"] } })).body.apiKey;
+      for (const path of ["/v2/api/post?select=title", "/v3/api/post?select=title"]) {
+        const r = await h.json("GET", path, { headers: { "x-api-key": legacy } });
+        expect(r.status).toBe(200);
+        expect(r.body).toEqual({ data: [{ id: e.body.id, title: "Hello" }] });
+        const refused = await h.json("GET", path, { headers: { "x-api-key": scoped } });
+        expect(refused.status).toBe(401);
+        expect(refused.body).toEqual({ error: "Invalid API key" });
+      }
+    } finally {
+      h.close();
+    }
+  });
+});

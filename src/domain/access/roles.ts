@@ -13,8 +13,9 @@ export const ROLE_SCOPES: Record<Role, ReadonlySet<string>> = {
   admin: new Set(ALL.filter((s) => s !== "project:delete")),
   developer: new Set([
     ...READ_GROUP, "instance:create", "instance:update", "instance:publish", "instance:delete",
-    ...WILDCARDS["model:*"]!, ...WILDCARDS["media:*"]!, ...WILDCARDS["workspace:*"]!, ...WILDCARDS["webhook:*"]!,
-    ...WILDCARDS["category:*"]!, ...WILDCARDS["type:*"]!,
+    // decisions.md: models, entries, workspaces, layouts, field changes, webhooks and keys within
+    // what the developer holds; media, categories and types stay with editors and admins.
+    ...WILDCARDS["model:*"]!, ...WILDCARDS["workspace:*"]!, ...WILDCARDS["webhook:*"]!,
     "api_key:read", "api_key:create", "api_key:update", "api_key:delete", "member:read",
   ]),
   editor: new Set([

@@ -118,3 +118,88 @@ export const events = sqliteTable("events", {
   body: text("body").notNull(),
   content: text("content"),
 }, (t) => [uniqueIndex("events_seq").on(t.seq)]);
+
+/**
+ * Scheduled publish and unpublish actions, one row per target. `run_at` is the resolved UTC
+ * instant of `wall_time` in `timezone`; the runner claims due rows by flipping `pending` to
+ * `running` with a fresh `claim_token`, and only the holder of that token may finish the row.
+ */
+export const scheduledActions = sqliteTable("scheduled_actions", {
+  id: text("id").primaryKey(),
+  batchId: text("batch_id").notNull(),
+  /** `publish` or `unpublish`. */
+  action: text("action").notNull(),
+  /** `instance` or `model`. */
+  targetType: text("target_type").notNull(),
+  targetId: text("target_id").notNull(),
+  versionId: text("version_id"),
+  wallTime: text("wall_time").notNull(),
+  timezone: text("timezone").notNull(),
+  runAt: text("run_at").notNull(),
+  offset: text("offset").notNull(),
+  note: text("note"),
+  /** pending, running, done, failed, dead, cancelled. */
+  status: text("status").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  /** When a failed action is retried automatically; null once it will not be. */
+  nextAttemptAt: text("next_attempt_at"),
+  claimedAt: text("claimed_at"),
+  claimToken: text("claim_token"),
+  lastError: text("last_error"),
+  lastFailedAt: text("last_failed_at"),
+  /** JSON list of the ids this action cancelled when it was scheduled. */
+  replaced: text("replaced").notNull().default("[]"),
+  replacedBy: text("replaced_by"),
+  retryOf: text("retry_of"),
+  createdAt: text("created_at").notNull(),
+  createdBy: text("created_by").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  finishedAt: text("finished_at"),
+}, (t) => [
+  index("scheduled_actions_status_run").on(t.status, t.runAt),
+  index("scheduled_actions_target").on(t.targetId, t.action, t.status),
+  index("scheduled_actions_batch").on(t.batchId),
+  index("scheduled_actions_retry_of").on(t.retryOf),
+]);
+
+/** A bulk publish or unpublish above the in-request limit, worked through in chunks in the background. */
+export const bulkBatches = sqliteTable("bulk_batches", {
+  id: text("id").primaryKey(),
+  /** `publish` or `unpublish`. */
+  action: text("action").notNull(),
+  /** queued, running, done. */
+  status: text("status").notNull(),
+  total: integer("total").notNull(),
+  /** JSON description of the selection (ids or model and filter), for the poll answer. */
+  selection: text("selection").notNull(),
+  createdAt: text("created_at").notNull(),
+  createdBy: text("created_by").notNull(),
+  startedAt: text("started_at"),
+  finishedAt: text("finished_at"),
+});
+
+/**
+ * One row per entry of a bulk batch. `result` is written in the same transaction as the publish
+ * or unpublish it records, so a batch resumed after a crash never does an entry twice.
+ */
+export const bulkBatchItems = sqliteTable("bulk_batch_items", {
+  batchId: text("batch_id").notNull(),
+  position: integer("position").notNull(),
+  entryId: text("entry_id").notNull(),
+  /** null until done; then done, skipped or failed. */
+  result: text("result"),
+  error: text("error"),
+}, (t) => [primaryKey({ columns: [t.batchId, t.position] })]);
+
+/** Answers stored for an Idempotency-Key, per caller, for 24 hours. */
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  /** `user:<id>` or `api_key:<id>`: a key is the caller's own. */
+  principal: text("principal").notNull(),
+  key: text("key").notNull(),
+  /** SHA-256 of the method, path and canonical body. */
+  requestHash: text("request_hash").notNull(),
+  status: integer("status").notNull(),
+  body: text("body").notNull(),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+}, (t) => [primaryKey({ columns: [t.principal, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)]);

@@ -74,3 +74,12 @@ export const serverSecrets = sqliteTable("server_secrets", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * Projects that have webhook endpoints, so the webhook sender looks only into their files
+ * instead of opening every project each second.
+ */
+export const webhookProjects = sqliteTable("webhook_projects", {
+  projectId: text("project_id").primaryKey(),
+  createdAt: text("created_at").notNull(),
+});

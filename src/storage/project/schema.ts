@@ -203,3 +203,71 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   createdAt: text("created_at").notNull(),
   expiresAt: text("expires_at").notNull(),
 }, (t) => [primaryKey({ columns: [t.principal, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)]);
+
+/**
+ * Webhook endpoints. The secret is kept in full because it signs every attempt; after creation
+ * only its first characters are shown. During a rotation's overlap the previous secret signs too.
+ */
+export const webhookEndpoints = sqliteTable("webhook_endpoints", {
+  id: text("id").primaryKey(),
+  url: text("url").notNull(),
+  description: text("description"),
+  /** JSON list of subscribed event types. */
+  events: text("events").notNull(),
+  includeContent: integer("include_content", { mode: "boolean" }).notNull().default(false),
+  active: integer("active", { mode: "boolean" }).notNull().default(true),
+  secret: text("secret").notNull(),
+  previousSecret: text("previous_secret"),
+  previousSecretExpiresAt: text("previous_secret_expires_at"),
+  secretRotatedAt: text("secret_rotated_at"),
+  /** Start of the current unbroken run of failed attempts; null after a success. */
+  failingSince: text("failing_since"),
+  disabledAt: text("disabled_at"),
+  /** Why the service switched the endpoint off (`failing`); null when a person did or it is on. */
+  disabledReason: text("disabled_reason"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  createdBy: text("created_by"),
+});
+
+/**
+ * One delivery of one event to one endpoint. `seq` (the rowid) is the order of occurrence the
+ * sender keeps per endpoint; `body` holds the exact bytes every attempt sends and signs.
+ */
+export const webhookDeliveries = sqliteTable("webhook_deliveries", {
+  seq: integer("seq").primaryKey(),
+  id: text("id").notNull(),
+  endpointId: text("endpoint_id").notNull(),
+  eventId: text("event_id").notNull(),
+  eventType: text("event_type").notNull(),
+  body: text("body").notNull(),
+  /** pending, sending, succeeded, retrying, failed. */
+  status: text("status").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  nextAttemptAt: text("next_attempt_at"),
+  /** The delivery this one sends again, for a redelivery. */
+  redeliveryOf: text("redelivery_of"),
+  /** Why a delivery ended without a final attempt (its endpoint was switched off). */
+  note: text("note"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  finishedAt: text("finished_at"),
+}, (t) => [
+  uniqueIndex("webhook_deliveries_id").on(t.id),
+  index("webhook_deliveries_endpoint").on(t.endpointId, t.seq),
+  // The sender's lane reads an endpoint's open deliveries in order; succeeded history is skipped.
+  index("webhook_deliveries_open").on(t.endpointId, t.seq).where(sql`status IN ('pending', 'retrying')`),
+  index("webhook_deliveries_status").on(t.status, t.nextAttemptAt),
+]);
+
+/** Every attempt of a delivery: answer status, duration and the first 4 KB of the answer. */
+export const webhookAttempts = sqliteTable("webhook_attempts", {
+  deliveryId: text("delivery_id").notNull(),
+  number: integer("number").notNull(),
+  startedAt: text("started_at").notNull(),
+  durationMs: integer("duration_ms").notNull(),
+  statusCode: integer("status_code"),
+  succeeded: integer("succeeded", { mode: "boolean" }).notNull(),
+  error: text("error"),
+  response: text("response"),
+}, (t) => [primaryKey({ columns: [t.deliveryId, t.number] })]);

@@ -28,6 +28,8 @@ import { previewTokenRoutes } from "./http/v2/preview.ts";
 import { RenderCache } from "./infra/render-cache.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { JobTable } from "./infra/jobs.ts";
+import { InFlight, RateLimiter } from "./infra/limits.ts";
+import { ReadPool } from "./infra/read-pool.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -74,6 +76,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     },
     changes: createChangeBus(),
     keys: undefined as unknown as KeyAuth,
+    limits: { inFlight: new InFlight(), rate: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) },
   };
   const docsBase = config.docsUrl;
   const keys = new KeyAuth(services);
@@ -81,6 +84,16 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const requestInfo = (request: Request) => infoOf(request, ids.uuid);
   // Key use is written in batches off the request path.
   const renderCache = new RenderCache();
+  // Uncached entries reads run on worker threads; they are told about model changes and removed files.
+  const readPool = new ReadPool(
+    {
+      size: config.readPoolSize, dir: join(config.dataDir, "projects"), openMax: config.openProjectsMax, idleMs: config.projectIdleMs,
+      waitMs: config.readWaitMs, timeoutMs: config.readTimeoutMs,
+    },
+    log,
+  );
+  services.changes.on("models", (projectId) => readPool.broadcast({ type: "models", projectId }));
+  services.projects.onRemove((projectId) => readPool.broadcast({ type: "drop", projectId }));
   // Background loops register here; main.ts starts them, tests run their bodies directly.
   const jobs = new JobTable(clock, log);
   const pages = new PageRecorder(services);
@@ -184,7 +197,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(versionRoutes(services))
     .use(meRoutes(services, keys))
     .use(legacyRoutes(services, keys))
-    .use(entryReadRoutes(services, keys, renderCache, pages))
+    .use(entryReadRoutes(services, keys, renderCache, pages, readPool))
     .use(pageRoutes(services, keys, pages))
     .use(previewRoutes(services, keys))
     .use(previewTokenRoutes(services));
@@ -196,7 +209,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     keys,
     renderCache,
     jobs,
+    readPool,
     close() {
+      readPool.close();
       clearInterval(flushTimer);
       flushBatches();
       services.projects.close();

@@ -26,6 +26,10 @@ export interface Config {
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   readPoolSize: number;
+  /** How long a read waits for a free worker before 503 service_unavailable. */
+  readWaitMs: number;
+  /** How long an entries read may run before 504 query_timeout. */
+  readTimeoutMs: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   jwtSecret: string | null;
 }
@@ -104,7 +108,9 @@ export function loadConfig(env: Env = process.env): Config {
     projectIdleMs: int(env, "CAPA_PROJECT_IDLE_SECONDS", 300, 1, 86400) * 1000,
     rateLimitPerSecond: int(env, "CAPA_RATE_LIMIT", 50, 1, 1000000),
     rateLimitBurst: int(env, "CAPA_RATE_BURST", 100, 1, 1000000),
-    readPoolSize: int(env, "CAPA_READ_POOL", 4, 1, 1024),
+    readPoolSize: int(env, "CAPA_READ_POOL", 2 * (navigator.hardwareConcurrency || 1), 1, 1024),
+    readWaitMs: int(env, "CAPA_READ_WAIT_MS", 2000, 1, 60000),
+    readTimeoutMs: int(env, "CAPA_READ_TIMEOUT_MS", 5000, 1, 600000),
     logLevel: logLevel as Config["logLevel"],
     jwtSecret: env.CAPA_JWT_SECRET || null,
   };
@@ -112,5 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** A configuration for tests: a temp data dir, no demo, quiet logs, plus overrides. */
 export function testConfig(dataDir: string, over: Partial<Config> = {}): Config {
-  return { ...loadConfig({ CAPA_DATA_DIR: dataDir, CAPA_DEMO: "0", CAPA_LOG_LEVEL: "silent" }), ...over };
+  // Tests send bursts with a frozen clock; the rate limit's own tests set it low explicitly.
+  return {
+    ...loadConfig({ CAPA_DATA_DIR: dataDir, CAPA_DEMO: "0", CAPA_LOG_LEVEL: "silent", CAPA_RATE_LIMIT: "1000000", CAPA_RATE_BURST: "1000000" }),
+    ...over,
+  };
 }

@@ -42,6 +42,17 @@ export class ProjectPool {
     return h;
   }
 
+  /** The open handle of a project, if it is open (does not open it). */
+  peek(projectId: string): ProjectHandle | undefined {
+    return this.lru.peek(projectId);
+  }
+
+  /** Listeners told when a project's file is removed (read-pool workers close their handles). */
+  private readonly removed: ((projectId: string) => void)[] = [];
+  onRemove(fn: (projectId: string) => void): void {
+    this.removed.push(fn);
+  }
+
   /** Whether a project's file exists on disk. */
   exists(projectId: string): boolean {
     return existsSync(this.path(projectId));
@@ -55,11 +66,13 @@ export class ProjectPool {
   /** Closes a project's file and deletes it with its WAL. */
   remove(projectId: string): void {
     this.lru.delete(projectId);
+    for (const fn of this.removed) fn(projectId);
     for (const suffix of ["", "-wal", "-shm"]) rmSync(this.path(projectId) + suffix, { force: true });
   }
 
-  /** Closes every open file. */
-  close(): void {
-    this.lru.clear();
+  /** Closes one project's file, or every open file. */
+  close(projectId?: string): void {
+    if (projectId === undefined) this.lru.clear();
+    else this.lru.delete(projectId);
   }
 }

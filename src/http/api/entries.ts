@@ -6,7 +6,9 @@ import type { Services } from "../../services.ts";
 import type { KeyAuth } from "../../domain/keys/auth.ts";
 import type { AuthKey } from "../../domain/keys/service.ts";
 import { DRAFTS, PUBLISHED, previewVis } from "../../domain/reads/names.ts";
-import { readList, readOne, type Reader } from "../../domain/reads/query.ts";
+import type { Reader } from "../../domain/reads/query.ts";
+import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
+import type { ReadPool } from "../../infra/read-pool.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { storable, type PageRecorder } from "../../domain/pages/service.ts";
 import { COMPRESS_ABOVE, encodeFor, etagOf, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
@@ -37,11 +39,16 @@ function grantSig(key: AuthKey): string {
   return sig;
 }
 
-export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pages: PageRecorder) {
+/** The caller's address as the server saw it ("local" for in-process requests). */
+export function clientIp(server: { requestIP(r: Request): { address: string } | null } | null | undefined, request: Request): string {
+  return server?.requestIP(request)?.address ?? "local";
+}
+
+export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pages: PageRecorder, pool: ReadPool) {
   s.changes.on("content", (pid) => cache.invalidate(pid));
   s.changes.on("models", (pid) => cache.invalidate(pid));
 
-  function handle(request: Request, ns: string, id: string | null): Response {
+  async function handle(request: Request, ns: string, id: string | null, ip: string): Promise<Response> {
     const call: ApiCall = apiAuth(s, keys, request);
     const key = call.key;
     if (grantSig(key) === "") fail("scope_missing", { hint: "Mint a key that holds instance:read (or instance:read:<modelId>)." });
@@ -55,27 +62,38 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
     let answer = cacheable ? cache.get(cacheKey) : undefined;
     let recorded: { models: string[]; entries: string[] } | null = null;
     if (!answer) {
-      let reader = readerOf(key);
+      let preview: ReadJob["preview"] = null;
       if (previewToken !== null && prod) {
         const grant = checkPreviewToken(s, h, previewToken);
         if (!grant) fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
-        reader = { ...reader, vis: previewVis(grant.entryIds, grant.modelId) };
+        preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
-      let result;
+      // In-flight limits (client = key + IP, key, project), then a worker of the global read pool.
+      const release = s.limits.inFlight.acquire([
+        [`c:${key.row.id}:${ip}`, 3, "for one client of a key"],
+        [`k:${key.row.id}`, 4, "for one key"],
+        [`p:${h.id}`, 4, "for one project's keys together"],
+      ]);
+      let outcome: ReadOutcome;
       try {
-        result = id === null ? readList(h, reader, ns, q) : readOne(h, reader, ns, id, q);
-      } catch (e) {
-        if (e instanceof AppError && e.code === "entry_not_found" && prod && id !== null && isUuid(id)) {
-          throw new AppError("entry_not_found", { headers: { "cache-control": PROD_CACHE } });
-        }
-        throw e;
+        outcome = await pool.run({
+          projectId: h.id, ns, id, search: url.search, production: prod, preview, grants: [...key.scopes].filter((x) => x.startsWith("instance:read")),
+        });
+      } finally {
+        release();
       }
+      if (!outcome.ok) {
+        const e = outcome.error;
+        const headers = e.code === "entry_not_found" && prod && id !== null && isUuid(id) ? { "cache-control": PROD_CACHE } : undefined;
+        throw new AppError(e.code, { message: e.message, param: e.param, hint: e.hint, extra: e.extra, headers });
+      }
+      const result = outcome;
       const meta: Record<string, unknown> = { version: call.version, requestId: call.info.id, contract: 1 };
-      if ("page" in result) meta.page = result.page;
-      if ("count" in result && result.count !== undefined) meta.count = result.count;
+      if (result.page) meta.page = result.page;
+      if (result.count !== undefined) meta.count = result.count;
       if (result.missingReferences.length) meta.missingReferences = result.missingReferences;
-      const data = "entry" in result ? result.entry : result.data;
-      const body = new TextEncoder().encode(JSON.stringify({ data, meta }));
+      // The worker sends data as JSON text; it is spliced in rather than parsed and re-serialised.
+      const body = new TextEncoder().encode(`{"data":${result.dataJson},"meta":${JSON.stringify(meta)}}`);
       const surrogate = [`project:${h.id}`, ...result.models.map((m) => `model:${m}`), ...result.entryIds.map((e) => `entry:${e}`)].join(" ");
       answer = { body, etag: etagOf(body), surrogate } satisfies CachedAnswer;
       if (cacheable) cache.set(cacheKey, answer);
@@ -109,6 +127,6 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
   }
 
   return new Elysia()
-    .get("/api/entries/:ns", ({ request, params }) => handle(request, decodeURIComponent(params.ns), null))
-    .get("/api/entries/:ns/:id", ({ request, params }) => handle(request, decodeURIComponent(params.ns), params.id));
+    .get("/api/entries/:ns", ({ request, params, server }) => handle(request, decodeURIComponent(params.ns), null, clientIp(server, request)))
+    .get("/api/entries/:ns/:id", ({ request, params, server }) => handle(request, decodeURIComponent(params.ns), params.id, clientIp(server, request)));
 }

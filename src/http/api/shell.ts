@@ -51,6 +51,18 @@ export function apiAuth(s: Services, keys: KeyAuth, request: Request, scope?: st
   info.headers["svc-key-id"] = key.row.id;
   info.headers["svc-contract"] = "1";
   info.headers.vary = KEYED_VARY;
+  // The per-key token bucket; its headers go on every answer to the key, refusals included.
+  const rate = s.limits.rate.take(key.row.id, s.clock.now());
+  info.headers["ratelimit-limit"] = String(rate.limit);
+  info.headers["ratelimit-remaining"] = String(rate.remaining);
+  info.headers["ratelimit-reset"] = String(rate.reset);
+  if (!rate.ok) {
+    fail("rate_limit_exceeded", {
+      message: `This key sent more than ${s.config.rateLimitPerSecond} requests a second (burst ${rate.limit}).`,
+      hint: "Retry after the number of seconds in the Retry-After header.",
+      headers: { "retry-after": String(rate.retryAfter) },
+    });
+  }
   const contract = request.headers.get("svc-contract");
   if (contract !== null && contract.trim() !== "1") {
     fail("contract_not_found", { param: "Svc-Contract", message: `Contract ${JSON.stringify(contract.slice(0, 32))} does not exist.` });

@@ -1,0 +1,58 @@
+// An entries read as a message: what a read-pool worker needs to run it, and what it answers.
+// Everything here is plain data (structured-clone safe).
+import { AppError, type ErrorCode } from "../../errors.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { DRAFTS, PUBLISHED, previewVis } from "./names.ts";
+import { readList, readOne, type Reader } from "./query.ts";
+
+export interface ReadJob {
+  projectId: string;
+  ns: string;
+  /** null: a list read; otherwise one entry by id. */
+  id: string | null;
+  /** The request's query string, `?` included or empty. */
+  search: string;
+  production: boolean;
+  /** The drafts a preview token uncovers for a production read, or null. */
+  preview: { entryIds: string[] | null; modelId: string | null } | null;
+  /** The key's instance:read grants (`instance:read` or `instance:read:<modelId>`). */
+  grants: string[];
+}
+
+export type ReadOutcome =
+  | {
+      ok: true;
+      /** The JSON text of `data`. */
+      dataJson: string;
+      page?: { limit: number; next: string | null; prev: string | null };
+      count?: number;
+      missingReferences: string[];
+      models: string[];
+      entryIds: string[];
+    }
+  | { ok: false; error: { code: ErrorCode; message: string; param?: string; hint?: string; extra?: Record<string, unknown> } };
+
+/** The reader of a job: which copy it sees and which models it may read. */
+export function jobReader(job: ReadJob): Reader {
+  const all = job.grants.includes("instance:read");
+  const set = new Set(job.grants);
+  const vis = job.production ? (job.preview ? previewVis(job.preview.entryIds, job.preview.modelId) : PUBLISHED) : DRAFTS;
+  return { vis, readable: (mid) => all || set.has(`instance:read:${mid}`) };
+}
+
+/** Runs a job against an open project file; client errors come back as data, others throw. */
+export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
+  const reader = jobReader(job);
+  const q = new URLSearchParams(job.search);
+  try {
+    if (job.id === null) {
+      const r = readList(h, reader, job.ns, q);
+      return { ok: true, dataJson: JSON.stringify(r.data), page: r.page, count: r.count, missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
+    }
+    const r = readOne(h, reader, job.ns, job.id, q);
+    return { ok: true, dataJson: JSON.stringify(r.entry), missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
+  } catch (e) {
+    if (e instanceof AppError) return { ok: false, error: { code: e.code, message: e.message, param: e.param, hint: e.hint, extra: e.extra } };
+    throw e;
+  }
+}

@@ -1,0 +1,121 @@
+// Read limits: the per-key token bucket, in-flight counts per client, key and project (429 at
+// once), the global read pool's wait (503 with Retry-After) and the read timeout (504).
+import { afterEach, describe, expect, test } from "bun:test";
+import { startApp, withOwner, type Harness } from "../harness.ts";
+import { seedBig } from "../../scripts/bench/seed.ts";
+
+let h: Harness;
+afterEach(() => h?.close());
+
+async function project(over: Parameters<typeof startApp>[0] = {}) {
+  h = startApp(over);
+  const o = await withOwner(h);
+  await h.json("POST", "/v2/models", { token: o.token, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] } });
+  const key = await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"], environment: "development" } });
+  return { o, key: key.body.apiKey as string, keyId: key.body.id as string };
+}
+
+describe("per-key rate", () => {
+  test("a burst past the bucket answers 429 with Retry-After and RateLimit headers; tokens refill with time", async () => {
+    const { key, keyId } = await project({ rateLimitPerSecond: 2, rateLimitBurst: 3 });
+    const seen: [number, string | null][] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await h.req("GET", "/api/me", { headers: { "x-api-key": key } });
+      seen.push([r.status, r.headers.get("ratelimit-remaining")]);
+      expect(r.headers.get("ratelimit-limit")).toBe("3");
+    }
+    expect(seen).toEqual([[200, "2"], [200, "1"], [200, "0"]]);
+    const refused = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+    expect(refused.headers.get("svc-key-id")).toBe(keyId);
+    expect(refused.body.error.type).toBe("rate_limited");
+    expect(refused.body.error.code).toBe("rate_limit_exceeded");
+    expect(refused.body.error.message).toBe("This key sent more than 2 requests a second (burst 3).");
+    expect(refused.body.error.docs).toBe("http://capa.test/docs/errors/rate_limit_exceeded");
+    expect(refused.body.data).toBeUndefined();
+    h.clock.advance(500);
+    expect((await h.req("GET", "/api/me", { headers: { "x-api-key": key } })).status).toBe(200);
+    expect((await h.req("GET", "/api/me", { headers: { "x-api-key": key } })).status).toBe(429);
+  });
+});
+
+describe("in-flight limits", () => {
+  // Reads in flight are held by taking the same slots the route takes, as concurrent reads would.
+  test("a fourth read of one client of a key is refused at once with 429", async () => {
+    const { key, keyId } = await project();
+    const inFlight = h.capa.services.limits.inFlight;
+    const held = [1, 2, 3].map(() => inFlight.acquire([[`c:${keyId}:local`, 3, "for one client of a key"]]));
+    const r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
+    expect(r.status).toBe(429);
+    expect(r.body.error.code).toBe("rate_limit_exceeded");
+    expect(r.body.error.message).toBe("Too many reads at once: at most 3 for one client of a key.");
+    expect(r.headers.get("retry-after")).toBe("1");
+    held.forEach((release) => release());
+    expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } })).status).toBe(200);
+    expect(inFlight.held(`c:${keyId}:local`)).toBe(0);
+  });
+
+  test("a fifth read of one key, and of one project's keys together, is refused", async () => {
+    const { o, key, keyId } = await project();
+    const inFlight = h.capa.services.limits.inFlight;
+    let held = [1, 2, 3, 4].map(() => inFlight.acquire([[`k:${keyId}`, 4, "for one key"]]));
+    let r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
+    expect(r.status).toBe(429);
+    expect(r.body.error.message).toBe("Too many reads at once: at most 4 for one key.");
+    held.forEach((release) => release());
+    const other = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"], environment: "development" } })).body.apiKey;
+    held = [1, 2, 3, 4].map(() => inFlight.acquire([[`p:${o.project.id}`, 4, "for one project's keys together"]]));
+    r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": other } });
+    expect(r.status).toBe(429);
+    expect(r.body.error.message).toBe("Too many reads at once: at most 4 for one project's keys together.");
+    held.forEach((release) => release());
+    expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": other } })).status).toBe(200);
+  });
+
+  test("the route releases its slots after errors too", async () => {
+    const { key, keyId, o } = await project();
+    for (let i = 0; i < 6; i++) expect((await h.json("GET", "/api/entries/post?sort=nope", { headers: { "x-api-key": key } })).status).toBe(400);
+    const inFlight = h.capa.services.limits.inFlight;
+    expect([inFlight.held(`c:${keyId}:local`), inFlight.held(`k:${keyId}`), inFlight.held(`p:${o.project.id}`)]).toEqual([0, 0, 0]);
+  });
+});
+
+describe("the global read pool", () => {
+  // A multi-key sort over 20,000 entries takes tens of milliseconds: long enough to occupy a worker.
+  const slow = "/api/entries/post?limit=200&sort=-price,title,day";
+
+  test("with every worker busy past the wait, a read answers 503 with Retry-After: 1", async () => {
+    h = startApp({ readPoolSize: 1, readWaitMs: 5 });
+    const seed = seedBig(h.capa, 20_000, 10);
+    const headers = { "x-api-key": seed.devKey };
+    const first = h.req("GET", slow, { headers });
+    const second = await h.json("GET", "/api/entries/post?limit=1", { headers });
+    expect(second.status).toBe(503);
+    expect(second.headers.get("retry-after")).toBe("1");
+    expect(second.body.error.type).toBe("api_error");
+    expect(second.body.error.code).toBe("service_unavailable");
+    expect((await first).status).toBe(200);
+    expect(h.capa.readPool.busyRefusals).toBe(1);
+  });
+
+  test("a read past the timeout answers 504 query_timeout and the pool recovers", async () => {
+    h = startApp({ readPoolSize: 1, readTimeoutMs: 3 });
+    const seed = seedBig(h.capa, 20_000, 10);
+    const headers = { "x-api-key": seed.devKey };
+    const r = await h.json("GET", slow, { headers });
+    expect(r.status).toBe(504);
+    expect(r.body.error.code).toBe("query_timeout");
+    expect(r.body.error.message).toBe("The entry read took too long and was stopped.");
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(h.capa.readPool.timeouts).toBe(1);
+    // The stuck worker was ended; with the timeout lifted, a replacement serves the same read.
+    expect(h.capa.readPool.stats.workers).toBe(0);
+    h.capa.readPool.setTimeoutMs(60_000);
+    const next = await h.json("GET", slow, { headers });
+    expect(next.status).toBe(200);
+    expect(next.body.data.length).toBe(200);
+    expect(h.capa.readPool.stats).toEqual({ workers: 1, busy: 0, queued: 0 });
+  });
+});

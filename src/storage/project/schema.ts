@@ -271,3 +271,101 @@ export const webhookAttempts = sqliteTable("webhook_attempts", {
   error: text("error"),
   response: text("response"),
 }, (t) => [primaryKey({ columns: [t.deliveryId, t.number] })]);
+
+/**
+ * Workspaces: arrangements of the admin's left rail. The arrangement is one JSON tree per
+ * workspace (`tree`: nodes `{ id, type, name?, icon?, ref?, children? }`), read and written
+ * whole, because every operation on it (replace, merge, move, group) works on the whole tree and
+ * a rail holds at most a few thousand nodes. Arranging never touches models or entries.
+ */
+export const workspaces = sqliteTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  icon: text("icon"),
+  /** `team` (everyone in the project) or `private` (its creator only). */
+  visibility: text("visibility").notNull(),
+  /** The template it was created from: blank, website or catalog. */
+  template: text("template").notNull().default("blank"),
+  tree: text("tree").notNull().default("[]"),
+  /** `user:<id>` or `api_key:<id>`. */
+  createdBy: text("created_by").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+}, (t) => [index("workspaces_created").on(t.createdAt, t.id)]);
+
+/**
+ * Per caller (`user:<id>` or `api_key:<id>`): the workspace chosen as current, and the one an
+ * owner or admin assigned. The project's default workspace is the `workspace.default` setting.
+ */
+export const workspacePrefs = sqliteTable("workspace_prefs", {
+  principal: text("principal").primaryKey(),
+  currentWorkspaceId: text("current_workspace_id"),
+  assignedWorkspaceId: text("assigned_workspace_id"),
+  updatedAt: text("updated_at").notNull(),
+}, (t) => [index("workspace_prefs_assigned").on(t.assignedWorkspaceId)]);
+
+/**
+ * Field changes: a model edit that changes a field's type, array type, relation or namespace
+ * on a model with entries. `plan` holds the diff, its ops and the decisions (JSON); converted
+ * values are staged in field_change_rows and field_change_versions, then moved into the entries
+ * and the model in one transaction. State: planned, queued, converting, moving, done, failed,
+ * cancelled.
+ */
+export const fieldChanges = sqliteTable("field_changes", {
+  id: text("id").primaryKey(),
+  modelId: text("model_id").notNull(),
+  state: text("state").notNull(),
+  planHash: text("plan_hash").notNull(),
+  /** The model version the change applies to, and the version it produced. */
+  baseVersion: integer("base_version").notNull(),
+  resultVersion: integer("result_version"),
+  plan: text("plan").notNull(),
+  /** JSON counts per op (planned changes with more than 1,000 entries are counted in the background). */
+  counts: text("counts"),
+  /** Where staging (or counting) has reached: the last entry's `created_at` and id. */
+  cursorCreatedAt: text("cursor_created_at"),
+  cursorId: text("cursor_id"),
+  total: integer("total").notNull().default(0),
+  done: integer("done").notNull().default(0),
+  /** JSON `{ code, message }` of a failed change. */
+  error: text("error"),
+  createdBy: text("created_by").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  startedAt: text("started_at"),
+  finishedAt: text("finished_at"),
+}, (t) => [index("field_changes_model").on(t.modelId, t.createdAt), index("field_changes_state").on(t.state)]);
+
+/** One entry's converted draft and published copies, staged until the change moves. */
+export const fieldChangeRows = sqliteTable("field_change_rows", {
+  changeId: text("change_id").notNull(),
+  entryId: text("entry_id").notNull(),
+  /** The copies the conversion read; a newer save or publish makes the staged row stale. */
+  draftVersionId: text("draft_version_id").notNull(),
+  publishedVersionId: text("published_version_id"),
+  draftData: text("draft_data").notNull(),
+  draftKeys: text("draft_keys").notNull(),
+  publishedData: text("published_data"),
+  publishedKeys: text("published_keys"),
+}, (t) => [primaryKey({ columns: [t.changeId, t.entryId] })]);
+
+/** Converted data of entry versions whose stored data changes, staged until the change moves. */
+export const fieldChangeVersions = sqliteTable("field_change_versions", {
+  changeId: text("change_id").notNull(),
+  versionId: text("version_id").notNull(),
+  entryId: text("entry_id").notNull(),
+  data: text("data").notNull(),
+}, (t) => [primaryKey({ columns: [t.changeId, t.versionId] }), index("field_change_versions_entry").on(t.changeId, t.entryId)]);
+
+/** Values that failed to convert: listed, never lost silently. */
+export const fieldChangeFailures = sqliteTable("field_change_failures", {
+  changeId: text("change_id").notNull(),
+  entryId: text("entry_id").notNull(),
+  fieldId: text("field_id").notNull(),
+  /** `draft` or `published`. */
+  copy: text("copy").notNull(),
+  /** The value as it was stored (JSON). */
+  value: text("value").notNull(),
+  reason: text("reason").notNull(),
+  createdAt: text("created_at").notNull(),
+}, (t) => [primaryKey({ columns: [t.changeId, t.entryId, t.fieldId, t.copy] })]);

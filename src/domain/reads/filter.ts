@@ -73,33 +73,44 @@ export interface FilterContext {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** How deep `and`, `or`, `not` and a hop may nest: deeper SQL would pass SQLite's expression depth. */
+export const MAX_WHERE_DEPTH = 32;
+
+/** Joins conditions as a balanced tree, so a long list stays well within SQLite's expression depth. */
+function joinTree(parts: string[], op: " AND " | " OR "): string {
+  if (parts.length === 1) return parts[0]!;
+  const mid = parts.length >> 1;
+  return `(${joinTree(parts.slice(0, mid), op)})${op}(${joinTree(parts.slice(mid), op)})`;
+}
+
 /** Compiles a whole `where` object against a model; `alias` is the table alias (`e`). */
-export function compileWhere(ctx: FilterContext, m: Model, where: unknown, alias: string, allowHop = true): string {
+export function compileWhere(ctx: FilterContext, m: Model, where: unknown, alias: string, allowHop = true, depth = 0): string {
   if (!isPlainObject(where)) whereError("where must be a JSON object.");
+  if (depth > MAX_WHERE_DEPTH) whereError(`where nests and, or, not and hops at most ${MAX_WHERE_DEPTH} levels deep.`);
   const parts: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (key === "and" || key === "or") {
       if (!Array.isArray(value) || value.length === 0) valueError(`${key} must be a non-empty list of filter objects.`);
       const subs = value.map((v) => {
         if (!isPlainObject(v) || Object.keys(v).length === 0) valueError(`Each item of ${key} must be a non-empty filter object.`);
-        return `(${compileWhere(ctx, m, v, alias, allowHop)})`;
+        return `(${compileWhere(ctx, m, v, alias, allowHop, depth + 1)})`;
       });
-      parts.push(`(${subs.join(key === "and" ? " AND " : " OR ")})`);
+      parts.push(`(${joinTree(subs, key === "and" ? " AND " : " OR ")})`);
       continue;
     }
     if (key === "not") {
       if (!isPlainObject(value) || Object.keys(value).length === 0) valueError("not must be a non-empty filter object.");
       // A comparison with an absent value is SQL NULL, which means "does not match"; NOT must
       // then match, so the inner condition is made 0 before it is negated.
-      parts.push(`NOT COALESCE((${compileWhere(ctx, m, value, alias, allowHop)}), 0)`);
+      parts.push(`NOT COALESCE((${compileWhere(ctx, m, value, alias, allowHop, depth + 1)}), 0)`);
       continue;
     }
-    parts.push(compileKey(ctx, m, key, value, alias, allowHop));
+    parts.push(compileKey(ctx, m, key, value, alias, allowHop, depth));
   }
-  return parts.length ? parts.join(" AND ") : "1";
+  return parts.length ? joinTree(parts, " AND ") : "1";
 }
 
-function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, alias: string, allowHop: boolean): string {
+function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, alias: string, allowHop: boolean, depth: number): string {
   const r: Resolved | null = resolveName(m, key.startsWith("$") ? key.slice(1) : key, key.startsWith("$"));
   if (!r && !key.startsWith("$") && key.includes(".")) {
     // A hop: "author.name" compares the related entry's field.
@@ -107,7 +118,7 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
     const rel = resolveName(m, key.slice(0, dot), false);
     if (rel && rel.kind === "field" && itemType(rel.field).valueOf() === "relation") {
       if (!allowHop) whereError(`where hops at most once into a relation: "${key}".`);
-      return hop(ctx, rel.field, { [key.slice(dot + 1)]: value }, alias, key);
+      return hop(ctx, rel.field, { [key.slice(dot + 1)]: value }, alias, key, depth);
     }
   }
   if (!r) fail("unknown_field", { message: `The model ${m.namespace} has no field "${key}".`, param: "where", hint: 'Example: where={"title":{"eq":"x"}}; system keys take a $: {"$createdAt":{"gt":"2026-01-01"}}' });
@@ -120,7 +131,7 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
   }
   const f = r.field;
   const kind = fieldKind(f, ctx.readable);
-  return ops(ctx, kind, fieldExpr(ctx.vis, alias, f), value, key, alias, f, m);
+  return ops(ctx, kind, fieldExpr(ctx.vis, alias, f), value, key, alias, f, m, allowHop, depth);
 }
 
 function statusExpr(v: Vis, a: string): string {
@@ -128,12 +139,12 @@ function statusExpr(v: Vis, a: string): string {
 }
 
 /** A relation hop: the related entry (visible to this key, in a readable model) matches `sub`. */
-function hop(ctx: FilterContext, f: FieldDef, sub: unknown, alias: string, key: string): string {
+function hop(ctx: FilterContext, f: FieldDef, sub: unknown, alias: string, key: string, depth: number): string {
   if (!ctx.readable(f.relation!)) fail("unknown_field", { message: `"${key}" hops into a model this key cannot read.`, param: "where" });
   const target = ctx.models.byId.get(f.relation!);
   if (!target) fail("unknown_field", { message: `"${key}" hops into a model that no longer exists.`, param: "where" });
   const t = alias === "e" ? "t" : `${alias}t`;
-  const cond = compileWhere(ctx, target, sub, t, false);
+  const cond = compileWhere(ctx, target, sub, t, false, depth + 1);
   const inner = `SELECT ${t}.id FROM entries ${t} WHERE ${t}.model_id = '${target.id}' AND ${ctx.vis.visible(t)} AND ${cond}`;
   if (f.type === "array") return `EXISTS (SELECT 1 FROM json_each(${listSource(ctx.vis, alias, f)}) j WHERE j.value IN (${inner}))`;
   return `${fieldExpr(ctx.vis, alias, f)} IN (${inner})`;
@@ -141,7 +152,9 @@ function hop(ctx: FilterContext, f: FieldDef, sub: unknown, alias: string, key: 
 
 const RANGE: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
 
-function ops(ctx: FilterContext, kind: Kind, expr: string, value: unknown, key: string, alias: string, f: FieldDef | null, m?: Model): string {
+function ops(
+  ctx: FilterContext, kind: Kind, expr: string, value: unknown, key: string, alias: string, f: FieldDef | null, m?: Model, allowHop = false, depth = 0,
+): string {
   // A bare value means eq (has for lists); a bare null is refused.
   if (value === null) valueError(`The filter on "${key}" is null; leave the key out or use {"null": true}.`);
   const obj: Record<string, unknown> = isPlainObject(value) ? value : { [OPS[kind].includes("eq") ? "eq" : "has"]: value };
@@ -151,7 +164,9 @@ function ops(ctx: FilterContext, kind: Kind, expr: string, value: unknown, key: 
   for (const [op, v] of entries) {
     if (!OPS[kind].includes(op)) {
       if ((kind === "relation" || kind === "relationList") && f) {
-        parts.push(hop(ctx, f, { [op]: v }, alias, `${key}.${op}`));
+        // {"author": {"name": ...}} is the hop "author.name"; inside a hop it would be a second one.
+        if (!allowHop) whereError(`where hops at most once into a relation: "${key}.${op}".`);
+        parts.push(hop(ctx, f, { [op]: v }, alias, `${key}.${op}`, depth));
         continue;
       }
       whereError(`The operator ${op} does not apply to "${key}"; it takes ${OPS[kind].join(", ")}.`);

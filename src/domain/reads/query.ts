@@ -64,7 +64,8 @@ function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, src: st
     }
     if (r.kind === "system") {
       if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key)) bad(`sort takes createdAt, updatedAt, publishedAt, id and text, number, true_false or date fields; not ${r.key}.`);
-      return { expr: systemExpr(vis, "e", r.key), desc: t.desc, nullable: r.key === "publishedAt" && !vis.prod, sig: `${r.key}${dir}` };
+      // publishedAt is null for a draft; only the published view (no preview) never shows one.
+      return { expr: systemExpr(vis, "e", r.key), desc: t.desc, nullable: r.key === "publishedAt" && vis.tag !== "p", sig: `${r.key}${dir}` };
     }
     if (r.field.type === "array" || !SORTABLE.has(itemType(r.field))) bad(`"${r.field.namespace}" cannot be sorted by; sort takes text, number, true_false and date fields.`);
     return { expr: fieldExpr(vis, "e", r.field), desc: t.desc, nullable: true, sig: `f:${r.field.id}${dir}` };

@@ -208,6 +208,16 @@ describe("compression above 8 KB", () => {
     const id = await raw(path(), s.prod, { "accept-encoding": "identity" });
     expect(id.headers.get("content-encoding")).toBeNull();
     expect(new Uint8Array(await id.arrayBuffer())).toEqual(bytes);
+
+    // Each encoding is its own representation with its own strong tag, and each revalidates.
+    const tags = [plain, gz, br].map((r) => r.headers.get("etag")!);
+    expect(tags[1]).toBe(`${tags[0]!.slice(0, -1)}-gzip"`);
+    expect(tags[2]).toBe(`${tags[0]!.slice(0, -1)}-br"`);
+    const again = await raw(path(), s.prod, { "accept-encoding": "br", "if-none-match": tags[2]! });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("content-encoding")).toBeNull();
+    const other = await raw(path(), s.prod, { "accept-encoding": "br", "if-none-match": tags[0]! });
+    expect(other.status).toBe(200);
   });
 
   test("a list over 8 KB and a development key's answer compress too; small answers do not", async () => {

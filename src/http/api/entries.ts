@@ -112,17 +112,21 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
       vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
       "cache-control": cacheable ? PROD_CACHE : previewToken !== null ? "no-store" : DEV_CACHE,
     };
-    if (cacheable) {
-      headers.etag = answer.etag;
-      headers["surrogate-key"] = answer.surrogate;
-      const inm = request.headers.get("if-none-match");
-      // If-None-Match compares weakly (RFC 9110 13.1.2): a CDN that compressed the answer may
-      // hand the client W/"<tag>", which must still match.
-      const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === answer!.etag;
-      if (inm && inm.split(",").some((t) => matches(t.trim()))) return new Response(null, { status: 304, headers });
-    }
     const enc = encodeFor(answer, request.headers.get("accept-encoding"));
     if (enc.encoding) headers["content-encoding"] = enc.encoding;
+    if (cacheable) {
+      // Each encoding is its own representation, so it gets its own strong tag.
+      const etag = enc.encoding ? `${answer.etag.slice(0, -1)}-${enc.encoding}"` : answer.etag;
+      headers.etag = etag;
+      headers["surrogate-key"] = answer.surrogate;
+      const inm = request.headers.get("if-none-match");
+      // If-None-Match compares weakly (RFC 9110 13.1.2): a CDN may hand the client W/"<tag>".
+      const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
+      if (inm && inm.split(",").some((t) => matches(t.trim()))) {
+        delete headers["content-encoding"];
+        return new Response(null, { status: 304, headers });
+      }
+    }
     return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
   }
 

@@ -369,3 +369,14 @@ export const fieldChangeFailures = sqliteTable("field_change_failures", {
   reason: text("reason").notNull(),
   createdAt: text("created_at").notNull(),
 }, (t) => [primaryKey({ columns: [t.changeId, t.entryId, t.fieldId, t.copy] })]);
+
+/**
+ * Automatic persisted queries (decisions.md section 5): GraphQL documents by the SHA-256 of their
+ * text, registered by clients that send the text with its hash once.
+ */
+export const graphqlPersistedQueries = sqliteTable("graphql_persisted_queries", {
+  hash: text("hash").primaryKey(),
+  query: text("query").notNull(),
+  createdAt: text("created_at").notNull(),
+  lastUsedAt: text("last_used_at").notNull(),
+}, (t) => [index("graphql_persisted_queries_used").on(t.lastUsedAt)]);

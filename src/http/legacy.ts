@@ -26,7 +26,7 @@ export function legacyRoutes(s: Services, keys: KeyAuth) {
   };
   const listLegacy = (request: Request, ns: string) => {
     const key = legacyKey(s, keys, request);
-    const result = readList(s.projects.get(key.row.projectId), readerOf(key), decodeURIComponent(ns), new URL(request.url).searchParams);
+    const result = readList(s.projects.get(key.row.projectId), readerOf(key), ns, new URL(request.url).searchParams);
     return { data: result.data };
   };
   return new Elysia()

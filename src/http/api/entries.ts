@@ -131,6 +131,6 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
   }
 
   return new Elysia()
-    .get("/api/entries/:ns", ({ request, params, server }) => handle(request, decodeURIComponent(params.ns), null, clientIp(server, request)))
-    .get("/api/entries/:ns/:id", ({ request, params, server }) => handle(request, decodeURIComponent(params.ns), params.id, clientIp(server, request)));
+    .get("/api/entries/:ns", ({ request, params, server }) => handle(request, params.ns, null, clientIp(server, request)))
+    .get("/api/entries/:ns/:id", ({ request, params, server }) => handle(request, params.ns, params.id, clientIp(server, request)));
 }

@@ -16,7 +16,7 @@ export function pageRoutes(s: Services, keys: KeyAuth, pages: PageRecorder) {
     .get("/api/pages/:page", ({ request, params }) => {
       const call = apiAuth(s, keys, request, "instance:read");
       pages.flush();
-      const p = getPage(s.projects.get(call.key.row.projectId), decodeURIComponent(params.page));
+      const p = getPage(s.projects.get(call.key.row.projectId), params.page);
       if (!p) fail("route_not_found", { message: "No page of that name has been seen." });
       return apiOk(call.info, p, "no-store");
     });

@@ -28,6 +28,10 @@ import { previewTokenRoutes } from "./http/v2/preview.ts";
 import { RenderCache } from "./infra/render-cache.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { JobTable } from "./infra/jobs.ts";
+import { schedulingRoutes } from "./http/v2/scheduling.ts";
+import { bulkRoutes } from "./http/v2/bulk.ts";
+import { schedulerJob } from "./domain/scheduling/runner.ts";
+import { bulkBatchJob } from "./domain/bulk/runner.ts";
 import { InFlight, RateLimiter } from "./infra/limits.ts";
 import { ReadPool } from "./infra/read-pool.ts";
 
@@ -96,6 +100,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   services.projects.onRemove((projectId) => readPool.broadcast({ type: "drop", projectId }));
   // Background loops register here; main.ts starts them, tests run their bodies directly.
   const jobs = new JobTable(clock, log);
+  jobs.add(schedulerJob(services));
+  jobs.add(bulkBatchJob(services));
   const pages = new PageRecorder(services);
   const flushBatches = () => {
     try {
@@ -192,6 +198,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(sessionRoutes(services))
     .use(projectRoutes(services))
     .use(modelRoutes(services))
+    // Before entryRoutes: bulk routes hold static paths beside /v2/model-instances/:id.
+    .use(bulkRoutes(services))
+    .use(schedulingRoutes(services))
     .use(entryRoutes(services))
     .use(keyRoutes(services, keys))
     .use(versionRoutes(services))

@@ -5,7 +5,7 @@ import { authenticatePerson } from "./auth.ts";
 import { jsonBody } from "./body.ts";
 import { projectOf, requireScope, type Principal } from "../../domain/access/principal.ts";
 import {
-  createEntry, deleteEntry, getEntry, listEntries, listVersions, publishEntry, unpublishEntry, updateEntry,
+  createEntry, deleteEntry, getEntry, listEntries, listVersions, updateEntry,
 } from "../../domain/entries/service.ts";
 
 /** The actor string recorded on versions and events. */
@@ -44,17 +44,9 @@ export function entryRoutes(s: Services) {
       set.status = 204;
       return null;
     })
+    // Publishing now (`/:id/publish`, `/:id/unpublish`) lives in bulk.ts, mounted for keys too.
     .get("/:id/versions", async ({ request, params }) => {
       const { h } = await ctx(request, "instance:read");
       return { data: listVersions(h, params.id) };
-    })
-    .post("/:id/publish", async ({ request, params }) => {
-      const { p, h } = await ctx(request, "instance:publish");
-      const body = await jsonBody(request);
-      return publishEntry(s, h, actorOf(p), params.id, body.versionId);
-    })
-    .post("/:id/unpublish", async ({ request, params }) => {
-      const { p, h } = await ctx(request, "instance:publish");
-      return unpublishEntry(s, h, actorOf(p), params.id);
     });
 }

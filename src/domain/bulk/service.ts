@@ -1,0 +1,151 @@
+// Bulk publish and unpublish: a selection by entry ids or by model plus a `where` filter (the
+// read grammar, over drafts), a dry run that only counts, `expectedCount` as a guard against a
+// selection that moved, up to 50 entries done inside the request and larger selections handed to
+// a background batch (runner.ts) that works through them in chunks.
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { bulkBatches, bulkBatchItems, entries } from "../../storage/project/schema.ts";
+import { AppError, badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import { allModels, modelOrFail } from "../models/service.ts";
+import { isUuid } from "../models/fields.ts";
+import { publishEntry, statusOf, unpublishEntry } from "../entries/service.ts";
+import { compileWhere, type FilterContext } from "../reads/filter.ts";
+import { DRAFTS } from "../reads/names.ts";
+import { actorFrom } from "../events/outbox.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { batchesWake } from "./wake.ts";
+
+export type BulkAction = "publish" | "unpublish";
+export type ItemResult = "done" | "skipped" | "failed";
+
+/** Entries done inside the request (interface.md, Limits: bulk publish inside the request). */
+export const INLINE_LIMIT = 50;
+/** Ids a request may name; a larger selection is made with a model and a filter. */
+export const MAX_IDS = 10_000;
+
+interface Selection {
+  ids: string[];
+  /** What was asked for, kept on a batch for its poll answer. */
+  describe: Record<string, unknown>;
+}
+
+/** Resolves the body's selection to entry ids (oldest first), refusing unknown ids and bad filters. */
+function select(h: ProjectHandle, body: Record<string, unknown>): Selection {
+  let filter = body.where ?? body.filter;
+  if (typeof filter === "string") {
+    // The read API sends where as JSON text in the query; accept the same text here.
+    try {
+      filter = JSON.parse(filter);
+    } catch {
+      fail("invalid_where", { message: "where is not valid JSON.", param: "where", extra: { field: "where" } });
+    }
+  }
+  if (body.where !== undefined && body.filter !== undefined) badField("filter", "Send where or filter, not both (they are the same)");
+  if (body.instanceIds !== undefined) {
+    if (body.modelId !== undefined || filter !== undefined) badField("instanceIds", "Name entries by instanceIds or by modelId with a filter, not both");
+    const v = body.instanceIds;
+    if (!Array.isArray(v) || v.length < 1 || v.length > MAX_IDS) badField("instanceIds", `instanceIds must list 1 to ${MAX_IDS} entry ids`);
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    const lookup = h.sqlite.query("SELECT id FROM entries WHERE id = ?");
+    v.forEach((id: unknown, i) => {
+      if (!isUuid(id)) badField(`instanceIds[${i}]`, `instanceIds[${i}] must be an entry id (UUID)`);
+      const lower = id.toLowerCase();
+      if (!lookup.get(lower)) badField(`instanceIds[${i}]`, `instanceIds[${i}] ${id} is not an entry of this project`);
+      if (!seen.has(lower)) ids.push(lower);
+      seen.add(lower);
+    });
+    return { ids, describe: { instanceIds: ids.length } };
+  }
+  if (body.modelId === undefined) badField("instanceIds", "Name the entries by instanceIds, or by modelId with an optional where filter");
+  const m = modelOrFail(h, body.modelId, "modelId");
+  let cond = "1";
+  const ctx: FilterContext = { models: allModels(h), vis: DRAFTS, readable: () => true, params: [], used: [] };
+  if (filter !== undefined) cond = compileWhere(ctx, m, filter, "e");
+  const ids = (h.sqlite.query(`SELECT e.id AS id FROM entries e WHERE e.model_id = ? AND (${cond}) ORDER BY e.created_at, e.id`)
+    .all(...([m.id, ...ctx.params] as never[])) as { id: string }[]).map((r) => r.id);
+  return { ids, describe: { modelId: m.id, model: m.namespace, where: filter ?? null } };
+}
+
+/** Publishes or unpublishes one entry as part of a bulk request; a refusal is a result, not an error. */
+export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string): { result: ItemResult; error?: string } {
+  const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
+  if (!row) return { result: "failed", error: "The entry no longer exists." };
+  if (action === "publish" ? statusOf(row) === "published" : row.publishedVersionId === null) return { result: "skipped" };
+  try {
+    if (action === "publish") publishEntry(s, h, actor, id);
+    else unpublishEntry(s, h, actor, id);
+    return { result: "done" };
+  } catch (e) {
+    if (e instanceof AppError) return { result: "failed", error: e.message };
+    throw e;
+  }
+}
+
+function checkBody(body: Record<string, unknown>) {
+  for (const k of Object.keys(body)) {
+    if (!["instanceIds", "modelId", "where", "filter", "dryRun", "expectedCount"].includes(k)) {
+      badField(k, `${k} is not a field of a bulk request; send instanceIds or modelId with where, and optionally dryRun and expectedCount`);
+    }
+  }
+  if (body.dryRun !== undefined && typeof body.dryRun !== "boolean") badField("dryRun", "dryRun must be true or false");
+  const ec = body.expectedCount;
+  if (ec !== undefined && (typeof ec !== "number" || !Number.isInteger(ec) || ec < 0)) badField("expectedCount", "expectedCount must be a whole number from 0");
+}
+
+export type BulkOutcome =
+  | { kind: "dry_run"; body: { dryRun: true; action: BulkAction; count: number; ids: string[] } }
+  | { kind: "done"; body: { action: BulkAction; count: number; counts: Record<ItemResult, number>; results: { id: string; result: ItemResult; error?: string }[] } }
+  | { kind: "batch"; batchId: string; count: number };
+
+/**
+ * `POST /v2/model-instances/bulk-publish` and `bulk-unpublish`. A dry run writes nothing; a
+ * real request with `expectedCount` proceeds only when the selection still has that many entries.
+ */
+export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Record<string, unknown>): BulkOutcome {
+  checkBody(body);
+  const sel = select(h, body);
+  const count = sel.ids.length;
+  if (body.dryRun === true) return { kind: "dry_run", body: { dryRun: true, action, count, ids: sel.ids } };
+  if (body.expectedCount !== undefined && body.expectedCount !== count) {
+    fail("selection_changed", {
+      message: `The selection has ${count} entries, not the ${body.expectedCount} expected.`,
+      extra: { expectedCount: body.expectedCount, count },
+    });
+  }
+  if (count <= INLINE_LIMIT) {
+    const results = sel.ids.map((id) => ({ id, ...applyOne(s, h, actor, action, id) }));
+    const counts: Record<ItemResult, number> = { done: 0, skipped: 0, failed: 0 };
+    for (const r of results) counts[r.result]++;
+    return { kind: "done", body: { action, count, counts, results } };
+  }
+  const batchId = s.ids.uuid();
+  h.sqlite.transaction(() => {
+    h.db.insert(bulkBatches).values({
+      id: batchId, action, status: "queued", total: count, selection: JSON.stringify(sel.describe), createdAt: iso(s.clock.now()), createdBy: actor,
+    }).run();
+    const insert = h.sqlite.query("INSERT INTO bulk_batch_items (batch_id, position, entry_id) VALUES (?, ?, ?)");
+    sel.ids.forEach((id, i) => insert.run(batchId, i, id));
+  })();
+  batchesWake(s).note(h.id, 0);
+  return { kind: "batch", batchId, count };
+}
+
+/** The poll answer of a batch: its state, a count per result and the entries that failed (up to 100). */
+export function getBatch(h: ProjectHandle, batchId: unknown) {
+  if (!isUuid(batchId)) fail("not_found", { message: "Batch ids are UUIDs.", extra: { field: "batchId" } });
+  const b = h.db.select().from(bulkBatches).where(eq(bulkBatches.id, batchId.toLowerCase())).get();
+  if (!b) fail("not_found", { message: "No such bulk batch." });
+  const rows = h.db.select({ result: bulkBatchItems.result, n: sql<number>`count(*)` }).from(bulkBatchItems)
+    .where(eq(bulkBatchItems.batchId, b.id)).groupBy(bulkBatchItems.result).all();
+  const counts = { done: 0, skipped: 0, failed: 0, remaining: 0 };
+  for (const r of rows) counts[(r.result ?? "remaining") as keyof typeof counts] += r.n;
+  const failures = h.db.select({ id: bulkBatchItems.entryId, error: bulkBatchItems.error }).from(bulkBatchItems)
+    .where(and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.result, "failed"), isNotNull(bulkBatchItems.error)))
+    .orderBy(asc(bulkBatchItems.position)).limit(100).all();
+  return {
+    batchId: b.id, action: b.action, status: b.status, total: b.total, counts, failures,
+    selection: JSON.parse(b.selection), createdAt: b.createdAt, createdBy: actorFrom(b.createdBy), startedAt: b.startedAt, finishedAt: b.finishedAt,
+  };
+}

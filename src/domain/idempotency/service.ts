@@ -1,0 +1,82 @@
+// Safe retries: a POST sent with an `Idempotency-Key` header stores its answer for 24 hours.
+// The same key with the same request replays that answer without acting again; the same key
+// with another request answers 409 idempotency_key_reused. Keys belong to the caller (a person
+// or a key), so two callers never see each other's answers. Only successful answers are kept:
+// a refused request did nothing, and sending it again (perhaps after fixing what was refused)
+// runs it again.
+import { and, eq, gt, lte } from "drizzle-orm";
+import { idempotencyKeys } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import { sha256Hex } from "../../infra/crypto.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+
+/** How long an answer is kept. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+export interface IdempotentRequest {
+  /** `user:<id>` or `api_key:<id>`. */
+  principal: string;
+  /** The header's value, or null when none was sent. */
+  key: string | null;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** JSON with object keys sorted at every level, so key order and spacing do not make two bodies differ. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+function checkKey(key: string): string {
+  if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    badField("Idempotency-Key", "The Idempotency-Key header must be 1 to 255 visible ASCII characters, e.g. a UUID");
+  }
+  return key;
+}
+
+/**
+ * Runs `act` once per key. `act` must be synchronous so that looking the key up, acting and
+ * storing the answer cannot interleave with another request for the same key.
+ */
+export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest, act: () => Answer): Answer & { replayed: boolean } {
+  if (req.key === null) return { ...act(), replayed: false };
+  const key = checkKey(req.key.trim());
+  const now = s.clock.now();
+  const hash = sha256Hex(`${req.method.toUpperCase()} ${req.path}\n${canonical(req.body)}`);
+  const stored = h.db.select().from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.principal, req.principal), eq(idempotencyKeys.key, key), gt(idempotencyKeys.expiresAt, iso(now)))).get();
+  if (stored) {
+    if (stored.requestHash !== hash) {
+      fail("idempotency_key_reused", { message: "That Idempotency-Key was used with another request in the last 24 hours.", extra: { field: "Idempotency-Key" } });
+    }
+    return { status: stored.status, body: JSON.parse(stored.body), replayed: true };
+  }
+  // Acting and storing the answer commit together: a crash leaves either both or neither.
+  const answer = h.sqlite.transaction(() => {
+    const a = act();
+    if (a.status >= 200 && a.status < 300) {
+      h.db.delete(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, iso(now))).run();
+      h.db.insert(idempotencyKeys).values({
+        principal: req.principal, key, requestHash: hash, status: a.status, body: JSON.stringify(a.body),
+        createdAt: iso(now), expiresAt: iso(now + IDEMPOTENCY_TTL_MS),
+      }).onConflictDoUpdate({
+        target: [idempotencyKeys.principal, idempotencyKeys.key],
+        set: { requestHash: hash, status: a.status, body: JSON.stringify(a.body), createdAt: iso(now), expiresAt: iso(now + IDEMPOTENCY_TTL_MS) },
+      }).run();
+    }
+    return a;
+  })();
+  return { ...answer, replayed: false };
+}

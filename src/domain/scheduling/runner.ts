@@ -1,0 +1,148 @@
+// The runner: every second it claims the due actions of each project that has some and runs
+// them. A claim flips `pending` to `running` with a fresh token in one write transaction, so two
+// overlapping ticks (or two processes on one file) never both take an action; the publish and the
+// move to `done` then commit together, and only while the claim is still the runner's own. A
+// `running` action whose claim is older than five minutes was left by a process that stopped
+// before its commit, so nothing of it was written: it is claimed and run again.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { entries, scheduledActions } from "../../storage/project/schema.ts";
+import { AppError } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Job } from "../../infra/jobs.ts";
+import { emitEvent } from "../events/outbox.ts";
+import { publishEntry, statusOf, unpublishEntry } from "../entries/service.ts";
+import { allModels } from "../models/service.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { actionRecord, type ActionRow } from "./queries.ts";
+import { actionsWake, STALE_CLAIM_MS } from "./wake.ts";
+
+/** A failed action is tried again after these delays; the failure after the last one makes it dead. */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000];
+
+/** Actions claimed per round; a project with more due runs further rounds in the same tick. */
+const CLAIM_LIMIT = 100;
+
+/** Claims a project's due actions: pending ones whose time came, failed ones due a retry, abandoned running ones. */
+export function claimDue(s: Services, h: ProjectHandle, now: number): ActionRow[] {
+  const at = iso(now);
+  const due = h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(sql`
+    (${scheduledActions.status} = 'pending' AND ${scheduledActions.runAt} <= ${at})
+    OR (${scheduledActions.status} = 'failed' AND ${scheduledActions.nextAttemptAt} <= ${at})
+    OR (${scheduledActions.status} = 'running' AND ${scheduledActions.claimedAt} <= ${iso(now - STALE_CLAIM_MS)})`)
+    .orderBy(scheduledActions.runAt, scheduledActions.id).limit(CLAIM_LIMIT);
+  return h.sqlite.transaction(() =>
+    h.db.update(scheduledActions)
+      .set({ status: "running", claimedAt: at, claimToken: s.ids.uuid(), attempts: sql`${scheduledActions.attempts} + 1`, nextAttemptAt: null, updatedAt: at })
+      .where(inArray(scheduledActions.id, due)).returning().all(),
+  ).immediate();
+}
+
+/** Publishes or unpublishes what an action names; answers an error sentence when it could not. */
+function perform(s: Services, h: ProjectHandle, a: ActionRow): string | null {
+  const actor = `schedule:${a.id}`;
+  const ids = a.targetType === "model"
+    ? h.db.select({ id: entries.id }).from(entries).where(eq(entries.modelId, a.targetId)).orderBy(entries.createdAt, entries.id).all().map((r) => r.id)
+    : [a.targetId];
+  if (a.targetType === "model" && !allModels(h).byId.has(a.targetId)) return "The model no longer exists.";
+  const failed: string[] = [];
+  for (const id of ids) {
+    const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
+    if (!row) {
+      failed.push("The entry no longer exists.");
+      continue;
+    }
+    try {
+      if (a.action === "unpublish") unpublishEntry(s, h, actor, id, { scheduledActionId: a.id });
+      // A whole model publishes what is not live yet; one entry is published even when it is (its version may differ).
+      else if (a.targetType === "instance" || statusOf(row) !== "published") publishEntry(s, h, actor, id, a.versionId ?? undefined, { scheduledActionId: a.id });
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      failed.push(a.targetType === "model" ? `${id}: ${e.message}` : e.message);
+    }
+  }
+  if (failed.length === 0) return null;
+  if (a.targetType === "instance") return failed[0]!;
+  return `${failed.length} of ${ids.length} entries could not be ${a.action}ed; first: ${failed[0]}`;
+}
+
+/** Moves a claimed action to failed (with its next retry) or, after the last retry, to dead with a `schedule.failed` event. */
+function recordFailure(s: Services, h: ProjectHandle, a: ActionRow, message: string, now: number): void {
+  const at = iso(now);
+  const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
+  const delay = RETRY_DELAYS_MS[a.attempts - 1];
+  if (delay !== undefined) {
+    h.db.update(scheduledActions).set({ status: "failed", nextAttemptAt: iso(now + delay), lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at })
+      .where(mine).run();
+    return;
+  }
+  const dead = h.db.update(scheduledActions).set({ status: "dead", nextAttemptAt: null, lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at, finishedAt: at })
+    .where(mine).returning().get();
+  if (dead) {
+    emitEvent(s, h, {
+      type: "schedule.failed",
+      actor: { kind: "schedule", id: a.id },
+      data: actionRecord(dead),
+      links: { self: `${s.config.apiUrl}/v2/agent/scheduled-actions/${a.id}` },
+    });
+  }
+}
+
+/** Runs one claimed action: the change and the move to done (or failed) commit together, only while the claim holds. */
+export function runClaimed(s: Services, h: ProjectHandle, a: ActionRow, now: number): void {
+  const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
+  try {
+    h.sqlite.transaction(() => {
+      // Another runner re-claimed it (this one was too slow) or it was finished: leave it alone.
+      if (!h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(mine).get()) return;
+      const error = a.attempts > RETRY_DELAYS_MS.length + 1 ? "The action was interrupted too often and was given up." : perform(s, h, a);
+      if (error !== null) {
+        recordFailure(s, h, a, error, now);
+        return;
+      }
+      const at = iso(now);
+      h.db.update(scheduledActions).set({ status: "done", lastError: null, claimToken: null, updatedAt: at, finishedAt: at }).where(mine).run();
+    }).immediate();
+  } catch (e) {
+    // Not a refusal of the change but a fault (the database, a bug): nothing of the change was
+    // written, so the action fails and retries like any other failure.
+    s.log.error("scheduled action failed", { projectId: h.id, actionId: a.id, error: String(e instanceof Error ? e.stack : e) });
+    h.sqlite.transaction(() => recordFailure(s, h, a, "Internal error.", now)).immediate();
+  }
+}
+
+/** Claims and runs every due action of one project; answers how many ran. */
+export function runProjectActions(s: Services, h: ProjectHandle, now: number): number {
+  let n = 0;
+  for (;;) {
+    const claimed = claimDue(s, h, now);
+    for (const a of claimed) runClaimed(s, h, a, now);
+    n += claimed.length;
+    if (claimed.length < CLAIM_LIMIT) return n;
+  }
+}
+
+/** The runner's body: every project with due actions, each project's failure logged and skipped. */
+export function runDueActions(s: Services, now: number): number {
+  const wake = actionsWake(s);
+  let n = 0;
+  for (const projectId of wake.dueAt(now)) {
+    if (!s.projects.exists(projectId)) {
+      wake.forget(projectId);
+      continue;
+    }
+    try {
+      n += runProjectActions(s, s.projects.get(projectId), now);
+    } catch (e) {
+      s.log.error("scheduler tick failed for a project", { projectId, error: String(e instanceof Error ? e.stack : e) });
+    } finally {
+      wake.refresh(projectId);
+    }
+  }
+  return n;
+}
+
+/** The job-table row of the runner. */
+export function schedulerJob(s: Services): Job {
+  return { name: "scheduler", pattern: "* * * * * *", run: (now) => void runDueActions(s, now) };
+}

@@ -1,7 +1,7 @@
 // Benchmarks, one subcommand each: `bun scripts/bench.ts <name>...` runs the named ones,
 // `bun scripts/bench.ts` runs them all. Each prints a small Markdown table. To add one, write an
 // async function and give it a row in BENCHMARKS.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -10,17 +10,26 @@ import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
 const ROOT = join(import.meta.dir, "..");
 
 /** Every benchmark by name, in the order `bun scripts/bench.ts` runs them. */
-const BENCHMARKS: Record<string, { about: string; run: () => Promise<void> }> = {
+const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> = {
   startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
+  load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
 };
 
-/** Runs a benchmark that returns figures and prints them as one table. */
-function figures(fn: () => Promise<Figure[]>): () => Promise<void> {
+/** Runs scripts/load.ts in its own process and returns its table. */
+async function loadRun(): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", "load.ts"), "60"], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  return out.trim();
+}
+
+/** Runs a benchmark that returns figures and renders them as one table. */
+function figures(fn: () => Promise<Figure[]>): () => Promise<string> {
   return async () => {
     const rows = await fn();
-    console.log(table(["figure", "value", "baseline (same run)", "ratio"], rows.map((r) => [r.figure, r.value, r.baseline, r.ratio])));
+    return table(["figure", "value", "baseline (same run)", "ratio"], rows.map((r) => [r.figure, r.value, r.baseline, r.ratio]));
   };
 }
 
@@ -83,7 +92,7 @@ async function timeStart(env: Record<string, string>): Promise<StartRun> {
 }
 
 /** First start (bootstrap of the owner), then a second start on the same data directory. */
-async function startup(): Promise<void> {
+async function startup(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "capa-bench-"));
   const demoDir = mkdtempSync(join(tmpdir(), "capa-bench-demo-"));
   const owner = { CAPA_ADMIN_EMAIL: "bench@capa.local", CAPA_ADMIN_PASSWORD: "bench-password-1" };
@@ -93,12 +102,14 @@ async function startup(): Promise<void> {
       ["second start, same data dir", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir })],
       ["first start with the demo project", await timeStart({ ...owner, CAPA_DATA_DIR: demoDir })],
     ];
-    console.log("### startup\n");
-    console.log(table(
-      ["run", "spawn to first answer (ms)", "status", "idle RSS after 1 s (MiB)"],
-      runs.map(([name, r]) => [name, r.ms.toFixed(0), r.status, r.rssKiB === null ? "n/a" : (r.rssKiB / 1024).toFixed(1)]),
-    ));
-    console.log(`\nBun ${Bun.version}, ${process.platform}/${process.arch}; the answer is GET /api/versions polled every 5 ms.\n`);
+    return [
+      table(
+        ["run", "spawn to first answer (ms)", "status", "idle RSS after 1 s (MiB)"],
+        runs.map(([name, r]) => [name, r.ms.toFixed(0), r.status, r.rssKiB === null ? "n/a" : (r.rssKiB / 1024).toFixed(1)]),
+      ),
+      "",
+      "The answer is GET /api/versions polled every 5 ms.",
+    ].join("\n");
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(demoDir, { recursive: true, force: true });
@@ -113,7 +124,24 @@ async function main(args: string[]): Promise<void> {
     process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; there are:\n${list}\n`);
     process.exit(1);
   }
-  for (const n of names) await BENCHMARKS[n]!.run();
+  const sections: string[] = [];
+  for (const n of names) {
+    const md = `## ${n}\n\n${BENCHMARKS[n]!.about}.\n\n${await BENCHMARKS[n]!.run()}\n`;
+    console.log(md);
+    sections.push(md);
+  }
+  // A run of every benchmark is the project's performance record.
+  if (args.length === 0) {
+    const head = [
+      "# Performance",
+      "",
+      `Written by \`bun scripts/bench.ts\` on ${new Date().toISOString().slice(0, 10)} (Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, ${process.platform}/${process.arch}).`,
+      "Every ratio compares against a baseline measured in the same run, since machines here are noisy.",
+      "",
+    ].join("\n");
+    writeFileSync(join(ROOT, "docs", "performance.md"), `${head}\n${sections.join("\n")}`);
+    console.log("wrote docs/performance.md");
+  }
 }
 
 await main(process.argv.slice(2));

@@ -28,6 +28,8 @@ import { previewTokenRoutes } from "./http/v2/preview.ts";
 import { RenderCache } from "./infra/render-cache.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { JobTable } from "./infra/jobs.ts";
+import { webhookRoutes } from "./http/v2/webhooks.ts";
+import { stopWebhooks, webhookTick } from "./domain/webhooks/sender.ts";
 import { schedulingRoutes } from "./http/v2/scheduling.ts";
 import { bulkRoutes } from "./http/v2/bulk.ts";
 import { schedulerJob } from "./domain/scheduling/runner.ts";
@@ -100,6 +102,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   services.projects.onRemove((projectId) => readPool.broadcast({ type: "drop", projectId }));
   // Background loops register here; main.ts starts them, tests run their bodies directly.
   const jobs = new JobTable(clock, log);
+  jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(services, now) });
   jobs.add(schedulerJob(services));
   jobs.add(bulkBatchJob(services));
   const pages = new PageRecorder(services);
@@ -209,7 +212,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(entryReadRoutes(services, keys, renderCache, pages, readPool))
     .use(pageRoutes(services, keys, pages))
     .use(previewRoutes(services, keys))
-    .use(previewTokenRoutes(services));
+    .use(previewTokenRoutes(services))
+    .use(webhookRoutes(services));
 
   return {
     app,
@@ -220,6 +224,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     jobs,
     readPool,
     close() {
+      stopWebhooks(services);
       readPool.close();
       clearInterval(flushTimer);
       flushBatches();

@@ -14,6 +14,19 @@ export interface ProjectHandle {
   cache: Map<string, unknown>;
 }
 
+/**
+ * Closes a file for real. close(false) leaves the connection open as a zombie until every
+ * prepared statement is garbage-collected (drizzle prepares per query), which kept evicted
+ * files' handles open; close(true) finalizes and closes now.
+ */
+export function closeHandle(sqlite: Database): void {
+  try {
+    sqlite.close(true);
+  } catch {
+    sqlite.close(false);
+  }
+}
+
 export class ProjectPool {
   private readonly lru: LRUCache<string, ProjectHandle>;
   constructor(private readonly dir: string, max: number, idleMs: number) {
@@ -22,7 +35,7 @@ export class ProjectPool {
       ttl: idleMs,
       updateAgeOnGet: true,
       ttlAutopurge: true,
-      dispose: (h) => h.sqlite.close(false),
+      dispose: (h) => closeHandle(h.sqlite),
     });
   }
 

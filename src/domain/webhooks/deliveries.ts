@@ -1,0 +1,261 @@
+// Deliveries: one row per event and subscribed endpoint, written by an outbox listener inside
+// the transaction of the change that caused the event, so a committed change always has its
+// deliveries and a rolled-back one never does. Each row keeps the exact bytes every attempt sends.
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { fail, badField } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../storage/project/schema.ts";
+import { actorFrom, emitEvent, onEventWritten } from "../events/outbox.ts";
+import { UUID } from "../projects/service.ts";
+import { activeSubscribers, disableFailing, endpointOrFail, signingSecrets } from "./endpoints.ts";
+
+/** The event sent by 'Send test event', to that endpoint only. */
+export const TEST_EVENT = "webhook.test";
+
+/** Waits before the 2nd to 8th attempt (decisions.md section 6); after the 8th the delivery is failed. */
+export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+/** An endpoint that has failed every attempt for this long is switched off. */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+
+/** The first bytes of an answer kept on an attempt. */
+export const RESPONSE_LIMIT = 4096;
+
+const OPEN = ["pending", "sending", "retrying"];
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+// Senders of running apps, told when a project gets deliveries so they look at it on the next tick.
+const wakers = new WeakMap<Services, (projectId: string) => void>();
+
+/** Registers the function that hears about new deliveries of an app (its sender). */
+export function onDeliveriesWritten(s: Services, fn: (projectId: string) => void): void {
+  wakers.set(s, fn);
+}
+
+function wake(s: Services, projectId: string): void {
+  wakers.get(s)?.(projectId);
+}
+
+/**
+ * The body for an endpoint with 'Include content data': the envelope with the published entry
+ * as `data.data`. JSON.parse keeps key order and the content was written by JSON.stringify, so
+ * the result is the same for the same event every time.
+ */
+export function bodyWithContent(body: string, content: string): string {
+  const env = JSON.parse(body) as { data: Record<string, unknown> };
+  env.data = { ...env.data, data: JSON.parse(content) };
+  return JSON.stringify(env);
+}
+
+function insertDelivery(h: ProjectHandle, row: Omit<DeliveryRow, "seq">): void {
+  h.sqlite.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts, next_attempt_at,
+    redelivery_of, note, created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    row.id, row.endpointId, row.eventId, row.eventType, row.body, row.status, row.attempts, row.nextAttemptAt,
+    row.redeliveryOf, row.note, row.createdAt, row.updatedAt, row.finishedAt,
+  );
+}
+
+function pendingRow(id: string, endpointId: string, eventId: string, eventType: string, body: string, now: string, redeliveryOf: string | null = null): Omit<DeliveryRow, "seq"> {
+  return {
+    id, endpointId, eventId, eventType, body, status: "pending", attempts: 0, nextAttemptAt: now, redeliveryOf, note: null,
+    createdAt: now, updatedAt: now, finishedAt: null,
+  };
+}
+
+// One delivery per active endpoint subscribed to the event's type. An endpoint created after the
+// event cannot be seen here (this runs in the event's own transaction), so history is never replayed.
+onEventWritten((s, h, e) => {
+  if (e.type === TEST_EVENT) return;
+  const subs = activeSubscribers(h).filter((x) => x.events.has(e.type));
+  if (subs.length === 0) return;
+  const ev = h.sqlite.query("SELECT body, content FROM events WHERE id = ?").get(e.id) as { body: string; content: string | null };
+  const now = iso(s.clock.now());
+  let withContent: string | undefined;
+  for (const sub of subs) {
+    const body = sub.includeContent && ev.content !== null ? (withContent ??= bodyWithContent(ev.body, ev.content)) : ev.body;
+    insertDelivery(h, pendingRow(s.ids.uuid(), sub.id, e.id, e.type, body, now));
+  }
+  wake(s, h.id);
+});
+
+/** A delivery as the routes show it, with its attempts. */
+function deliveryOut(h: ProjectHandle, d: DeliveryRow) {
+  const attempts = h.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, d.id)).orderBy(webhookAttempts.number).all();
+  return {
+    id: d.id,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status,
+    attemptCount: d.attempts,
+    nextAttemptAt: d.status === "pending" || d.status === "retrying" ? d.nextAttemptAt : null,
+    redeliveryOf: d.redeliveryOf,
+    note: d.note,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    finishedAt: d.finishedAt,
+    attempts: attempts.map((a) => ({
+      number: a.number, startedAt: a.startedAt, durationMs: a.durationMs, statusCode: a.statusCode, succeeded: a.succeeded,
+      error: a.error, response: a.response,
+    })),
+  };
+}
+
+/** Queues a `webhook.test` event for one endpoint; the sender delivers it like any other. */
+export function sendTest(s: Services, h: ProjectHandle, endpointId: string, actor: string) {
+  const ep = endpointOrFail(h, endpointId);
+  if (!ep.active) fail("webhook_inactive");
+  const now = iso(s.clock.now());
+  const id = s.ids.uuid();
+  h.sqlite.transaction(() => {
+    const eventId = emitEvent(s, h, {
+      type: TEST_EVENT,
+      actor: actorFrom(actor),
+      data: { webhookId: ep.id, url: ep.url, message: "This is a test event from Capa." },
+      links: { self: `${s.config.apiUrl}/v2/webhooks/${ep.id}` },
+    });
+    const ev = h.sqlite.query("SELECT body FROM events WHERE id = ?").get(eventId) as { body: string };
+    insertDelivery(h, pendingRow(id, ep.id, eventId, TEST_EVENT, ev.body, now));
+  })();
+  wake(s, h.id);
+  return deliveryOut(h, deliveryOrFail(h, ep.id, id));
+}
+
+function deliveryOrFail(h: ProjectHandle, endpointId: string, id: string): DeliveryRow {
+  const d = UUID.test(id)
+    ? h.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id.toLowerCase()), eq(webhookDeliveries.endpointId, endpointId))).get()
+    : undefined;
+  if (!d) fail("not_found", { message: "No delivery with that id for this webhook endpoint." });
+  return d;
+}
+
+/** An endpoint's deliveries, newest first, with their attempts; `?status=`, `?limit=` (1-100) and `?page=`. */
+export function listDeliveries(h: ProjectHandle, endpointId: string, q: { status?: unknown; limit?: unknown; page?: unknown }) {
+  const ep = endpointOrFail(h, endpointId);
+  const limit = q.limit === undefined ? 25 : Number(q.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) badField("limit", "limit must be a whole number from 1 to 100");
+  const page = q.page === undefined ? 1 : Number(q.page);
+  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
+  const states = ["pending", "sending", "succeeded", "retrying", "failed"];
+  if (q.status !== undefined && (typeof q.status !== "string" || !states.includes(q.status))) badField("status", `status must be one of ${states.join(", ")}`);
+  const where = q.status === undefined
+    ? eq(webhookDeliveries.endpointId, ep.id)
+    : and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.status, q.status as string));
+  const total = h.db.select({ n: count() }).from(webhookDeliveries).where(where).get()!.n;
+  const rows = h.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.seq)).limit(limit).offset((page - 1) * limit).all();
+  return { data: rows.map((d) => deliveryOut(h, d)), page, limit, total };
+}
+
+/**
+ * Sends a finished delivery again: a new delivery with the same event id (so the same
+ * `webhook-id` and `Idempotency-Key`) and the same bytes, at the end of the endpoint's queue.
+ */
+export function redeliver(s: Services, h: ProjectHandle, endpointId: string, deliveryId: string) {
+  const ep = endpointOrFail(h, endpointId);
+  const d = deliveryOrFail(h, ep.id, deliveryId);
+  if (OPEN.includes(d.status)) fail("delivery_in_progress");
+  if (!ep.active) fail("webhook_inactive");
+  const id = s.ids.uuid();
+  insertDelivery(h, pendingRow(id, ep.id, d.eventId, d.eventType, d.body, iso(s.clock.now()), d.id));
+  wake(s, h.id);
+  return deliveryOut(h, deliveryOrFail(h, ep.id, id));
+}
+
+// ---- What the sender uses ----
+
+/** Everything one attempt needs, taken when a delivery is claimed. */
+export interface Claimed {
+  deliveryId: string;
+  eventId: string;
+  body: string;
+  url: string;
+  secrets: string[];
+}
+
+/** The outcome of one attempt. */
+export interface AttemptResult {
+  startedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  succeeded: boolean;
+  error: string | null;
+  response: string | null;
+}
+
+/** Puts deliveries a crash left in `sending` back in the queue, so they are sent again with the same id. */
+export function requeueInterrupted(h: ProjectHandle): number {
+  return h.sqlite.query("UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END WHERE status = 'sending'").run().changes;
+}
+
+/** The endpoints that have a delivery due at `now`. */
+export function dueEndpoints(h: ProjectHandle, now: number): string[] {
+  return (h.sqlite.query("SELECT DISTINCT endpoint_id AS id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?")
+    .all(iso(now)) as { id: string }[]).map((r) => r.id);
+}
+
+/** When the project's next delivery falls due (ms), or null when none is open. */
+export function nextDueAt(h: ProjectHandle): number | null {
+  const r = h.sqlite.query("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status IN ('pending', 'retrying')").get() as { at: string | null };
+  return r.at === null ? null : Date.parse(r.at);
+}
+
+/**
+ * Claims an endpoint's next due delivery (`sending`), in order of occurrence: the earliest open
+ * delivery that is due. A delivery waiting for its first try is always due, so no later
+ * delivery overtakes it; one waiting for a retry does not hold the others back.
+ */
+export function claimNext(h: ProjectHandle, endpointId: string, now: number): Claimed | null {
+  return h.sqlite.transaction(() => {
+    const ep = h.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).get();
+    if (!ep || !ep.active) return null;
+    const d = h.sqlite.query(`SELECT id, event_id AS eventId, body FROM webhook_deliveries
+      WHERE endpoint_id = ? AND status IN ('pending', 'retrying') AND next_attempt_at <= ? ORDER BY seq LIMIT 1`)
+      .get(endpointId, iso(now)) as { id: string; eventId: string; body: string } | null;
+    if (!d) return null;
+    h.db.update(webhookDeliveries).set({ status: "sending", updatedAt: iso(now) }).where(eq(webhookDeliveries.id, d.id)).run();
+    return { deliveryId: d.id, eventId: d.eventId, body: d.body, url: ep.url, secrets: signingSecrets(ep, now) };
+  }).immediate();
+}
+
+/**
+ * Records an attempt and moves the delivery on: `succeeded`, `retrying` with the next wait, or
+ * `failed` after the last. An endpoint whose attempts have all failed for 5 days is switched off.
+ */
+export function recordAttempt(h: ProjectHandle, deliveryId: string, r: AttemptResult, now: number): void {
+  h.sqlite.transaction(() => {
+    const d = h.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+    // The endpoint (and its deliveries) may have been deleted while the request was out.
+    if (!d || d.status !== "sending") return;
+    const number = d.attempts + 1;
+    const at = iso(now);
+    h.db.insert(webhookAttempts).values({
+      deliveryId, number, startedAt: iso(r.startedAt), durationMs: Math.round(r.durationMs), statusCode: r.statusCode,
+      succeeded: r.succeeded, error: r.error, response: r.response,
+    }).run();
+    if (r.succeeded) {
+      h.db.update(webhookDeliveries).set({ status: "succeeded", attempts: number, nextAttemptAt: null, updatedAt: at, finishedAt: at })
+        .where(eq(webhookDeliveries.id, deliveryId)).run();
+      h.db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, d.endpointId)).run();
+      return;
+    }
+    const wait = RETRY_DELAYS_MS[number - 1];
+    h.db.update(webhookDeliveries).set(wait === undefined
+      ? { status: "failed", attempts: number, nextAttemptAt: null, updatedAt: at, finishedAt: at }
+      : { status: "retrying", attempts: number, nextAttemptAt: iso(now + wait), updatedAt: at })
+      .where(eq(webhookDeliveries.id, deliveryId)).run();
+    const ep = h.db.select({ failingSince: webhookEndpoints.failingSince, active: webhookEndpoints.active })
+      .from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)).get();
+    if (!ep) return;
+    const since = ep.failingSince ?? iso(r.startedAt);
+    if (ep.failingSince === null) h.db.update(webhookEndpoints).set({ failingSince: since }).where(eq(webhookEndpoints.id, d.endpointId)).run();
+    if (ep.active && now - Date.parse(since) >= DISABLE_AFTER_MS) disableFailing(h, d.endpointId, at);
+  })();
+}
+
+/** Whether an endpoint has open deliveries (used by tests and the benchmark to wait for quiet). */
+export function openDeliveries(h: ProjectHandle): number {
+  return h.db.select({ n: count() }).from(webhookDeliveries).where(inArray(webhookDeliveries.status, OPEN)).get()!.n;
+}

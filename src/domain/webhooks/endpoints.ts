@@ -1,0 +1,249 @@
+// Webhook endpoints of a project (decisions.md section 6): create with a `whsec_` secret shown
+// once, list, read, edit, delete, and rotate the secret with an overlap in which both sign.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { fail, badField } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { webhookDeliveries, webhookEndpoints, webhookAttempts } from "../../storage/project/schema.ts";
+import { webhookProjects } from "../../storage/control/schema.ts";
+import { UUID } from "../projects/service.ts";
+import { maskSecret, newSecret } from "./signing.ts";
+import { destinationRefusal } from "./safety.ts";
+
+/** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
+export const EVENT_TYPES = [
+  "instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed",
+] as const;
+
+/** Ticked on a new endpoint when `events` is not sent (interface.md, Event kinds). */
+export const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];
+
+const HOUR = 3_600_000;
+const MAX_URL = 2048;
+const MAX_DESCRIPTION = 500;
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** The endpoint as the routes show it: never the secret, only its first characters. */
+export function endpointOut(row: EndpointRow, now: number) {
+  const overlap = row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now;
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: JSON.parse(row.events) as string[],
+    includeContent: row.includeContent,
+    active: row.active,
+    disabledAt: row.disabledAt,
+    disabledReason: row.disabledReason,
+    failingSince: row.failingSince,
+    secretPrefix: maskSecret(row.secret),
+    secretRotatedAt: row.secretRotatedAt,
+    previousSecretExpiresAt: overlap ? row.previousSecretExpiresAt : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The secrets that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
+export function signingSecrets(row: Pick<EndpointRow, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: number): string[] {
+  const out = [row.secret];
+  if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) out.push(row.previousSecret);
+  return out;
+}
+
+/** An endpoint of the project, or 404. */
+export function endpointOrFail(h: ProjectHandle, id: string): EndpointRow {
+  const row = UUID.test(id) ? h.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id.toLowerCase())).get() : undefined;
+  if (!row) fail("not_found", { message: "No webhook endpoint with that id in this project." });
+  return row;
+}
+
+const CACHE_KEY = "webhooks:active-endpoints";
+
+/** An active endpoint as the outbox listener needs it. */
+export interface Subscriber {
+  id: string;
+  events: ReadonlySet<string>;
+  includeContent: boolean;
+}
+
+/** The project's active endpoints, cached on the open handle until an endpoint changes. */
+export function activeSubscribers(h: ProjectHandle): Subscriber[] {
+  let list = h.cache.get(CACHE_KEY) as Subscriber[] | undefined;
+  if (!list) {
+    list = h.db.select({ id: webhookEndpoints.id, events: webhookEndpoints.events, includeContent: webhookEndpoints.includeContent })
+      .from(webhookEndpoints).where(eq(webhookEndpoints.active, true)).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id).all()
+      .map((r) => ({ id: r.id, events: new Set(JSON.parse(r.events) as string[]), includeContent: r.includeContent }));
+    h.cache.set(CACHE_KEY, list);
+  }
+  return list;
+}
+
+/** Forgets the cached endpoint list; called after every endpoint write. */
+export function endpointsChanged(h: ProjectHandle): void {
+  h.cache.delete(CACHE_KEY);
+}
+
+/** Checks a URL: absolute https, no credentials, and (unless allowed) no private destination. */
+async function checkUrl(s: Services, raw: unknown): Promise<string> {
+  if (typeof raw !== "string" || raw.trim() === "") badField("url", "url must be an https URL");
+  if (raw.length > MAX_URL) badField("url", `url must be at most ${MAX_URL} characters`);
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    badField("url", "url must be an absolute https URL, e.g. https://example.com/hooks/capa");
+  }
+  if (u.protocol !== "https:") badField("url", "url must use https");
+  if (u.username || u.password) badField("url", "url must not carry a user name or password; authenticate with the signature");
+  if (!s.config.webhookAllowPrivate) {
+    const why = await destinationRefusal(u, "allow");
+    if (why) fail("webhook_url_refused", { message: `The URL is refused: ${why}.`, extra: { field: "url" } });
+  }
+  return u.href;
+}
+
+function checkEvents(raw: unknown): string[] {
+  if (!Array.isArray(raw) || raw.length === 0) badField("events", `events must be a non-empty list of: ${EVENT_TYPES.join(", ")}`);
+  const out: string[] = [];
+  raw.forEach((t, i) => {
+    if (typeof t !== "string" || !(EVENT_TYPES as readonly string[]).includes(t)) {
+      badField(`events[${i}]`, `events[${i}] must be one of: ${EVENT_TYPES.join(", ")}`);
+    }
+    if (!out.includes(t)) out.push(t);
+  });
+  return out;
+}
+
+function checkDescription(raw: unknown): string | null {
+  if (raw === null) return null;
+  if (typeof raw !== "string") badField("description", "description must be a string or null");
+  if (raw.length > MAX_DESCRIPTION) badField("description", `description must be at most ${MAX_DESCRIPTION} characters`);
+  return raw;
+}
+
+function checkBool(raw: unknown, field: string): boolean {
+  if (typeof raw !== "boolean") badField(field, `${field} must be true or false`);
+  return raw;
+}
+
+/** Creates an endpoint; the answer is the only one that holds the full secret. */
+export async function createEndpoint(s: Services, projectId: string, actor: string, body: Record<string, unknown>) {
+  const url = await checkUrl(s, body.url);
+  const events = body.events === undefined ? [...DEFAULT_EVENTS] : checkEvents(body.events);
+  const includeContent = body.includeContent === undefined ? false : checkBool(body.includeContent, "includeContent");
+  const description = body.description === undefined ? null : checkDescription(body.description);
+  const now = iso(s.clock.now());
+  // The marker goes first: a crash between the two writes leaves a harmless marker, never an
+  // endpoint the sender does not know about.
+  s.control.db.insert(webhookProjects).values({ projectId, createdAt: now }).onConflictDoNothing().run();
+  const h = s.projects.get(projectId);
+  const row: EndpointRow = {
+    id: s.ids.uuid(), url, description, events: JSON.stringify(events), includeContent, active: true, secret: newSecret(),
+    previousSecret: null, previousSecretExpiresAt: null, secretRotatedAt: null, failingSince: null, disabledAt: null,
+    disabledReason: null, createdAt: now, updatedAt: now, createdBy: actor,
+  };
+  h.db.insert(webhookEndpoints).values(row).run();
+  endpointsChanged(h);
+  return { ...endpointOut(row, s.clock.now()), secret: row.secret };
+}
+
+/** Every endpoint of the project, oldest first. */
+export function listEndpoints(s: Services, h: ProjectHandle) {
+  const now = s.clock.now();
+  return h.db.select().from(webhookEndpoints).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id).all().map((r) => endpointOut(r, now));
+}
+
+/** One endpoint. */
+export function getEndpoint(s: Services, h: ProjectHandle, id: string) {
+  return endpointOut(endpointOrFail(h, id), s.clock.now());
+}
+
+/** Edits events, URL, 'Include content data', description and active. */
+export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>) {
+  endpointOrFail(h, id);
+  const set: Partial<EndpointRow> = {};
+  if (body.url !== undefined) set.url = await checkUrl(s, body.url);
+  if (body.events !== undefined) set.events = JSON.stringify(checkEvents(body.events));
+  if (body.includeContent !== undefined) set.includeContent = checkBool(body.includeContent, "includeContent");
+  if (body.description !== undefined) set.description = checkDescription(body.description);
+  const active = body.active === undefined ? undefined : checkBool(body.active, "active");
+  const nowMs = s.clock.now();
+  const now = iso(nowMs);
+  h.sqlite.transaction(() => {
+    // Read again inside the transaction: the URL check above awaited DNS.
+    const cur = endpointOrFail(h, id);
+    if (active === true && !cur.active) Object.assign(set, { active: true, disabledAt: null, disabledReason: null, failingSince: null });
+    if (active === false && cur.active) {
+      Object.assign(set, { active: false, disabledAt: now, disabledReason: null });
+      closeOpenDeliveries(h, cur.id, now, "The endpoint was switched off before this delivery was sent.");
+    }
+    set.updatedAt = now;
+    h.db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, cur.id)).run();
+  })();
+  endpointsChanged(h);
+  return getEndpoint(s, h, id);
+}
+
+/** Ends an endpoint's pending and retrying deliveries as failed; a redelivery can send them later. */
+export function closeOpenDeliveries(h: ProjectHandle, endpointId: string, now: string, note: string): void {
+  h.db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null, note, updatedAt: now, finishedAt: now })
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"]))).run();
+}
+
+/** Switches off an endpoint that has failed every attempt for too long (the sender calls this). */
+export function disableFailing(h: ProjectHandle, endpointId: string, now: string): void {
+  h.db.update(webhookEndpoints).set({ active: false, disabledAt: now, disabledReason: "failing", updatedAt: now })
+    .where(eq(webhookEndpoints.id, endpointId)).run();
+  closeOpenDeliveries(h, endpointId, now, "The endpoint was switched off after failing every delivery for 5 days.");
+  endpointsChanged(h);
+}
+
+/** Deletes an endpoint with its deliveries and their attempts. */
+export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle, id: string): void {
+  const row = endpointOrFail(h, id);
+  const left = h.sqlite.transaction(() => {
+    h.db.delete(webhookAttempts).where(sql`${webhookAttempts.deliveryId} IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ${row.id})`).run();
+    h.db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id)).run();
+    h.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
+    return (h.sqlite.query("SELECT count(*) AS n FROM webhook_endpoints").get() as { n: number }).n;
+  })();
+  endpointsChanged(h);
+  // The marker goes after the project write, so a crash in between only leaves a harmless marker.
+  if (left === 0) s.control.db.delete(webhookProjects).where(eq(webhookProjects.projectId, projectId)).run();
+}
+
+/**
+ * Rotates the signing secret. The old secret keeps signing beside the new one for `graceHours`
+ * (0 to 168, default 24; 0 retires it at once). A rotation during an overlap retires the oldest
+ * secret at once, so at most two ever sign. The answer holds the new secret in full, once.
+ */
+export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>) {
+  endpointOrFail(h, id);
+  const grace = body.graceHours === undefined ? 24 : body.graceHours;
+  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168) badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  const nowMs = s.clock.now();
+  const now = iso(nowMs);
+  const secret = newSecret();
+  h.sqlite.transaction(() => {
+    const cur = endpointOrFail(h, id);
+    h.db.update(webhookEndpoints).set({
+      secret,
+      previousSecret: grace === 0 ? null : cur.secret,
+      previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
+      secretRotatedAt: now,
+      updatedAt: now,
+    }).where(eq(webhookEndpoints.id, cur.id)).run();
+  })();
+  return { ...getEndpoint(s, h, id), secret };
+}
+
+/** The projects that have endpoints; markers of deleted projects are dropped on the way. */
+export function webhookProjectIds(s: Services): string[] {
+  const rows = s.control.sqlite.query("SELECT w.project_id AS id, p.id AS live FROM webhook_projects w LEFT JOIN projects p ON p.id = w.project_id").all() as { id: string; live: string | null }[];
+  const gone = rows.filter((r) => r.live === null);
+  for (const r of gone) s.control.db.delete(webhookProjects).where(eq(webhookProjects.projectId, r.id)).run();
+  return rows.filter((r) => r.live !== null).map((r) => r.id);
+}

@@ -1,0 +1,195 @@
+// The webhook sender. Every tick it looks into the projects that have endpoints, and for each
+// endpoint with a due delivery starts a lane: a loop that claims that endpoint's next delivery,
+// sends it, records the attempt, and goes on until nothing is due. One lane per endpoint keeps
+// an endpoint's deliveries in order of occurrence; lanes of different endpoints run side by side,
+// so a slow receiver never holds up another one.
+import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
+import type { Services } from "../../services.ts";
+import {
+  claimNext, dueEndpoints, nextDueAt, onDeliveriesWritten, recordAttempt, requeueInterrupted, RESPONSE_LIMIT,
+  type AttemptResult, type Claimed,
+} from "./deliveries.ts";
+import { webhookProjectIds } from "./endpoints.ts";
+import { destinationRefusal } from "./safety.ts";
+import { signedHeaders } from "./signing.ts";
+
+/** How long one attempt may take, answer included (decisions.md section 6). */
+export const TIMEOUT_MS = 10_000;
+
+export class WebhookSender {
+  /** The per-attempt timeout; tests lower it so a silent receiver does not cost 10 s. */
+  timeoutMs = TIMEOUT_MS;
+  private readonly lanes = new Map<string, Promise<void>>();
+  /** Per project: no delivery falls due before this time, unless a new one is written (wake). */
+  private readonly quietUntil = new Map<string, number>();
+  /** Projects whose interrupted deliveries this process has put back in the queue. */
+  private readonly recovered = new Set<string>();
+  private tlsOptions: { ca: string[] } | undefined | null = null;
+  private stopped = false;
+
+  constructor(private readonly s: Services) {
+    onDeliveriesWritten(s, (projectId) => this.quietUntil.delete(projectId));
+  }
+
+  /**
+   * One tick: starts a lane for every endpoint with a due delivery and resolves when the lanes
+   * it started are idle. The job does not wait for it; tests do.
+   */
+  async runDue(now: number = this.s.clock.now()): Promise<void> {
+    if (this.stopped) return;
+    const started: Promise<void>[] = [];
+    for (const projectId of webhookProjectIds(this.s)) {
+      const quiet = this.quietUntil.get(projectId);
+      if (quiet !== undefined && quiet > now) continue;
+      const h = this.s.projects.get(projectId);
+      if (!this.recovered.has(projectId)) {
+        // Nothing of this process is sending in this project yet: whatever says `sending` was cut off by a stop.
+        const n = requeueInterrupted(h);
+        if (n > 0) this.s.log.warn("webhook deliveries interrupted by a stop are sent again", { projectId, deliveries: n });
+        this.recovered.add(projectId);
+      }
+      for (const endpointId of dueEndpoints(h, now)) {
+        const key = `${projectId}/${endpointId}`;
+        if (this.lanes.has(key)) continue;
+        const lane = this.lane(projectId, endpointId)
+          .catch((e) => this.s.log.error("webhook lane failed", { projectId, endpointId, error: String(e instanceof Error ? e.stack : e) }))
+          .finally(() => {
+            this.lanes.delete(key);
+            this.refreshQuiet(projectId);
+          });
+        this.lanes.set(key, lane);
+        started.push(lane);
+      }
+      this.refreshQuiet(projectId);
+    }
+    await Promise.all(started);
+  }
+
+  /**
+   * Stops for good: lanes finish the request they have out and record nothing more, so an
+   * attempt cut off here stays `sending` and is sent again with the same id after a restart.
+   */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Waits for every running lane (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
+  }
+
+  private refreshQuiet(projectId: string): void {
+    if (this.stopped || !this.s.projects.exists(projectId)) return;
+    const next = nextDueAt(this.s.projects.get(projectId));
+    this.quietUntil.set(projectId, next ?? Number.POSITIVE_INFINITY);
+  }
+
+  /** Sends an endpoint's due deliveries one after another, in order of occurrence. */
+  private async lane(projectId: string, endpointId: string): Promise<void> {
+    for (;;) {
+      // The handle is looked up each round: the pool may have closed it while a request was out.
+      if (this.stopped || !this.s.projects.exists(projectId)) return;
+      const claimedAt = this.s.clock.now();
+      const job = claimNext(this.s.projects.get(projectId), endpointId, claimedAt);
+      if (!job) return;
+      const result = await this.attempt(job);
+      if (this.stopped || !this.s.projects.exists(projectId)) return;
+      recordAttempt(this.s.projects.get(projectId), job.deliveryId, result, this.s.clock.now());
+    }
+  }
+
+  /** One signed POST; never throws. */
+  async attempt(job: Claimed): Promise<AttemptResult> {
+    const startedAt = this.s.clock.now();
+    const t0 = performance.now();
+    const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({ startedAt, durationMs: performance.now() - t0, ...r });
+    const url = new URL(job.url);
+    if (!this.s.config.webhookAllowPrivate) {
+      const why = await destinationRefusal(url, "refuse");
+      if (why) return done({ statusCode: null, succeeded: false, error: `Not sent: ${why}.`, response: null });
+    }
+    const headers = signedHeaders(job.secrets, job.eventId, startedAt, job.body);
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const res = await fetch(url, { method: "POST", headers, body: job.body, redirect: "manual", signal, tls: this.tls() });
+      const response = await firstBytes(res, RESPONSE_LIMIT);
+      const ok = res.status >= 200 && res.status < 300;
+      let error: string | null = null;
+      if (res.status >= 300 && res.status < 400) error = `Answered ${res.status}; redirects are not followed${res.headers.get("location") ? ` (to ${res.headers.get("location")})` : ""}.`;
+      else if (!ok) error = `Answered ${res.status}.`;
+      return done({ statusCode: res.status, succeeded: ok, error, response });
+    } catch (e) {
+      const err = e as { name?: string; code?: string; message?: string };
+      const timedOut = err.name === "TimeoutError" || signal.aborted;
+      const error = timedOut ? `No answer within ${this.timeoutMs / 1000} s.` : `Request failed: ${err.code ?? err.name ?? "error"}${err.message ? ` (${err.message})` : ""}.`;
+      return done({ statusCode: null, succeeded: false, error, response: null });
+    }
+  }
+
+  /** The CA of CAPA_WEBHOOK_CA_FILE trusted beside the system's roots. */
+  private tls(): { ca: string[] } | undefined {
+    if (this.tlsOptions !== null) return this.tlsOptions;
+    const file = this.s.config.webhookCaFile;
+    this.tlsOptions = undefined;
+    if (file) {
+      try {
+        this.tlsOptions = { ca: [...rootCertificates, readFileSync(file, "utf8")] };
+      } catch (e) {
+        this.s.log.error("CAPA_WEBHOOK_CA_FILE cannot be read; only the system's CAs are trusted", { file, error: String(e) });
+      }
+    }
+    return this.tlsOptions;
+  }
+}
+
+/** Reads up to `limit` bytes of an answer and lets the rest go. */
+async function firstBytes(res: Response, limit: number): Promise<string | null> {
+  if (!res.body) return null;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  try {
+    while (n < limit) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      n += value.byteLength;
+    }
+  } catch {
+    // The status arrived; an answer body cut short does not change the outcome.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const all = new Uint8Array(Math.min(n, limit));
+  let off = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, Math.min(c.byteLength, all.byteLength - off));
+    all.set(part, off);
+    off += part.byteLength;
+    if (off >= all.byteLength) break;
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(all);
+}
+
+const senders = new WeakMap<Services, WebhookSender>();
+
+/** The sender of an app (one per set of services). */
+export function webhookSender(s: Services): WebhookSender {
+  let w = senders.get(s);
+  if (!w) {
+    w = new WebhookSender(s);
+    senders.set(s, w);
+  }
+  return w;
+}
+
+/** Stops an app's sender (when the app closes). */
+export function stopWebhooks(s: Services): void {
+  webhookSender(s).stop();
+}
+
+/** The body of the `webhooks` job: starts lanes and returns at once, so a slow receiver never blocks the next tick. */
+export function webhookTick(s: Services, now: number): void {
+  webhookSender(s).runDue(now).catch((e) => s.log.error("webhook tick failed", { error: String(e instanceof Error ? e.stack : e) }));
+}

@@ -2,6 +2,9 @@
 // `title` is required, entries, keys, the project file's events, and a restart on the same data
 // directory. The clock starts at 2026-11-21T12:00:00Z (test/harness.ts) and only moves when told.
 import { expect } from "bun:test";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import type { ProjectHandle } from "../../src/storage/pool.ts";
 
@@ -16,15 +19,48 @@ export interface World {
   ph(): ProjectHandle;
 }
 
-/** A fresh app with an owner, a project and a `post` model (title required, body optional). */
-export async function world(h: Harness = startApp()): Promise<World> {
+interface Template {
+  dir: string;
+  token: string;
+  projectId: string;
+  userId: string;
+}
+
+let template: Promise<Template> | null = null;
+
+/**
+ * Signing up hashes a password (argon2id), which is slow on purpose; the data directory of an
+ * owner with a project and the `post` model is made once per test file and copied for each world.
+ * The JWT secret lives in the copied control file, so the template's token stays valid.
+ */
+async function makeTemplate(): Promise<Template> {
+  const h = startApp();
   const { token, project, user } = await withOwner(h);
   const m = await h.json("POST", "/v2/models", {
     token,
     body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string", required: true }, { namespace: "body", type: "markdown" }] },
   });
   expect(m.status).toBe(201);
-  return { h, token, projectId: project.id, userId: user.id, ph: () => h.capa.services.projects.get(project.id) };
+  h.capa.close();
+  process.on("exit", () => rmSync(h.dir, { recursive: true, force: true }));
+  return { dir: h.dir, token, projectId: project.id, userId: user.id };
+}
+
+/** A fresh app with an owner, a project and a `post` model (title required, body optional). */
+export async function world(): Promise<World> {
+  template ??= makeTemplate();
+  const t = await template;
+  const dir = mkdtempSync(join(tmpdir(), "capa-test-"));
+  cpSync(t.dir, dir, { recursive: true });
+  const h = startApp({}, dir);
+  return { h, token: t.token, projectId: t.projectId, userId: t.userId, ph: () => h.capa.services.projects.get(t.projectId) };
+}
+
+/** A new access token for the owner (tokens last 24 hours of the test clock). */
+export async function signIn(w: World): Promise<string> {
+  const login = await w.h.json("POST", "/v2/user/login", { body: { email: "owner@example.com", password: "owner-password-1" } });
+  expect(login.status).toBe(200);
+  return login.body.accessToken;
 }
 
 /** Creates a draft `post`; without a title it cannot be published. */
@@ -67,10 +103,9 @@ export async function entryStatus(w: World, id: string): Promise<string> {
 }
 
 /** Closes the app without removing its data directory and starts a new one on it (a restart). */
-export async function restart(w: World, at: number): Promise<World> {
+export function restart(w: World, at: number): World {
   w.h.capa.close();
   const h = startApp({}, w.h.dir);
   h.clock.set(at);
-  const login = await h.json("POST", "/v2/user/login", { body: { email: "owner@example.com", password: "owner-password-1" } });
-  return { ...w, h, token: login.body.accessToken, ph: () => h.capa.services.projects.get(w.projectId) };
+  return { ...w, h, ph: () => h.capa.services.projects.get(w.projectId) };
 }

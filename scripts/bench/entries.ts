@@ -54,47 +54,42 @@ export async function benchEntries(): Promise<Figure[]> {
   capa.close();
 
   // Cached production reads over a socket against a bare Bun.serve answering the same bytes.
-  const app = await spawnServer(join(import.meta.dir, "serve-app.ts"), ["2000", "50"]);
-  const url = `${app.info.url}/api/entries/post?limit=25`;
-  // Identity encoding on both sides, so the ratio compares serving, not decompression in the client.
-  const headers = { "x-api-key": app.info.prodKey as string, "accept-encoding": "identity" };
-  const sample = await fetch(url, { headers });
-  const bytes = new Uint8Array(await sample.arrayBuffer());
-  const file = join(mkdtempSync(join(tmpdir(), "capa-bench-")), "body.json");
-  writeFileSync(file, bytes);
-  const bare = await spawnServer(join(import.meta.dir, "serve-bare.ts"), [file]);
-  await load(url, headers, 16, 1);
-  await load(bare.info.url, { "accept-encoding": "identity" }, 16, 1);
-  const a = await load(url, headers, 32, 5);
-  const b = await load(bare.info.url, { "accept-encoding": "identity" }, 32, 5);
-  app.proc.kill();
-  bare.proc.kill();
-  out.push({
-    figure: `entries: cached production read (${bytes.byteLength} B), req/s (target ratio >= 0.5)`,
-    value: fmt(a.rps, 0), baseline: `${fmt(b.rps, 0)} (bare Bun.serve)`, ratio: fmt(a.rps / b.rps),
-  });
+  out.push(await versusBare(["2000", "50"], "/api/entries/post?limit=25", "entries: cached production read", 0.5));
   return out;
 }
 
 /** GET /api/me over a socket against a bare Bun.serve answering a body of the same size. */
 export async function benchMe(): Promise<Figure[]> {
-  const app = await spawnServer(join(import.meta.dir, "serve-app.ts"), ["10", "2"]);
-  const url = `${app.info.url}/api/me`;
-  const headers = { "x-api-key": app.info.prodKey as string, "accept-encoding": "identity" };
+  return [await versusBare(["10", "2"], "/api/me", "me: GET /api/me", 0.6)];
+}
+
+/**
+ * Throughput of one path of the real server (seeded with `seed` = [posts, authors], production
+ * key) against a bare Bun.serve answering the same bytes, measured back to back in one run.
+ * Identity encoding on both sides, so the ratio compares serving, not decompression in the client.
+ */
+export async function versusBare(seed: string[], path: string, label: string, target: number): Promise<Figure> {
+  const app = await spawnServer(join(import.meta.dir, "serve-app.ts"), seed);
+  const bare = { "accept-encoding": "identity" };
+  const url = `${app.info.url}${path}`;
+  const headers = { ...bare, "x-api-key": app.info.prodKey as string };
   const bytes = new Uint8Array(await (await fetch(url, { headers })).arrayBuffer());
   const file = join(mkdtempSync(join(tmpdir(), "capa-bench-")), "body.json");
   writeFileSync(file, bytes);
-  const bare = await spawnServer(join(import.meta.dir, "serve-bare.ts"), [file]);
-  await load(url, headers, 16, 1);
-  await load(bare.info.url, { "accept-encoding": "identity" }, 16, 1);
-  const a = await load(url, headers, 32, 5);
-  const b = await load(bare.info.url, { "accept-encoding": "identity" }, 32, 5);
-  app.proc.kill();
-  bare.proc.kill();
-  return [{
-    figure: `me: GET /api/me (${bytes.byteLength} B), req/s (target ratio >= 0.6)`,
-    value: fmt(a.rps, 0), baseline: `${fmt(b.rps, 0)} (bare Bun.serve)`, ratio: fmt(a.rps / b.rps),
-  }];
+  const baseline = await spawnServer(join(import.meta.dir, "serve-bare.ts"), [file]);
+  try {
+    await load(url, headers, 16, 1);
+    await load(baseline.info.url, bare, 16, 1);
+    const a = await load(url, headers, 32, 5);
+    const b = await load(baseline.info.url, bare, 32, 5);
+    return {
+      figure: `${label} (${bytes.byteLength} B), req/s (target ratio >= ${target})`,
+      value: fmt(a.rps, 0), baseline: `${fmt(b.rps, 0)} (bare Bun.serve)`, ratio: fmt(a.rps / b.rps),
+    };
+  } finally {
+    app.proc.kill();
+    baseline.proc.kill();
+  }
 }
 
 if (import.meta.main) {

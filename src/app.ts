@@ -36,6 +36,8 @@ import { schedulerJob } from "./domain/scheduling/runner.ts";
 import { bulkBatchJob } from "./domain/bulk/runner.ts";
 import { InFlight, RateLimiter } from "./infra/limits.ts";
 import { ReadPool } from "./infra/read-pool.ts";
+import { workspaceRoutes } from "./http/v2/workspaces.ts";
+import { layoutRoutes } from "./http/v2/layouts.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -201,6 +203,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(sessionRoutes(services))
     .use(projectRoutes(services))
     .use(modelRoutes(services))
+    .use(layoutRoutes(services))
+    .use(workspaceRoutes(services))
     // Before entryRoutes: bulk routes hold static paths beside /v2/model-instances/:id.
     .use(bulkRoutes(services))
     .use(schedulingRoutes(services))

@@ -1,0 +1,32 @@
+// Entry layouts: saved on the model row, live at once, and not versioned with the model
+// (interface.md, Entry layout). Saving a layout is not a model change: the model's version,
+// read caches and GraphQL schemas stay as they are; only the cached model list is dropped.
+import { eq } from "drizzle-orm";
+import { models } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { findModel, modelOrFail, type Model } from "../models/service.ts";
+import { validateLayout, type Layout } from "./validate.ts";
+
+/** Writes a model's layout column (JSON or null). The model list cache is read on every request. */
+export function writeLayout(h: ProjectHandle, modelId: string, layout: Layout | null): void {
+  h.db.update(models).set({ layout: layout === null ? null : JSON.stringify(layout) }).where(eq(models.id, modelId)).run();
+  h.cache.delete("models");
+}
+
+/** `PUT /v2/models/:id/layout` with `{ layout }`: validates and saves it; `null` resets to the plain editor. */
+export function putLayout(h: ProjectHandle, ref: string, body: Record<string, unknown>): Model {
+  const m = modelOrFail(h, ref, "id");
+  // A body without the key is refused, so a client that forgot it never wipes a layout by accident.
+  if (!Object.hasOwn(body, "layout")) fail("invalid_layout", { message: "The body must hold the layout key: { layout: {...} }, or { layout: null } to reset.", extra: { path: "layout" } });
+  for (const k of Object.keys(body)) if (k !== "layout") badField(k, `${k} is not part of a layout request; send { layout }`);
+  const layout = body.layout === null ? null : validateLayout(body.layout, m.fields);
+  writeLayout(h, m.id, layout);
+  return findModel(h, m.id)!;
+}
+
+/** `DELETE /v2/models/:id/layout`: back to the plain editor. */
+export function deleteLayout(h: ProjectHandle, ref: string): void {
+  const m = modelOrFail(h, ref, "id");
+  writeLayout(h, m.id, null);
+}

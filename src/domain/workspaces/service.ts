@@ -1,0 +1,229 @@
+// Workspaces: create, list, rename, duplicate, delete, and the current, default and assigned
+// workspace (interface.md, Workspace; Management routes: Workspaces). A workspace only arranges
+// the admin's left rail: nothing here writes a model or an entry.
+import { asc, eq } from "drizzle-orm";
+import { workspaces, workspacePrefs, settings } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import type { Principal } from "../access/principal.ts";
+import { membershipOf } from "../projects/service.ts";
+import { isUuid } from "../models/fields.ts";
+import { actorFrom } from "../events/outbox.ts";
+import { findModel } from "../models/service.ts";
+import {
+  MAX_DEPTH, MAX_NODES, TEMPLATES, checkIcon, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode,
+} from "./tree.ts";
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+const DEFAULT_SETTING = "workspace.default";
+
+/** The key a caller's preferences are stored under: `user:<id>` or `api_key:<id>`. */
+export function principalKey(p: Principal): string {
+  return p.kind === "user" ? `user:${p.userId}` : `api_key:${p.keyId}`;
+}
+
+/** Whether a caller may see a workspace: team ones, and private ones of their own. */
+function canSee(row: WorkspaceRow, p: Principal): boolean {
+  return row.visibility === "team" || row.createdBy === principalKey(p);
+}
+
+/** A workspace the caller can see, or 404 (a private workspace of someone else does not exist for them). */
+export function workspaceOrFail(h: ProjectHandle, p: Principal, id: unknown): WorkspaceRow {
+  const row = typeof id === "string" ? h.db.select().from(workspaces).where(eq(workspaces.id, id)).get() : undefined;
+  if (!row || !canSee(row, p)) fail("not_found", { message: "No such workspace.", extra: { field: "id" } });
+  return row;
+}
+
+export function treeOf(row: WorkspaceRow): TreeNode[] {
+  return JSON.parse(row.tree) as TreeNode[];
+}
+
+/** How document references are checked against this project. */
+export function refsOf(h: ProjectHandle): Refs {
+  const entry = h.sqlite.query("SELECT 1 AS x FROM entries WHERE id = ?");
+  return { model: (ref) => findModel(h, ref)?.id ?? null, entry: (id) => entry.get(id) !== null };
+}
+
+/** Saves a workspace's tree after checking the limits that an edit of any kind could break. */
+export function saveTree(s: Services, h: ProjectHandle, row: WorkspaceRow, tree: TreeNode[], path = "tree"): void {
+  let n = 0;
+  for (const _ of walk(tree)) n++;
+  if (n > MAX_NODES) badField(path, `A workspace holds at most ${MAX_NODES} nodes`);
+  if (depthOf(tree) > MAX_DEPTH) badField(path, `Folders nest at most ${MAX_DEPTH} levels deep`);
+  h.db.update(workspaces).set({ tree: JSON.stringify(tree), updatedAt: iso(s.clock.now()) }).where(eq(workspaces.id, row.id)).run();
+}
+
+function checkName(v: unknown, path = "name"): string {
+  if (typeof v !== "string" || v.trim().length === 0 || v.length > 120) badField(path, `${path} must be 1 to 120 characters`);
+  return v.trim();
+}
+
+function defaultId(h: ProjectHandle): string | null {
+  const r = h.db.select().from(settings).where(eq(settings.name, DEFAULT_SETTING)).get();
+  return r?.value ?? null;
+}
+
+function prefsOf(h: ProjectHandle, key: string) {
+  return h.db.select().from(workspacePrefs).where(eq(workspacePrefs.principal, key)).get();
+}
+
+/**
+ * The caller's current workspace: the one they chose, else the one assigned to them, else the
+ * project's default, else the first they can see. A choice that is gone or hidden is skipped.
+ */
+function currentId(h: ProjectHandle, p: Principal, seen: WorkspaceRow[]): string | null {
+  const ids = new Set(seen.map((w) => w.id));
+  const prefs = prefsOf(h, principalKey(p));
+  for (const id of [prefs?.currentWorkspaceId, prefs?.assignedWorkspaceId, defaultId(h)]) if (id && ids.has(id)) return id;
+  return seen[0]?.id ?? null;
+}
+
+/** The workspace record of the management API. */
+export function workspaceRecord(row: WorkspaceRow, ctx: { defaultId: string | null; currentId: string | null }) {
+  let nodes = 0;
+  for (const _ of walk(treeOf(row))) nodes++;
+  return {
+    id: row.id, name: row.name, icon: row.icon, visibility: row.visibility, template: row.template,
+    createdBy: actorFrom(row.createdBy), createdAt: row.createdAt, updatedAt: row.updatedAt, nodes,
+    isDefault: ctx.defaultId === row.id, isCurrent: ctx.currentId === row.id,
+  };
+}
+
+/** The record of one workspace as the caller sees it (with isDefault and isCurrent). */
+export function recordFor(h: ProjectHandle, p: Principal, row: WorkspaceRow) {
+  return workspaceRecord(row, { defaultId: defaultId(h), currentId: currentId(h, p, visibleRows(h, p)) });
+}
+
+function visibleRows(h: ProjectHandle, p: Principal): WorkspaceRow[] {
+  return h.db.select().from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id)).all().filter((w) => canSee(w, p));
+}
+
+/** `GET /v2/workspaces`: the workspaces the caller can see, oldest first, with the current and default ids. */
+export function listWorkspaces(h: ProjectHandle, p: Principal) {
+  const rows = visibleRows(h, p);
+  const ctx = { defaultId: defaultId(h), currentId: currentId(h, p, rows) };
+  return { data: rows.map((r) => workspaceRecord(r, ctx)), current: ctx.currentId, default: ctx.defaultId };
+}
+
+/** Visibility of a new workspace. A key only creates team workspaces (interface.md, Workspace). */
+function checkVisibility(p: Principal, v: unknown, dflt: string): string {
+  const visibility = v ?? dflt;
+  if (visibility !== "team" && visibility !== "private") badField("visibility", "visibility must be team or private");
+  if (visibility === "private" && p.kind === "key") fail("insufficient_permissions");
+  return visibility;
+}
+
+/** `POST /v2/workspaces { name, template?, visibility?, icon?, tree? }`: the template's folders, then the tree merged in. */
+export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, body: Record<string, unknown>) {
+  for (const k of Object.keys(body)) if (!["name", "template", "visibility", "icon", "tree"].includes(k)) badField(k, `${k} is not a workspace property`);
+  const name = checkName(body.name);
+  const template = body.template ?? "blank";
+  if (typeof template !== "string" || !Object.hasOwn(TEMPLATES, template)) badField("template", `template must be one of ${Object.keys(TEMPLATES).join(", ")}`);
+  const visibility = checkVisibility(p, body.visibility, "team");
+  const icon = body.icon === undefined ? null : checkIcon(body.icon, "icon");
+  const newId = () => s.ids.uuid();
+  let tree: TreeNode[] = TEMPLATES[template]!.map((folder) => ({ id: newId(), type: "folder", name: folder, icon: null, children: [] }));
+  if (body.tree !== undefined) tree = mergeTrees(tree, parseDocument(body.tree, "tree", refsOf(h)), newId);
+  const now = iso(s.clock.now());
+  const row: WorkspaceRow = {
+    id: newId(), name, icon, visibility, template, tree: "[]", createdBy: principalKey(p), createdAt: now, updatedAt: now,
+  };
+  h.sqlite.transaction(() => {
+    h.db.insert(workspaces).values(row).run();
+    saveTree(s, h, row, tree);
+  })();
+  return recordFor(h, p, workspaceOrFail(h, p, row.id));
+}
+
+/** `PUT /v2/workspaces/:id { name?, icon? }`: rename or change the icon. */
+export function updateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+  const row = workspaceOrFail(h, p, id);
+  for (const k of Object.keys(body)) if (!["name", "icon"].includes(k)) badField(k, `${k} cannot be changed here; send name or icon`);
+  const patch: Partial<WorkspaceRow> = { updatedAt: iso(s.clock.now()) };
+  if (body.name !== undefined) patch.name = checkName(body.name);
+  if (body.icon !== undefined) patch.icon = checkIcon(body.icon, "icon");
+  h.db.update(workspaces).set(patch).where(eq(workspaces.id, row.id)).run();
+  return recordFor(h, p, workspaceOrFail(h, p, row.id));
+}
+
+/** `POST /v2/workspaces/:id/duplicate { name?, visibility? }`: a copy with new node ids. */
+export function duplicateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+  const src = workspaceOrFail(h, p, id);
+  for (const k of Object.keys(body)) if (!["name", "visibility"].includes(k)) badField(k, `${k} is not accepted here; send name or visibility`);
+  const name = body.name === undefined ? `${src.name} (copy)`.slice(0, 120) : checkName(body.name);
+  const visibility = checkVisibility(p, body.visibility, p.kind === "key" ? "team" : src.visibility);
+  const newId = () => s.ids.uuid();
+  const renumber = (nodes: TreeNode[]): TreeNode[] => nodes.map((n) => ({ ...n, id: newId(), ...(n.children ? { children: renumber(n.children) } : {}) }));
+  const now = iso(s.clock.now());
+  const row: WorkspaceRow = {
+    id: newId(), name, icon: src.icon, visibility, template: src.template, tree: JSON.stringify(renumber(treeOf(src))),
+    createdBy: principalKey(p), createdAt: now, updatedAt: now,
+  };
+  h.db.insert(workspaces).values(row).run();
+  return recordFor(h, p, row);
+}
+
+/** `DELETE /v2/workspaces/:id`: the workspace goes, with every pointer to it; records are untouched. */
+export function deleteWorkspace(h: ProjectHandle, p: Principal, id: string): void {
+  const row = workspaceOrFail(h, p, id);
+  h.sqlite.transaction(() => {
+    h.db.delete(workspaces).where(eq(workspaces.id, row.id)).run();
+    if (defaultId(h) === row.id) h.db.delete(settings).where(eq(settings.name, DEFAULT_SETTING)).run();
+    h.db.update(workspacePrefs).set({ currentWorkspaceId: null }).where(eq(workspacePrefs.currentWorkspaceId, row.id)).run();
+    h.db.update(workspacePrefs).set({ assignedWorkspaceId: null }).where(eq(workspacePrefs.assignedWorkspaceId, row.id)).run();
+  })();
+}
+
+function setPref(s: Services, h: ProjectHandle, key: string, patch: { currentWorkspaceId?: string | null; assignedWorkspaceId?: string | null }): void {
+  const now = iso(s.clock.now());
+  h.db.insert(workspacePrefs).values({ principal: key, currentWorkspaceId: null, assignedWorkspaceId: null, ...patch, updatedAt: now })
+    .onConflictDoUpdate({ target: workspacePrefs.principal, set: { ...patch, updatedAt: now } }).run();
+}
+
+/** `PUT /v2/workspaces/current { workspaceId }`: the caller's own choice; null goes back to assigned or default. */
+export function setCurrent(s: Services, h: ProjectHandle, p: Principal, body: Record<string, unknown>) {
+  for (const k of Object.keys(body)) if (k !== "workspaceId") badField(k, `${k} is not accepted here; send { workspaceId }`);
+  if (!Object.hasOwn(body, "workspaceId")) badField("workspaceId", "workspaceId is required (a workspace id, or null)");
+  if (body.workspaceId === null) {
+    setPref(s, h, principalKey(p), { currentWorkspaceId: null });
+    return null;
+  }
+  const row = workspaceOrFail(h, p, body.workspaceId);
+  setPref(s, h, principalKey(p), { currentWorkspaceId: row.id });
+  return recordFor(h, p, row);
+}
+
+/** `PUT /v2/workspaces/:id/default`: the project's default workspace (team workspaces only). */
+export function setDefault(h: ProjectHandle, p: Principal, id: string) {
+  const row = workspaceOrFail(h, p, id);
+  if (row.visibility !== "team") badField("id", "Only a team workspace can be the project's default");
+  h.db.insert(settings).values({ name: DEFAULT_SETTING, value: row.id }).onConflictDoUpdate({ target: settings.name, set: { value: row.id } }).run();
+  return recordFor(h, p, row);
+}
+
+/**
+ * `PUT /v2/workspaces/:id/assign { userIds }`: the members who are assigned this workspace (the
+ * list replaces the previous one). A member has one assigned workspace; assigning another moves them.
+ */
+export function assignWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+  const row = workspaceOrFail(h, p, id);
+  for (const k of Object.keys(body)) if (k !== "userIds") badField(k, `${k} is not accepted here; send { userIds }`);
+  if (row.visibility !== "team") badField("id", "Only a team workspace can be assigned to members");
+  const list = body.userIds;
+  if (!Array.isArray(list) || list.length > 1000) badField("userIds", "userIds must be a list of up to 1,000 member ids");
+  const ids = list.map((u, i) => {
+    if (!isUuid(u) || !membershipOf(s, h.id, u.toLowerCase())) badField(`userIds[${i}]`, `userIds[${i}] is not a member of this project`);
+    return u.toLowerCase();
+  });
+  const wanted = new Set(ids);
+  h.sqlite.transaction(() => {
+    for (const pref of h.db.select().from(workspacePrefs).where(eq(workspacePrefs.assignedWorkspaceId, row.id)).all()) {
+      if (!wanted.has(pref.principal.slice("user:".length))) setPref(s, h, pref.principal, { assignedWorkspaceId: null });
+    }
+    for (const u of wanted) setPref(s, h, `user:${u}`, { assignedWorkspaceId: row.id });
+  })();
+  return { workspaceId: row.id, userIds: [...wanted].sort() };
+}
+

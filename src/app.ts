@@ -22,6 +22,7 @@ import { versionRoutes } from "./http/api/versions.ts";
 import { meRoutes } from "./http/api/me.ts";
 import { legacyRoutes } from "./http/legacy.ts";
 import { entryReadRoutes } from "./http/api/entries.ts";
+import { graphqlRoutes } from "./http/api/graphql.ts";
 import { pageRoutes } from "./http/api/pages.ts";
 import { previewRoutes } from "./http/api/preview.ts";
 import { previewTokenRoutes } from "./http/v2/preview.ts";
@@ -214,6 +215,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(meRoutes(services, keys))
     .use(legacyRoutes(services, keys))
     .use(entryReadRoutes(services, keys, renderCache, pages, readPool))
+    .use(graphqlRoutes(services, keys, renderCache, readPool))
     .use(pageRoutes(services, keys, pages))
     .use(previewRoutes(services, keys))
     .use(previewTokenRoutes(services))

@@ -65,6 +65,7 @@ export const CATALOGUE = {
   query_too_deep: e(400, "The query nests more selection levels than allowed.", "Flatten the query to at most 12 levels."),
   query_too_large: e(400, "The request is larger than allowed.", "Shorten the document or use a persisted query."),
   persisted_query_not_found: e(400, "PersistedQueryNotFound", "Send the query text along with its hash once."),
+  too_many_root_fields: e(400, "The query has more entry root fields than allowed.", "Split the document: at most 10 entry root fields (lists, single entries, entry, node, nodes) per request."),
   // Management (/v2) codes.
   auth_required: e(401, "Authentication token required", undefined, true),
   invalid_credentials: e(401, "Invalid credentials", undefined, true),

@@ -17,6 +17,8 @@ export interface ReadJob {
   preview: { entryIds: string[] | null; modelId: string | null } | null;
   /** The key's instance:read grants (`instance:read` or `instance:read:<modelId>`). */
   grants: string[];
+  /** A GraphQL root field's read: row cursors and stored relation ids come back too. */
+  graphql?: boolean;
 }
 
 export type ReadOutcome =
@@ -26,6 +28,8 @@ export type ReadOutcome =
       dataJson: string;
       page?: { limit: number; next: string | null; prev: string | null };
       count?: number;
+      /** Each row's cursor (GraphQL reads only). */
+      cursors?: string[];
       missingReferences: string[];
       models: string[];
       entryIds: string[];
@@ -37,7 +41,7 @@ export function jobReader(job: ReadJob): Reader {
   const all = job.grants.includes("instance:read");
   const set = new Set(job.grants);
   const vis = job.production ? (job.preview ? previewVis(job.preview.entryIds, job.preview.modelId) : PUBLISHED) : DRAFTS;
-  return { vis, readable: (mid) => all || set.has(`instance:read:${mid}`) };
+  return { vis, readable: (mid) => all || set.has(`instance:read:${mid}`), graphql: job.graphql };
 }
 
 /** Runs a job against an open project file; client errors come back as data, others throw. */
@@ -47,7 +51,7 @@ export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
   try {
     if (job.id === null) {
       const r = readList(h, reader, job.ns, q);
-      return { ok: true, dataJson: JSON.stringify(r.data), page: r.page, count: r.count, missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
+      return { ok: true, dataJson: JSON.stringify(r.data), page: r.page, count: r.count, cursors: r.cursors, missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
     }
     const r = readOne(h, reader, job.ns, job.id, q);
     return { ok: true, dataJson: JSON.stringify(r.entry), missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };

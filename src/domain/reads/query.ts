@@ -17,6 +17,8 @@ import { renderPage, resolveSelect, type Rendered } from "./render.ts";
 export interface Reader {
   vis: Vis;
   readable: (modelId: string) => boolean;
+  /** A GraphQL read: each row's cursor and each expanded list's stored ids come back too. */
+  graphql?: boolean;
 }
 
 /** One sort key, resolved. */
@@ -30,6 +32,8 @@ interface SortKey {
 export interface ListResult extends Rendered {
   page: { limit: number; next: string | null; prev: string | null };
   count?: number;
+  /** Each row's cursor (GraphQL reads only). */
+  cursors?: string[];
   /** Model namespaces and entry ids in the body, for Surrogate-Key. */
   models: string[];
 }
@@ -197,6 +201,7 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSea
   }
   const rendered = renderPage(h, reader, m, sel, rows, models.byId);
   const out: ListResult = { ...rendered, page: { limit, next, prev }, models: [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)] };
+  if (reader.graphql) out.cursors = rows.map(cursorOf);
   if (count) {
     out.count = (h.sqlite.query(`SELECT count(*) AS n FROM entries e WHERE ${base}`).get(...(baseParams as never[])) as { n: number }).n;
   }

@@ -18,6 +18,12 @@ export interface ResolvedSelect {
   expand: Map<string, ResolvedSelect>;
 }
 
+/**
+ * The key under which a GraphQL read keeps the stored ids of an expanded relation list beside it,
+ * so a nested connection can window them (no field namespace holds a control character).
+ */
+export const STORED_IDS = "\u0000ids:";
+
 export interface Rendered {
   data: Record<string, unknown>[];
   missingReferences: string[];
@@ -134,6 +140,7 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
         models.add(ref.sel.model.namespace);
       }
       ref.obj[ref.key] = ref.list ? out : (out[0] ?? null);
+      if (ref.list && reader.graphql) ref.obj[STORED_IDS + ref.key] = ref.ids;
     }
     refs = nextRefs;
   }

@@ -1,0 +1,247 @@
+// interface.md, GraphQL "Schema": the schema of one set of readable models, built from the model
+// definitions and cached per project, model-set version and readable model ids. Each field
+// carries `extensions.capa`, which says how translate.ts asks the entries read for it.
+import {
+  GraphQLEnumType, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
+  type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNullableType, type GraphQLOutputType,
+} from "graphql";
+import { LRUCache } from "lru-cache";
+import type { ProjectHandle } from "../storage/pool.ts";
+import { allModels, type Model } from "../domain/models/service.ts";
+import { itemType, MEDIA_TYPES, type FieldDef } from "../domain/models/fields.ts";
+import type { SystemKey } from "../domain/reads/names.ts";
+import {
+  D, derived, fieldDescription, listRootDescription, modelTypeDescription, queryDescription, singleRootDescription,
+} from "./descriptions.ts";
+import { modelFilters, type ModelFilters } from "./filters.ts";
+import { nameModels, type ModelNames, type Naming } from "./naming.ts";
+import { relationSortEnum, sortEnum, systemName } from "./sorts.ts";
+import {
+  DateTime, Entry, GraphQLBoolean, GraphQLFloat, JSONScalar, KeyInfo, Media, Node, PageInfo, systemFields,
+} from "./types.ts";
+import { relationWindow } from "./windows.ts";
+import type { ExecContext } from "./execute.ts";
+
+/** How a field of a model type is read from an entries read. */
+export type FieldInfo =
+  | { kind: "system"; key: SystemKey; select: string; out: string }
+  | { kind: "value"; field: FieldDef }
+  | { kind: "relation"; field: FieldDef; target: ModelNames }
+  | { kind: "relationList"; field: FieldDef; target: ModelNames };
+
+/** What a root field of Query is. */
+export type RootInfo =
+  | { kind: "list" | "single"; mn: ModelNames }
+  | { kind: "entry" | "node" | "nodes" | "version" | "me" };
+
+/** The GraphQL types of one exposed model. */
+export interface ModelTypes {
+  names: ModelNames;
+  object: GraphQLObjectType;
+  connection: GraphQLObjectType;
+  edge: GraphQLObjectType;
+  relationConnection: GraphQLObjectType;
+  filters: ModelFilters;
+  sort: GraphQLEnumType;
+  relationSort: GraphQLEnumType;
+}
+
+/** A built schema and what translation needs beside it. */
+export interface Built {
+  schema: GraphQLSchema;
+  naming: Naming;
+  /** Model types by model id and by type name. */
+  byId: Map<string, ModelTypes>;
+  byType: Map<string, ModelTypes>;
+  /** Parsed and validated documents by text (validation depends on the schema). */
+  documents: LRUCache<string, object>;
+}
+
+const nn = <T extends GraphQLNullableType>(t: T) => new GraphQLNonNull(t);
+const capa = <T>(info: T) => ({ capa: info });
+
+/** The GraphQL output type of a customer field that is not an exposed relation. */
+function valueType(f: FieldDef): GraphQLOutputType {
+  const t = itemType(f);
+  const one = t === "number" ? GraphQLFloat : t === "true_false" ? GraphQLBoolean : t === "date" ? DateTime
+    : t === "relation" ? GraphQLID : MEDIA_TYPES.has(t) ? Media : t === "mixed" ? JSONScalar : GraphQLString;
+  return f.type === "array" ? new GraphQLList(one) : one;
+}
+
+/** Builds the schema of a set of readable models (all of `models` are readable). */
+export function buildSchema(models: Model[]): Built {
+  const naming = nameModels(models);
+  const byId = new Map<string, ModelTypes>();
+  const byType = new Map<string, ModelTypes>();
+  const types = (mn: ModelNames) => byId.get(mn.model.id)!;
+  const describe = (f: FieldDef) => {
+    const target = f.relation ? models.find((m) => m.id === f.relation) ?? null : null;
+    return fieldDescription(f, target);
+  };
+
+  for (const mn of naming.models) {
+    const m = mn.model;
+    const object: GraphQLObjectType = new GraphQLObjectType({
+      name: mn.type,
+      description: modelTypeDescription(m, mn.notExposed),
+      interfaces: [Node, Entry],
+      fields: () => modelFields(mn),
+    });
+    const edge = new GraphQLObjectType({
+      name: `${mn.type}Edge`,
+      description: derived.edge(m),
+      fields: { cursor: { type: nn(GraphQLString), description: D.edgeCursor }, node: { type: nn(object), description: D.edgeNode } },
+    });
+    const connection = new GraphQLObjectType({
+      name: `${mn.type}Connection`,
+      description: derived.connection(m),
+      fields: {
+        edges: { type: nn(new GraphQLList(nn(edge))), description: D.edges },
+        nodes: { type: nn(new GraphQLList(nn(object))), description: D.nodes },
+        pageInfo: { type: nn(PageInfo), description: D.pageInfoField },
+        totalCount: { type: nn(GraphQLInt), description: D.totalCount },
+      },
+    });
+    const relationEdge = new GraphQLObjectType({
+      name: `${mn.type}RelationEdge`,
+      description: derived.relationEdge(m),
+      fields: { cursor: { type: nn(GraphQLString), description: D.relationEdgeCursor }, node: { type: nn(object), description: D.edgeNode } },
+    });
+    const relationConnection = new GraphQLObjectType({
+      name: `${mn.type}RelationConnection`,
+      description: derived.relationConnection(m),
+      fields: {
+        edges: { type: nn(new GraphQLList(nn(relationEdge))), description: D.edges },
+        nodes: { type: nn(new GraphQLList(nn(object))), description: D.nodes },
+        pageInfo: { type: nn(PageInfo), description: D.pageInfoField },
+      },
+    });
+    const t: ModelTypes = {
+      names: mn, object, connection, edge, relationConnection,
+      filters: undefined as unknown as ModelFilters,
+      sort: sortEnum(mn, naming),
+      relationSort: relationSortEnum(mn),
+    };
+    byId.set(m.id, t);
+    byType.set(mn.type, t);
+  }
+  for (const t of byId.values()) t.filters = modelFilters(t.names, naming, (target) => types(target).filters, describe);
+
+  function modelFields(mn: ModelNames): GraphQLFieldConfigMap<Record<string, unknown>, ExecContext> {
+    const m = mn.model;
+    const sys = systemFields() as GraphQLFieldConfigMap<Record<string, unknown>, ExecContext>;
+    const out: GraphQLFieldConfigMap<Record<string, unknown>, ExecContext> = {};
+    for (const [name, cfg] of Object.entries(sys)) {
+      const key = (name.startsWith("_") ? name.slice(1) : name) as SystemKey;
+      const rest = systemName(m, key);
+      out[name] = { ...cfg, extensions: capa<FieldInfo>({ kind: "system", key, select: rest, out: rest }), resolve: (src) => src[rest] };
+    }
+    for (const { field, name } of mn.fields) {
+      const ns = field.namespace;
+      const target = field.relation ? naming.byId.get(field.relation) : undefined;
+      const description = describe(field);
+      let cfg: GraphQLFieldConfig<Record<string, unknown>, ExecContext>;
+      if (target && field.type === "array") {
+        const tt = types(target);
+        const idKey = systemName(target.model, "id");
+        cfg = {
+          type: nn(tt.relationConnection),
+          description,
+          args: {
+            first: { type: GraphQLInt, description: D.args.nestedFirst },
+            after: { type: GraphQLString, description: D.args.nestedAfter },
+            sort: { type: tt.relationSort, description: D.args.nestedSort },
+          },
+          extensions: capa<FieldInfo>({ kind: "relationList", field, target }),
+          resolve: (src, args, ctx: ExecContext) => {
+            const w = relationWindow(src, ns, idKey, args as never);
+            ctx.actual += w.nodes.length;
+            return w;
+          },
+        };
+      } else if (target) {
+        cfg = { type: types(target).object, description, extensions: capa<FieldInfo>({ kind: "relation", field, target }),
+          resolve: (src, _args, ctx: ExecContext) => {
+            const v = src[ns] ?? null;
+            if (v !== null) ctx.actual++;
+            return v;
+          },
+        };
+      } else {
+        cfg = { type: valueType(field), description, extensions: capa<FieldInfo>({ kind: "value", field }), resolve: (src) => src[ns] };
+      }
+      out[name] = cfg;
+    }
+    return out;
+  }
+
+  const root = (mnOrKind: RootInfo) => capa<RootInfo>(mnOrKind);
+  // Root values are made before execution (one entries read per root field); errors fail their field.
+  const fromRoot = (src: Record<string, unknown>, _args: unknown, ctx: ExecContext, info: { path: { key: string | number } }) => {
+    const v = src[info.path.key as string];
+    if (v instanceof Error) throw v;
+    if (Array.isArray(v)) ctx.actual += v.filter((x) => x !== null).length;
+    else if (v && typeof v === "object") ctx.actual += Array.isArray((v as { nodes?: unknown }).nodes) ? (v as { nodes: unknown[] }).nodes.length : 1;
+    return v;
+  };
+  const plain = (src: Record<string, unknown>, _args: unknown, _ctx: unknown, info: { path: { key: string | number } }) => src[info.path.key as string];
+  const queryFields: GraphQLFieldConfigMap<Record<string, unknown>, ExecContext> = {};
+  for (const mn of naming.models) {
+    const t = types(mn);
+    queryFields[mn.list] = {
+      type: t.connection,
+      description: listRootDescription(mn.model),
+      args: {
+        first: { type: GraphQLInt, description: D.args.first },
+        after: { type: GraphQLString, description: D.args.after },
+        last: { type: GraphQLInt, description: D.args.last },
+        before: { type: GraphQLString, description: D.args.before },
+        sort: { type: new GraphQLList(nn(t.sort)), description: D.args.sort },
+        filter: { type: t.filters.filter, description: D.args.filter },
+      },
+      extensions: root({ kind: "list", mn }),
+      resolve: fromRoot,
+    };
+    queryFields[mn.single] = {
+      type: t.object,
+      description: singleRootDescription(mn.model),
+      args: { id: mn.model.singleEntry ? { type: GraphQLID, description: D.args.singleId } : { type: nn(GraphQLID), description: D.args.id } },
+      extensions: root({ kind: "single", mn }),
+      resolve: fromRoot,
+    };
+  }
+  queryFields.entry = { type: Entry, description: D.roots.entry, args: { id: { type: nn(GraphQLID), description: D.args.id } }, extensions: root({ kind: "entry" }), resolve: fromRoot };
+  queryFields.node = { type: Node, description: D.roots.node, args: { id: { type: nn(GraphQLID), description: D.args.id } }, extensions: root({ kind: "node" }), resolve: fromRoot };
+  queryFields.nodes = { type: new GraphQLList(Node), description: D.roots.nodes, args: { ids: { type: nn(new GraphQLList(nn(GraphQLID))), description: D.args.ids } }, extensions: root({ kind: "nodes" }), resolve: fromRoot };
+  queryFields.version = { type: nn(GraphQLString), description: D.roots.version, extensions: root({ kind: "version" }), resolve: plain };
+  queryFields.me = { type: nn(KeyInfo), description: D.roots.me, extensions: root({ kind: "me" }), resolve: plain };
+
+  const query = new GraphQLObjectType({ name: "Query", description: queryDescription(naming.leftOut), fields: queryFields });
+  const schema = new GraphQLSchema({ query, types: [...byId.values()].map((t) => t.object) });
+  return { schema, naming, byId, byType, documents: new LRUCache({ max: 500 }) };
+}
+
+/** Built schemas by project, model-set version and readable model ids; dropped when a model changes. */
+export class SchemaCache {
+  private readonly lru = new LRUCache<string, Built>({ max: 200 });
+  builds = 0;
+
+  /** The schema of the models `readable` accepts, built once per model-set version. */
+  get(h: ProjectHandle, readable: (modelId: string) => boolean): Built {
+    const ms = allModels(h);
+    const models = ms.list.filter((m) => readable(m.id));
+    const key = `${h.id}|${ms.version}|${models.length === ms.list.length ? "*" : models.map((m) => m.id).join(",")}`;
+    let b = this.lru.get(key);
+    if (!b) {
+      b = buildSchema(models);
+      this.builds++;
+      this.lru.set(key, b);
+    }
+    return b;
+  }
+
+  /** Drops every schema of a project (a model changed). */
+  drop(projectId: string): void {
+    for (const k of [...this.lru.keys()]) if (k.startsWith(`${projectId}|`)) this.lru.delete(k);
+  }
+}

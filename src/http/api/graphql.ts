@@ -1,0 +1,195 @@
+// POST and GET /api/graphql (interface.md, "GraphQL behaviour"): the /api shell, the request's
+// parameters from the body or the query string, then the GraphQL run. Every answer is a GraphQL
+// result, refusals included (`errors` and no `data`, with the refusal's status). POST is never
+// cached; a GET with a production key is cacheable like entries (max-age 60, ETag, 304).
+import { Elysia } from "elysia";
+import { AppError, fail } from "../../errors.ts";
+import type { Services } from "../../services.ts";
+import type { KeyAuth } from "../../domain/keys/auth.ts";
+import type { AuthKey } from "../../domain/keys/service.ts";
+import { runReadJob, type ReadJob, type ReadOutcome } from "../../domain/reads/job.ts";
+import { LATEST_VERSION } from "../../domain/versions.ts";
+import { COMPRESS_ABOVE, encodeFor, etagOf, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
+import type { ReadPool } from "../../infra/read-pool.ts";
+import { refusal, runGraphql, type GraphqlAnswer, type GraphqlParams } from "../../graphql/execute.ts";
+import { checkSize, LIMITS } from "../../graphql/limits.ts";
+import { SchemaCache } from "../../graphql/schema.ts";
+import { requestInfo } from "../context.ts";
+import { readerOf, clientIp } from "./entries.ts";
+import { apiAuth, KEYED_VARY, type ApiCall } from "./shell.ts";
+
+const PROD_CACHE = "public, max-age=60";
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function jsonParam(raw: string | null, param: string): Json | null {
+  if (raw === null || raw === "") return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    fail("invalid_parameter", { message: `${param} is not valid JSON.`, param, hint: `Send ${param} as a JSON object.` });
+  }
+  if (v !== null && !isObject(v)) fail("invalid_parameter", { message: `${param} must be a JSON object.`, param, hint: `Send ${param} as a JSON object.` });
+  return v as Json | null;
+}
+
+/** The parameters of a POST body (`{ query, variables, operationName, extensions }`). */
+async function fromBody(request: Request): Promise<GraphqlParams> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  checkSize("POST body", declared, LIMITS.bodyBytes);
+  const type = request.headers.get("content-type");
+  if (type !== null && !/^application\/(graphql-response\+)?json\b/i.test(type.trim())) {
+    fail("invalid_parameter", { message: "The body must be JSON.", param: "Content-Type", hint: "Send Content-Type: application/json with { query, variables, operationName, extensions }." });
+  }
+  const text = await request.text();
+  checkSize("POST body", Buffer.byteLength(text), LIMITS.bodyBytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    fail("invalid_json", { param: "body" });
+  }
+  if (Array.isArray(body)) {
+    fail("invalid_parameter", { message: "Batching is not supported: send one operation per request.", param: "body", hint: "Send one JSON object { query, variables, operationName } per request." });
+  }
+  if (!isObject(body)) fail("invalid_parameter", { message: "The body must be a JSON object.", param: "body", hint: "Send { query, variables, operationName, extensions }." });
+  const str = (k: string) => {
+    const v = body[k];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== "string") fail("invalid_parameter", { message: `${k} must be a string.`, param: k, hint: `Send ${k} as a string.` });
+    return v;
+  };
+  let variables: Json | null;
+  let variablesBytes = 0;
+  if (typeof body.variables === "string") {
+    variablesBytes = Buffer.byteLength(body.variables);
+    variables = jsonParam(body.variables, "variables");
+  } else {
+    if (body.variables !== undefined && body.variables !== null && !isObject(body.variables)) {
+      fail("invalid_parameter", { message: "variables must be a JSON object.", param: "variables", hint: "Send variables as a JSON object." });
+    }
+    variables = (body.variables as Json | undefined) ?? null;
+    variablesBytes = variables ? Buffer.byteLength(JSON.stringify(variables)) : 0;
+  }
+  if (body.extensions !== undefined && body.extensions !== null && !isObject(body.extensions)) {
+    fail("invalid_parameter", { message: "extensions must be a JSON object.", param: "extensions", hint: "Send extensions as a JSON object." });
+  }
+  return { query: str("query"), variables, variablesBytes, operationName: str("operationName"), extensions: (body.extensions as Json | undefined) ?? null };
+}
+
+/** The parameters of a GET query string (`variables` and `extensions` as JSON text). */
+function fromQuery(url: URL): GraphqlParams {
+  checkSize("GET URL", Buffer.byteLength(url.pathname + url.search), LIMITS.urlBytes);
+  const q = url.searchParams;
+  const rawVars = q.get("variables");
+  return {
+    query: q.get("query"),
+    variables: jsonParam(rawVars, "variables"),
+    variablesBytes: rawVars ? Buffer.byteLength(rawVars) : 0,
+    operationName: q.get("operationName") || null,
+    extensions: jsonParam(q.get("extensions"), "extensions"),
+  };
+}
+
+/** The part of a key that changes its schema and reads, so keys with the same grants share answers. */
+function grantSig(key: AuthKey): string {
+  return [...key.scopes].filter((x) => x.startsWith("instance:read")).sort().join(",");
+}
+
+export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pool: ReadPool | null) {
+  const schemas = new SchemaCache();
+  s.changes.on("models", (pid) => schemas.drop(pid));
+
+  /** Runs a read on the read pool (as entries reads do), or in process when there is none. */
+  const run = (job: ReadJob): Promise<ReadOutcome> =>
+    pool ? pool.run(job) : Promise.resolve(runReadJob(s.projects.get(job.projectId), job));
+
+  async function handle(request: Request, get: boolean, ip: string): Promise<Response> {
+    const info = requestInfo(request, s.ids.uuid);
+    const docsBase = s.config.docsUrl ?? info.url.origin;
+    let call: ApiCall | null = null;
+    let answer: GraphqlAnswer;
+    let cached: CachedAnswer | undefined;
+    let cacheKey = "";
+    try {
+      call = apiAuth(s, keys, request);
+      const key = call.key;
+      const h = s.projects.get(key.row.projectId);
+      const params = get ? fromQuery(info.url) : await fromBody(request);
+      const prod = key.row.environment === "production";
+      const cacheable = get && prod && params.extensions?.svc !== true;
+      if (cacheable) {
+        cacheKey = `${cache.prefix(h.id)}${grantSig(key)}|${call.version}|graphql|${info.url.search}`;
+        cached = cache.get(cacheKey);
+      }
+      if (cached) answer = { status: 200, body: {}, cacheable: true, models: [], entryIds: [] };
+      else {
+        const built = schemas.get(h, readerOf(key).readable);
+        const slots: [string, number, string][] = [
+          [`c:${key.row.id}:${ip}`, 3, "for one client of a key"],
+          [`k:${key.row.id}`, 4, "for one key"],
+          [`p:${h.id}`, 4, "for one project's keys together"],
+        ];
+        answer = await runGraphql({ s, call, h, built, run, docsBase, acquire: () => s.limits.inFlight.acquire(slots) }, params);
+        if (cacheable && answer.cacheable) {
+          const body = new TextEncoder().encode(JSON.stringify(answer.body));
+          const surrogate = [`project:${h.id}`, ...answer.models.map((m) => `model:${m}`), ...answer.entryIds.map((e) => `entry:${e}`)].join(" ");
+          cached = { body, etag: etagOf(body), surrogate };
+          cache.set(cacheKey, cached);
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      answer = refusal(e, docsBase);
+      return respond(request, answer, info.version ?? LATEST_VERSION, e.code === "invalid_version" ? LATEST_VERSION : null, e.headers);
+    }
+    if (cached) return respondCached(request, cached, call.version);
+    return respond(request, answer, call.version, null, undefined, get && call.key.row.environment !== "production");
+  }
+
+  /** An uncached answer: POST never cached, a development GET no-store, no-cache. */
+  function respond(request: Request, a: GraphqlAnswer, version: string, override: string | null, extra?: Record<string, string>, devGet = false): Response {
+    const info = requestInfo(request, s.ids.uuid);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...info.headers,
+      ...extra,
+      "svc-version": override ?? version,
+      "x-request-id": info.id,
+      "cache-control": a.status === 200 && devGet ? "no-store, no-cache" : "no-store",
+    };
+    return new Response(JSON.stringify(a.body), { status: a.status, headers });
+  }
+
+  /** A production GET answer from the render cache, with its ETag (304 when the client has it). */
+  function respondCached(request: Request, answer: CachedAnswer, version: string): Response {
+    const info = requestInfo(request, s.ids.uuid);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...info.headers,
+      "svc-version": version,
+      "x-request-id": info.id,
+      vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
+      "cache-control": PROD_CACHE,
+    };
+    const enc = encodeFor(answer, request.headers.get("accept-encoding"));
+    if (enc.encoding) headers["content-encoding"] = enc.encoding;
+    const etag = enc.encoding ? `${answer.etag.slice(0, -1)}-${enc.encoding}"` : answer.etag;
+    headers.etag = etag;
+    headers["surrogate-key"] = answer.surrogate;
+    const inm = request.headers.get("if-none-match");
+    const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
+    if (inm && inm.split(",").some((t) => matches(t.trim()))) {
+      delete headers["content-encoding"];
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  }
+
+  return new Elysia()
+    .post("/api/graphql", ({ request, server }) => handle(request, false, clientIp(server, request)), { parse: "none" })
+    .get("/api/graphql", ({ request, server }) => handle(request, true, clientIp(server, request)));
+}

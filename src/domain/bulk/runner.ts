@@ -29,6 +29,8 @@ export function runChunk(s: Services, h: ProjectHandle, batchId: string, now: nu
       const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
       h.db.update(bulkBatchItems).set({ result: r.result, error: r.error ?? null }).where(mine).run();
     }).immediate();
+    // The read caches were told inside the transaction; tell them again after the commit.
+    s.changes.content(h.id);
   }
   if (items.length < INLINE_LIMIT) {
     const left = h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(and(eq(bulkBatchItems.batchId, b.id), isNull(bulkBatchItems.result))).limit(1).get();

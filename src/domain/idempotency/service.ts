@@ -78,5 +78,8 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
     }
     return a;
   })();
+  // A publish inside told the read caches before this commit; a read in between could have
+  // cached the old copy, so they are told again now (harmless when nothing was published).
+  s.changes.content(h.id);
   return { ...answer, replayed: false };
 }

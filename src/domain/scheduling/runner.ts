@@ -103,6 +103,9 @@ export function runClaimed(s: Services, h: ProjectHandle, a: ActionRow, now: num
       const at = iso(now);
       h.db.update(scheduledActions).set({ status: "done", lastError: null, claimToken: null, updatedAt: at, finishedAt: at }).where(mine).run();
     }).immediate();
+    // publishEntry told the read caches inside this transaction; a read between that and the
+    // commit could have cached the old copy, so they are told again now that it is committed.
+    s.changes.content(h.id);
   } catch (e) {
     // Not a refusal of the change but a fault (the database, a bug): nothing of the change was
     // written, so the action fails and retries like any other failure.

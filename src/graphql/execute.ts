@@ -14,7 +14,7 @@ import type { ProjectHandle } from "../storage/pool.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
 import { keyInfo } from "../domain/keys/info.ts";
 import type { ApiCall } from "../http/api/shell.ts";
-import { checkNesting, checkSize, LIMITS, measure, type Measures } from "./limits.ts";
+import { checkNesting, checkSize, emptyMeasures, LIMITS, measure, type Measures } from "./limits.ts";
 import { checkHash, lookupPersisted, persistedRef, storePersisted } from "./persisted.ts";
 import type { Built, RootInfo } from "./schema.ts";
 import { planRoot, restUrl, type RootPlan, type TranslateContext } from "./translate.ts";
@@ -167,7 +167,8 @@ export async function runGraphql(env: GraphqlEnv, p: GraphqlParams): Promise<Gra
     const variables = coerced.coerced;
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const d of prepared.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-    measures = measure(built, op, fragments, variables);
+    measures = emptyMeasures();
+    measure(built, op, fragments, variables, measures);
     if (register && ref) storePersisted(env.h, ref.hash, query, env.s.clock.now());
     return await answer(env, p, prepared.document, op, fragments, variables, measures);
   } catch (e) {

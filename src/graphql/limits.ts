@@ -83,6 +83,11 @@ export interface Measures {
   counted: number;
 }
 
+/** Measures before anything is measured; `measure` fills them in place, so a refusal can still report them. */
+export function emptyMeasures(): Measures {
+  return { depth: 0, rootFields: 0, connections: 0, fields: 0, requested: 0, counted: 0 };
+}
+
 const ENTRY_ROOTS = new Set(["list", "single", "entry", "node", "nodes"]);
 
 interface Walk {
@@ -190,8 +195,7 @@ function walkAbstract(w: Walk, nodes: readonly FieldNode[], depth: number): [num
  * Measures an operation and refuses it when it passes a limit: depth 12, 10 entry root fields,
  * first/last 1 to 200, 100 ids, 3 sort values, and the cost budget.
  */
-export function measure(built: Built, op: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>): Measures {
-  const m: Measures = { depth: 0, rootFields: 0, connections: 0, fields: 0, requested: 0, counted: 0 };
+export function measure(built: Built, op: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, m: Measures = emptyMeasures()): Measures {
   const w: Walk = { built, fragments, variables, m };
   const query = built.schema.getQueryType()!;
   for (const [, fns] of collectFields(built.schema, fragments, variables, query, op.selectionSet)) {

@@ -39,6 +39,8 @@ import { InFlight, RateLimiter } from "./infra/limits.ts";
 import { ReadPool } from "./infra/read-pool.ts";
 import { workspaceRoutes } from "./http/v2/workspaces.ts";
 import { layoutRoutes } from "./http/v2/layouts.ts";
+import { fieldChangeRoutes } from "./http/v2/field-changes.ts";
+import { runFieldChanges } from "./domain/field-changes/runner.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -108,6 +110,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(services, now) });
   jobs.add(schedulerJob(services));
   jobs.add(bulkBatchJob(services));
+  jobs.add({ name: "field-changes", pattern: "* * * * * *", run: (now) => void runFieldChanges(services, now) });
   const pages = new PageRecorder(services);
   const flushBatches = () => {
     try {
@@ -205,6 +208,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(projectRoutes(services))
     .use(modelRoutes(services))
     .use(layoutRoutes(services))
+    .use(fieldChangeRoutes(services))
     .use(workspaceRoutes(services))
     // Before entryRoutes: bulk routes hold static paths beside /v2/model-instances/:id.
     .use(bulkRoutes(services))

@@ -75,7 +75,7 @@ function checkString(v: unknown, path: string, max: number, optional: boolean): 
 }
 
 /** Parses one field definition; `self` is the model being saved (for relations to itself). */
-function parseField(
+export function parseField(
   s: Services, h: ProjectHandle, raw: unknown, path: string, self: { id: string; namespace: string }, existing?: FieldDef,
 ): FieldDef {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) badField(path, `${path} must be a field object`);
@@ -193,8 +193,11 @@ function hasEntries(h: ProjectHandle, modelId: string): boolean {
   return !!h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? LIMIT 1").get(modelId);
 }
 
-/** Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds? }`. */
-export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Record<string, unknown>, actor = "system"): Model {
+/**
+ * Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds? }`.
+ * `opts.fieldChange` is set by a field change moving the model, whose entries it has converted.
+ */
+export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Record<string, unknown>, actor = "system", opts: { fieldChange?: boolean } = {}): Model {
   const m = modelOrFail(h, ref, "id");
   const known = new Set(["name", "description", "singleEntry", "embedByDefault", "addFields", "editFields", "removeIds"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
@@ -233,7 +236,7 @@ export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Re
       const before = next.fields[idx]!;
       const after = parseField(s, h, raw, path, self, before);
       const shapeChanged = after.type !== before.type || after.arrayType !== before.arrayType || after.relation !== before.relation || after.namespace !== before.namespace;
-      if (shapeChanged && withEntries) {
+      if (shapeChanged && withEntries && !opts.fieldChange) {
         fail("field_change_required", {
           message: `Changing the type, array type, relation or namespace of field "${before.namespace}" on a model with entries needs a field change.`,
           extra: { field: `${path}`, plan: `/v2/models/${m.id}/field-changes/plan` },

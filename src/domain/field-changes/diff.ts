@@ -1,0 +1,119 @@
+// Reading a field-change body (`editFields` and `removeIds`, as for a model update) into ops:
+// one per field whose type, array type, relation or namespace changes, and one per removed
+// field, each with the choices it allows. The plan hash covers the model's id and version and
+// the whole resulting field list, so a plan goes stale when the model changes or the body differs.
+import { badField } from "../../errors.ts";
+import { sha256Hex } from "../../infra/crypto.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { parseField, type Model } from "../models/service.ts";
+import type { FieldDef } from "../models/fields.ts";
+import { convertible } from "./convert.ts";
+
+export const CHOICES = ["convert", "clear", "keep_both", "delete"] as const;
+export type Choice = (typeof CHOICES)[number];
+
+/** The parts of a field an op changes. */
+export interface Shape {
+  namespace: string;
+  type: string;
+  arrayType: string | null;
+  relation: string | null;
+}
+
+export interface Op {
+  /** The op's id is the id of the field it changes. */
+  id: string;
+  /** `change`: type, array type or relation (perhaps with a new namespace); `rename`: namespace only; `remove`. */
+  kind: "change" | "rename" | "remove";
+  fieldId: string;
+  /** The field's namespace before the change. */
+  namespace: string;
+  from: Shape;
+  to: Shape | null;
+  choices: Choice[];
+  /** Where `keep_both` keeps the old values. */
+  keepBothNamespace: string | null;
+}
+
+export interface Diff {
+  /** Field edits, normalised (relations by model id), as updateModel takes them. */
+  editFields: FieldDef[];
+  removeIds: string[];
+  ops: Op[];
+  /** The model's fields after the change, without keep_both copies. */
+  fields: FieldDef[];
+  planHash: string;
+}
+
+export function shapeOf(f: FieldDef): Shape {
+  return { namespace: f.namespace, type: f.type, arrayType: f.arrayType, relation: f.relation };
+}
+
+/** A free namespace for the old values: `<namespace>_old`, else `<namespace>_old_2`, and so on. */
+function keepBothName(ns: string, taken: Set<string>): string {
+  for (let i = 1; ; i++) {
+    const suffix = i === 1 ? "_old" : `_old_${i}`;
+    const name = ns.slice(0, 64 - suffix.length) + suffix;
+    if (!taken.has(name)) return name;
+  }
+}
+
+/** Reads `{ editFields?, removeIds? }` (plus the keys in `extra`, left to the caller) against a model. */
+export function readDiff(s: Services, h: ProjectHandle, m: Model, body: Record<string, unknown>, extra: string[] = []): Diff {
+  for (const k of Object.keys(body)) {
+    if (!["editFields", "removeIds", ...extra].includes(k)) badField(k, `${k} is not part of a field change; send editFields and removeIds`);
+  }
+  const removeIds: string[] = [];
+  if (body.removeIds !== undefined) {
+    if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
+    body.removeIds.forEach((id, i) => {
+      const f = typeof id === "string" ? m.fields.find((x) => x.id === id.toLowerCase()) : undefined;
+      if (!f) badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
+      if (removeIds.includes(f.id)) badField(`removeIds[${i}]`, `removeIds[${i}] is listed twice`);
+      removeIds.push(f.id);
+    });
+  }
+  const edits = new Map<string, FieldDef>();
+  if (body.editFields !== undefined) {
+    if (!Array.isArray(body.editFields)) badField("editFields", "editFields must be a list");
+    body.editFields.forEach((raw, i) => {
+      const path = `editFields[${i}]`;
+      const id = (raw as Record<string, unknown> | null)?.id;
+      const before = typeof id === "string" ? m.fields.find((f) => f.id === id.toLowerCase()) : undefined;
+      if (!before) badField(`${path}.id`, `${path}.id is not a field of this model`);
+      if (removeIds.includes(before.id)) badField(`${path}.id`, `${path}.id is also in removeIds`);
+      if (edits.has(before.id)) badField(`${path}.id`, `${path}.id is edited twice`);
+      edits.set(before.id, parseField(s, h, raw, path, { id: m.id, namespace: m.namespace }, before));
+    });
+  }
+  const fields = m.fields.filter((f) => !removeIds.includes(f.id)).map((f) => edits.get(f.id) ?? f);
+  const names = new Set<string>();
+  fields.forEach((f) => {
+    if (names.has(f.namespace)) badField("editFields", `Two fields would be named "${f.namespace}"`);
+    names.add(f.namespace);
+  });
+  const ops: Op[] = [];
+  for (const [id, after] of edits) {
+    const before = m.fields.find((f) => f.id === id)!;
+    const typeChanged = after.type !== before.type || after.arrayType !== before.arrayType || after.relation !== before.relation;
+    if (!typeChanged && after.namespace === before.namespace) continue;
+    const kind = typeChanged ? "change" : "rename";
+    const choices: Choice[] = kind === "rename" ? ["convert"] : convertible(before, after) ? ["convert", "clear", "keep_both"] : ["clear", "keep_both"];
+    const keep = kind === "change" ? keepBothName(before.namespace, names) : null;
+    if (keep) names.add(keep);
+    ops.push({ id, kind, fieldId: id, namespace: before.namespace, from: shapeOf(before), to: shapeOf(after), choices, keepBothNamespace: keep });
+  }
+  for (const id of removeIds) {
+    const before = m.fields.find((f) => f.id === id)!;
+    ops.push({ id, kind: "remove", fieldId: id, namespace: before.namespace, from: shapeOf(before), to: null, choices: ["delete"], keepBothNamespace: null });
+  }
+  const editFields = [...edits.values()];
+  const planHash = sha256Hex(JSON.stringify({ model: m.id, version: m.version, fields, removeIds: [...removeIds].sort() }));
+  return { editFields, removeIds, ops, fields, planHash };
+}
+
+/** The ops of two diffs are the same changes (used when a failed change is resumed on a newer model). */
+export function sameOps(a: Op[], b: Op[]): boolean {
+  return JSON.stringify(a.map(({ keepBothNamespace: _, ...o }) => o)) === JSON.stringify(b.map(({ keepBothNamespace: _, ...o }) => o));
+}

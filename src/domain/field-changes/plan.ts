@@ -1,0 +1,103 @@
+// Counting what a field change would do, without writing: per op, how many stored values
+// convert, lose detail or fail. A value is one field of one copy of an entry: its draft, and its
+// published copy when that is a different version. Up to five examples of values that fail or
+// lose detail come with each op, so a person sees what the numbers mean.
+import type { FieldDef } from "../models/fields.ts";
+import { convertValue, convertible, quote, type Lookup } from "./convert.ts";
+import type { Op } from "./diff.ts";
+
+export interface Example {
+  entryId: string;
+  copy: "draft" | "published";
+  value: unknown;
+  outcome: "loseDetail" | "fail";
+  reason: string;
+}
+
+export interface OpCounts {
+  values: number;
+  convert: number;
+  loseDetail: number;
+  fail: number;
+  examples: Example[];
+}
+
+/** What the conversion of entries needs: the ops, the fields before and after, and the relation lookup. */
+export interface ConvertCtx {
+  ops: Op[];
+  before: Map<string, FieldDef>;
+  after: Map<string, FieldDef>;
+  lookup: Lookup;
+}
+
+/** An entry row as counting and staging read it. */
+export interface EntryCopies {
+  id: string;
+  draftVersionId: string;
+  draftData: string;
+  publishedVersionId: string | null;
+  publishedData: string | null;
+}
+
+const MAX_EXAMPLES = 5;
+
+export function emptyCounts(ops: Op[]): Record<string, OpCounts> {
+  return Object.fromEntries(ops.map((o) => [o.id, { values: 0, convert: 0, loseDetail: 0, fail: 0, examples: [] }]));
+}
+
+/** The copies of an entry that count: the draft, and the published copy when it is another version. */
+export function copiesOf(e: EntryCopies): { copy: "draft" | "published"; data: Record<string, unknown> }[] {
+  const out: { copy: "draft" | "published"; data: Record<string, unknown> }[] = [{ copy: "draft", data: JSON.parse(e.draftData) }];
+  if (e.publishedVersionId && e.publishedVersionId !== e.draftVersionId && e.publishedData) out.push({ copy: "published", data: JSON.parse(e.publishedData) });
+  return out;
+}
+
+/** Adds the values of some entries to the counts (`acc`, by op id). */
+export function countEntries(ctx: ConvertCtx, rows: EntryCopies[], acc: Record<string, OpCounts>): void {
+  for (const e of rows) {
+    for (const { copy, data } of copiesOf(e)) {
+      for (const op of ctx.ops) {
+        const v = data[op.fieldId];
+        if (v === undefined || v === null) continue;
+        const c = acc[op.id]!;
+        if (op.kind === "remove") {
+          c.values++;
+          continue;
+        }
+        if (op.kind === "rename") {
+          c.values++;
+          c.convert++;
+          continue;
+        }
+        const before = ctx.before.get(op.fieldId)!;
+        const after = ctx.after.get(op.fieldId)!;
+        const r = convertible(before, after) ? convertValue(before, after, v, ctx.lookup) : { kind: "fail" as const, reason: `a ${after.type} field cannot hold ${before.type} values` };
+        if (r.kind === "empty") continue;
+        c.values++;
+        if (r.kind === "ok" && !r.lossy) {
+          c.convert++;
+          continue;
+        }
+        const outcome = r.kind === "ok" ? "loseDetail" : "fail";
+        c[outcome]++;
+        if (c.examples.length < MAX_EXAMPLES) {
+          const reason = r.kind === "fail" ? r.reason : `only the first of ${(v as unknown[]).length} items is kept: ${quote(r.value)}`;
+          c.examples.push({ entryId: e.id, copy, value: v, outcome, reason });
+        }
+      }
+    }
+  }
+}
+
+/** The op list of a plan answer, each op with its counts and examples, and the totals. */
+export function countedOps(ops: Op[], counts: Record<string, OpCounts> | null) {
+  const totals = { values: 0, convert: 0, loseDetail: 0, fail: 0 };
+  const list = ops.map((o) => {
+    const c = counts?.[o.id];
+    if (!c) return { ...o, counts: null, examples: [] };
+    const { examples, ...n } = c;
+    for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += n[k];
+    return { ...o, counts: n, examples };
+  });
+  return { ops: list, counts: counts ? totals : null };
+}

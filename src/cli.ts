@@ -91,13 +91,21 @@ const COMMANDS: Record<string, Command> = {
     usage: "",
     summary: "restore every file from CAPA_REPLICA_URL into an empty data directory",
     options: {},
-    run: () => {
+    run: async () => {
       const config = loadConfig();
       if (!config.replicaUrl) fail("restore needs CAPA_REPLICA_URL");
-      // TODO(issue "Operations"): restore every SQLite file from the Litestream replica into an
-      // empty data directory (control.sqlite first, then each project file it lists), refusing a
-      // data directory that already holds files.
-      fail(`restore from ${config.replicaUrl} is not built yet (issue "Operations"); use litestream restore by hand`);
+      const { restoreAll, RestoreError } = await import("./infra/restore.ts");
+      const replica = { replicaUrl: config.replicaUrl, replicaEndpoint: config.replicaEndpoint, replicaRegion: config.replicaRegion };
+      try {
+        const r = await restoreAll(replica, config.dataDir);
+        const projects = r.files.length - 1;
+        out(`Restored control.sqlite and ${projects} project file${projects === 1 ? "" : "s"} from ${config.replicaUrl} into ${config.dataDir} in ${r.ms} ms`);
+        // A project created moments before the backup point may have no replica yet; it starts empty.
+        for (const rel of r.missing) process.stderr.write(`capa: warning: no backup of ${rel} in the replica; that project starts empty\n`);
+      } catch (err) {
+        if (err instanceof RestoreError) fail(err.message);
+        throw err;
+      }
     },
   },
 };

@@ -18,6 +18,11 @@ export interface Config {
   managementHosts: string[];
   edgeSecret: string | null;
   replicaUrl: string | null;
+  /** The S3 endpoint of a non-AWS store (MinIO, R2, ...); AWS itself needs none. */
+  replicaEndpoint: string | null;
+  replicaRegion: string | null;
+  /** A bearer token that may read /metrics besides the owners' sessions. */
+  metricsToken: string | null;
   webhookAllowPrivate: boolean;
   webhookCaFile: string | null;
   fieldChanges: boolean;
@@ -76,6 +81,12 @@ function url(env: Env, name: string, schemes: string[]): string | null {
   return raw.replace(/\/+$/, "");
 }
 
+function metricsToken(env: Env): string | null {
+  const raw = env.CAPA_METRICS_TOKEN || null;
+  if (raw !== null && (raw.length < 16 || /\s/.test(raw))) throw new ConfigError("CAPA_METRICS_TOKEN must be at least 16 characters without spaces");
+  return raw;
+}
+
 /** Reads the configuration from an environment (process.env by default). */
 export function loadConfig(env: Env = process.env): Config {
   const email = env.CAPA_ADMIN_EMAIL?.trim() || null;
@@ -101,6 +112,9 @@ export function loadConfig(env: Env = process.env): Config {
     managementHosts: list(env, "CAPA_MANAGEMENT_HOSTS"),
     edgeSecret: env.CAPA_EDGE_SECRET || null,
     replicaUrl: url(env, "CAPA_REPLICA_URL", ["file:", "s3:"]),
+    replicaEndpoint: url(env, "CAPA_REPLICA_ENDPOINT", ["http:", "https:"]),
+    replicaRegion: env.CAPA_REPLICA_REGION?.trim() || null,
+    metricsToken: metricsToken(env),
     webhookAllowPrivate: bool(env, "CAPA_WEBHOOK_ALLOW_PRIVATE", false),
     webhookCaFile: env.CAPA_WEBHOOK_CA_FILE || null,
     fieldChanges: bool(env, "CAPA_FIELD_CHANGES", true),

@@ -110,7 +110,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(services, now) });
   jobs.add(schedulerJob(services));
   jobs.add(bulkBatchJob(services));
-  jobs.add({ name: "field-changes", pattern: "* * * * * *", run: (now) => void runFieldChanges(services, now) });
+  jobs.add({ name: "field-changes", pattern: "* * * * * *", run: async (now) => void (await runFieldChanges(services, now)) });
   const pages = new PageRecorder(services);
   const flushBatches = () => {
     try {

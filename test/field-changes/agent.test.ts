@@ -49,7 +49,7 @@ describe("the agent mount", () => {
     const r = await h.json("POST", `${A}/field-changes/${a.body.id}/resume`, key(agent, {}));
     expect(r.status).toBe(200);
     expect(r.body.state).toBe("queued");
-    run(h);
+    await run(h);
     const one = await h.json("GET", a.body.poll, key(agent));
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ state: "done", failures: { total: 1 } });
@@ -121,7 +121,7 @@ describe("CAPA_FIELD_CHANGES=off", () => {
   });
 
   test("the job does nothing, and the model edit rule is unchanged", async () => {
-    expect(run(h)).toBe(0);
+    expect(await run(h)).toBe(0);
     const r = await h.json("PATCH", "/v2/models/doc", { token, body: { editFields: [{ id: m.f.v, type: "number" }] } });
     expect(r.status).toBe(409);
     expect(r.body.code).toBe("field_change_required");

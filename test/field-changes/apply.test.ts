@@ -30,7 +30,7 @@ describe("onFailure clear versus stop", () => {
     const b = await entry(h, token, "c1", { price: "n/a" }, true);
     const { change: ch } = await planAndApply(h, token, "c1", { editFields: [{ id: m.f.price, type: "number" }] }, () => ({ choice: "convert", onFailure: "clear" }));
     expect(ch.ops[0].decision).toEqual({ choice: "convert", onFailure: "clear" });
-    run(h);
+    await run(h);
     const byId = (rows: any[]) => Object.fromEntries(rows.map((r) => [r.id, r.price]));
     expect(byId(await readEntries(h, dev, "c1"))).toEqual({ [a.id]: null, [b.id]: null });
     expect(byId(await readEntries(h, prod, "c1"))).toEqual({ [a.id]: 12.5, [b.id]: null });
@@ -48,7 +48,7 @@ describe("onFailure clear versus stop", () => {
     const bad = await entry(h, token, "c2", { price: "three" });
     const before = (await h.json("GET", "/v2/model-instances?model=c2", { token })).body;
     const { change: ch } = await planAndApply(h, token, "c2", { editFields: [{ id: m.f.price, type: "number" }] }, () => ({ choice: "convert", onFailure: "stop" }));
-    run(h);
+    await run(h);
     const c = await change(h, token, ch.id);
     expect(c.state).toBe("failed");
     expect(c.error).toEqual({ code: "conversion_failed", message: "1 value failed to convert and the decision is to stop; fix them and resume, or resume with onFailure clear." });
@@ -62,7 +62,7 @@ describe("onFailure clear versus stop", () => {
     const resumed = await h.json("POST", `/v2/field-changes/${ch.id}/resume`, { token, body: {} });
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({ state: "queued", error: null, progress: { failed: 0 } });
-    run(h);
+    await run(h);
     const done = await change(h, token, ch.id);
     expect(done.state).toBe("done");
     expect(done.failures.total).toBe(0);
@@ -74,12 +74,12 @@ describe("onFailure clear versus stop", () => {
     const m = await model(h, token, "c3", [{ namespace: "price", type: "string" }]);
     const bad = await entry(h, token, "c3", { price: "three" });
     const { change: ch } = await planAndApply(h, token, "c3", { editFields: [{ id: m.f.price, type: "number" }] }, () => ({ choice: "convert", onFailure: "stop" }));
-    run(h);
+    await run(h);
     expect((await change(h, token, ch.id)).state).toBe("failed");
     const r = await h.json("POST", `/v2/field-changes/${ch.id}/resume`, { token, body: { onFailure: "clear" } });
     expect(r.status).toBe(200);
     expect(r.body.ops[0].decision).toEqual({ choice: "convert", onFailure: "clear" });
-    run(h);
+    await run(h);
     const done = await change(h, token, ch.id);
     expect(done.state).toBe("done");
     expect(done.failures.data).toEqual([{ entryId: bad.id, fieldId: m.f.price, namespace: "price", copy: "draft", value: "three", reason: '"three" is not a number' }]);
@@ -94,7 +94,7 @@ describe("the other choices", () => {
     const b = await entry(h, token, "kb", { size: "large" });
     const c = await entry(h, token, "kb", {});
     const { change: ch } = await planAndApply(h, token, "kb", { editFields: [{ id: m.f.size, type: "number" }] }, () => ({ choice: "keep_both" }));
-    run(h);
+    await run(h);
     const done = await change(h, token, ch.id);
     expect(done.state).toBe("done");
     const fields = (await h.json("GET", "/v2/models/kb", { token })).body.fields;
@@ -111,7 +111,7 @@ describe("the other choices", () => {
     const m = await model(h, token, "cl", [{ namespace: "note", type: "string" }, { namespace: "keep", type: "string" }]);
     await entry(h, token, "cl", { note: "5", keep: "k" }, true);
     const { change: ch } = await planAndApply(h, token, "cl", { editFields: [{ id: m.f.note, type: "number" }] }, () => ({ choice: "clear" }));
-    run(h);
+    await run(h);
     expect((await change(h, token, ch.id)).state).toBe("done");
     expect((await readEntries(h, dev, "cl")).map((r) => [r.note, r.keep])).toEqual([[null, "k"]]);
     expect((await readEntries(h, prod, "cl")).map((r) => [r.note, r.keep])).toEqual([[null, "k"]]);
@@ -128,7 +128,7 @@ describe("the other choices", () => {
     expect((await h.json("PUT", "/v2/models/del/layout", { token, body: { layout } })).status).toBe(200);
     const { change: ch } = await planAndApply(h, token, "del", { editFields: [{ id: m.f.by, type: "string" }], removeIds: [m.f.gone] },
       (op) => ({ choice: op.kind === "remove" ? "delete" : "convert" }));
-    run(h);
+    await run(h);
     expect((await change(h, token, ch.id)).state).toBe("done");
     const after = (await h.json("GET", "/v2/models/del", { token })).body;
     expect(after.fields.map((f: any) => f.namespace)).toEqual(["by", "t"]);
@@ -150,7 +150,7 @@ describe("versions, keys and events", () => {
     await h.json("PATCH", `/v2/model-instances/${e.id}`, { token, body: { data: { when: "2026-02-01T09:00:00+01:00" } } });
     await entry(h, token, "ver", { when: "2025-12-31", n: 2 });
     ({ change: ch } = await planAndApply(h, token, "ver", { editFields: [{ id: m.f.when, type: "date" }] }, () => ({ choice: "convert" })));
-    run(h);
+    await run(h);
   });
 
   test("older versions are converted where they convert; what does not stays as stored and reads null", async () => {
@@ -250,7 +250,7 @@ describe("apply refusals write nothing", () => {
     expect(second.body).toEqual({
       error: "Another field change of this model is in progress.", code: "field_change_in_progress", changeId: first.body.id,
     });
-    run(h);
+    await run(h);
     expect((await change(h, token, first.body.id)).state).toBe("done");
   });
 });

@@ -90,7 +90,7 @@ describe.each(kinds.map((k, i) => [k.name, k, i] as const))("%s", (_name, k, i) 
     ids = [];
     for (const [j, v] of k.values().entries()) ids.push((await entry(h, token, ns, { v, n: j })).id);
     ({ plan, change: ch } = await planAndApply(h, token, ns, { editFields: [{ id: m.f.v, ...k.to }] }, () => ({ choice: "convert" })));
-    run(h);
+    await run(h);
   });
 
   test("plan counts", () => {

@@ -55,33 +55,33 @@ describe("a crash", () => {
   test("after one chunk: reopened, the job resumes from the cursor and converts every entry once", async () => {
     const { h, token, dev, ch } = await setUp();
     // queued -> converting, then one chunk of three entries.
-    expect(run(h, { maxSteps: 2, chunkSize: 3 })).toBe(2);
+    expect(await run(h, { maxSteps: 2, chunkSize: 3 })).toBe(2);
     expect(await change(h, token, ch.id)).toMatchObject({ state: "converting", progress: { done: 3 } });
     const h2 = crash(h);
     expect(await change(h2, token, ch.id)).toMatchObject({ state: "converting", progress: { done: 3 } });
     // The first run after start-up finds the change on its own.
-    run(h2, { chunkSize: 3 });
+    await run(h2, { chunkSize: 3 });
     await expectConvertedOnce(h2, token, dev, ch.id);
   });
 
   test("while moving: reopened, the job moves the model and entries once", async () => {
     const { h, token, dev, ch } = await setUp();
-    run(h, { maxSteps: 4, chunkSize: 3 });
+    await run(h, { maxSteps: 4, chunkSize: 3 });
     expect((await change(h, token, ch.id)).state).toBe("moving");
     const h2 = crash(h);
     expect((await change(h2, token, ch.id)).state).toBe("moving");
-    run(h2);
+    await run(h2);
     await expectConvertedOnce(h2, token, dev, ch.id);
   });
 
   test("inside a step: the step's writes are undone, the change reports failed, and resume finishes it", async () => {
     const { h, token, dev, ch, projectId } = await setUp();
-    run(h, { maxSteps: 2, chunkSize: 3 });
+    await run(h, { maxSteps: 2, chunkSize: 3 });
     const hdl = h.capa.services.projects.get(projectId);
     // The next chunk dies half-way: staging its second entry raises inside the transaction.
     hdl.sqlite.exec(`CREATE TEMP TRIGGER boom BEFORE INSERT ON field_change_rows
       WHEN (SELECT count(*) FROM field_change_rows) >= 4 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
-    run(h, { maxSteps: 1, chunkSize: 3 });
+    await run(h, { maxSteps: 1, chunkSize: 3 });
     const failed = await change(h, token, ch.id);
     expect(failed).toMatchObject({
       state: "failed", progress: { done: 3 },
@@ -90,7 +90,7 @@ describe("a crash", () => {
     expect(hdl.sqlite.query("SELECT count(*) AS n FROM field_change_rows WHERE change_id = ?").get(ch.id)).toEqual({ n: 3 });
     hdl.sqlite.exec("DROP TRIGGER boom");
     expect((await h.json("POST", `/v2/field-changes/${ch.id}/resume`, { token, body: {} })).status).toBe(200);
-    run(h, { chunkSize: 3 });
+    await run(h, { chunkSize: 3 });
     await expectConvertedOnce(h, token, dev, ch.id);
   });
 });

@@ -37,7 +37,7 @@ export async function planAndApply(
 }
 
 /** Runs the field-changes job body once with the harness clock. */
-export function run(h: Harness, opts: RunOptions = {}): number {
+export function run(h: Harness, opts: RunOptions = {}): Promise<number> {
   return runFieldChanges(h.capa.services, h.clock.now(), opts);
 }
 

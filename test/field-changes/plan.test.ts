@@ -219,24 +219,28 @@ describe("a model with more than 1,000 entries", () => {
     expect(r.body).toMatchObject({ state: "planned", modelId: big.id, model: "big", countsReady: false, counts: null, progress: { total: 1001, done: 0, failed: 0 } });
     expect(r.body.poll).toBe(`/v2/field-changes/${r.body.id}`);
     expect(r.body.planHash).toMatch(/^[0-9a-f]{64}$/);
+    // Asking again answers the same planned change rather than counting twice.
+    const again = await h.json("POST", "/v2/models/big/field-changes/plan", { token, body });
+    expect(again.status).toBe(202);
+    expect(again.body.id).toBe(r.body.id);
     // Nothing changed: the model and its entries are as they were; the plan is not in progress.
     expect((await h.json("GET", "/v2/models/big", { token })).body.version).toBe(big.version);
     expect((await h.req("GET", "/v2/models/big/field-changes/current", { token })).status).toBe(204);
     // One counting step of 500, then the rest.
-    expect(run(h, { maxSteps: 1, chunkSize: 500 })).toBe(1);
+    expect(await run(h, { maxSteps: 1, chunkSize: 500 })).toBe(1);
     const mid = (await h.json("GET", r.body.poll, { token })).body;
     expect(mid).toMatchObject({ state: "planned", countsReady: false, progress: { done: 500 } });
-    run(h, { chunkSize: 500 });
+    await run(h, { chunkSize: 500 });
     const counted = (await h.json("GET", r.body.poll, { token })).body;
     expect(counted).toMatchObject({ state: "planned", countsReady: true, counts: { values: 1001, convert: 901, loseDetail: 0, fail: 100 } });
     expect(counted.ops[0].counts).toEqual({ values: 1001, convert: 901, loseDetail: 0, fail: 100 });
     expect(counted.ops[0].examples).toHaveLength(5);
     // The job has nothing more to do for it.
-    expect(run(h)).toBe(0);
+    expect(await run(h)).toBe(0);
     const applied = await h.json("POST", "/v2/models/big/field-changes", { token, body: { ...body, planHash: r.body.planHash, decisions: [{ opId: big.f.n, choice: "convert" }] } });
     expect(applied.status).toBe(202);
     expect(applied.body).toMatchObject({ id: r.body.id, state: "queued", countsReady: true });
-    run(h);
+    await run(h);
     const done = (await h.json("GET", r.body.poll, { token })).body;
     expect(done).toMatchObject({ state: "done", progress: { total: 1001, done: 1001, failed: 100 }, resultVersion: big.version + 1 });
     expect(done.failures.total).toBe(100);

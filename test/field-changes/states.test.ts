@@ -55,22 +55,22 @@ describe("the happy path: queued -> converting -> moving -> done", () => {
   });
 
   test("queued -> converting: the first step counts the entries", async () => {
-    expect(step()).toBe(1);
+    expect(await step()).toBe(1);
     const c = await change(h, token, ch.id);
     expect(c).toMatchObject({ state: "converting", progress: { total: 5, done: 0, failed: 0 }, startedAt: expect.any(String) });
   });
 
   test("converting -> converting: one chunk per step, progress moves, nothing visible changes", async () => {
-    step();
+    await step();
     expect(await change(h, token, ch.id)).toMatchObject({ state: "converting", progress: { total: 5, done: 2 } });
-    step();
+    await step();
     expect(await change(h, token, ch.id)).toMatchObject({ state: "converting", progress: { done: 4 } });
     expect((await readEntries(h, dev, "happy", "sort=i")).map((r) => r.v)).toEqual(["0", "1", "2", "3", "4"]);
     expect((await h.json("GET", "/v2/models/happy", { token })).body.version).toBe(m.version);
   });
 
   test("converting -> moving after the last chunk; moving cannot be cancelled", async () => {
-    step();
+    await step();
     expect(await change(h, token, ch.id)).toMatchObject({ state: "moving", progress: { done: 5 } });
     const r = await cancel(ch.id);
     expect(r.status).toBe(409);
@@ -82,7 +82,7 @@ describe("the happy path: queued -> converting -> moving -> done", () => {
   });
 
   test("moving -> done: entries and model move together", async () => {
-    step();
+    await step();
     const c = await change(h, token, ch.id);
     expect(c).toMatchObject({ state: "done", resultVersion: m.version + 1, progress: { total: 5, done: 5, failed: 0 }, finishedAt: expect.any(String) });
     expect((await readEntries(h, dev, "happy", "sort=i")).map((r) => r.v)).toEqual([0, 1, 2, 3, 4]);
@@ -105,14 +105,14 @@ describe("cancel", () => {
     const r = await cancel(ch.id);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: ch.id, state: "cancelled", finishedAt: expect.any(String) });
-    expect(run(h)).toBe(0);
+    expect(await run(h)).toBe(0);
     expect((await h.req("GET", "/v2/models/cq/field-changes/current", { token })).status).toBe(204);
   });
 
   test("converting -> cancelled: what was staged is dropped and the entries never changed", async () => {
     const { m, ch } = await queued("cc", 5);
-    step();
-    step();
+    await step();
+    await step();
     expect(await state(ch.id)).toBe("converting");
     const r = await cancel(ch.id);
     expect(r.body).toMatchObject({ state: "cancelled", progress: { done: 0, failed: 0 } });
@@ -120,7 +120,7 @@ describe("cancel", () => {
     expect(hdl.sqlite.query("SELECT count(*) AS n FROM field_change_rows WHERE change_id = ?").get(ch.id)).toEqual({ n: 0 });
     expect((await readEntries(h, dev, "cc", "sort=i")).map((r) => r.v)).toEqual(["0", "1", "2", "3", "4"]);
     expect((await h.json("GET", "/v2/models/cc", { token })).body.version).toBe(m.version);
-    expect(run(h)).toBe(0);
+    expect(await run(h)).toBe(0);
   });
 
   test("cancelled twice: 409", async () => {
@@ -142,13 +142,13 @@ describe("cancel", () => {
 describe("resume", () => {
   test("cancelled -> queued -> ... -> done, starting again from the first entry", async () => {
     const { ch } = await queued("rc", 3);
-    step();
-    step();
+    await step();
+    await step();
     await cancel(ch.id);
     const r = await resume(ch.id);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ state: "queued", error: null, finishedAt: null, progress: { done: 0 } });
-    run(h);
+    await run(h);
     expect(await change(h, token, ch.id)).toMatchObject({ state: "done", progress: { total: 3, done: 3 } });
     expect((await readEntries(h, dev, "rc", "sort=i")).map((r) => r.v)).toEqual([0, 1, 2]);
   });
@@ -157,7 +157,7 @@ describe("resume", () => {
     const m = await model(h, token, "fc", [{ namespace: "v", type: "string" }]);
     await entry(h, token, "fc", { v: "x" });
     const { change: ch } = await planAndApply(h, token, "fc", { editFields: [{ id: m.f.v, type: "number" }] }, () => ({ choice: "convert", onFailure: "stop" }));
-    run(h);
+    await run(h);
     expect(await state(ch.id)).toBe("failed");
     const r = await cancel(ch.id);
     expect(r.status).toBe(200);
@@ -167,17 +167,17 @@ describe("resume", () => {
   test("planned, queued and converting changes cannot be resumed", async () => {
     const { ch } = await queued("rq", 3);
     expect((await resume(ch.id)).body).toEqual(notResumable("queued"));
-    step();
+    await step();
     expect((await resume(ch.id)).body).toEqual(notResumable("converting"));
-    run(h);
+    await run(h);
   });
 
   test("a model edited while converting: the change fails with plan_stale, and resume starts it again on the new version", async () => {
     const { m, ch } = await queued("stale", 4);
-    step();
-    step();
+    await step();
+    await step();
     expect((await h.json("PATCH", "/v2/models/stale", { token, body: { description: "edited meanwhile" } })).status).toBe(200);
-    step();
+    await step();
     const failed = await change(h, token, ch.id);
     expect(failed).toMatchObject({ state: "failed", error: { code: "plan_stale", message: "The model changed while the change ran; resume it to start again on the new version." } });
     expect((await h.json("GET", "/v2/models/stale", { token })).body.version).toBe(m.version + 1);
@@ -185,7 +185,7 @@ describe("resume", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ state: "queued", baseVersion: m.version + 1, progress: { done: 0 } });
     expect(r.body.planHash).not.toBe(ch.planHash);
-    run(h);
+    await run(h);
     const done = await change(h, token, ch.id);
     expect(done).toMatchObject({ state: "done", resultVersion: m.version + 2 });
     const model2 = (await h.json("GET", "/v2/models/stale", { token })).body;
@@ -195,10 +195,10 @@ describe("resume", () => {
 
   test("a model whose change no longer applies: resume answers 409 plan_stale", async () => {
     const { m, ch } = await queued("gone", 2);
-    step();
+    await step();
     // The field is removed while the change converts (a model with entries may lose a field by PATCH).
     expect((await h.json("PATCH", "/v2/models/gone", { token, body: { removeIds: [m.f.v] } })).status).toBe(200);
-    run(h);
+    await run(h);
     expect((await change(h, token, ch.id)).error.code).toBe("plan_stale");
     const r = await resume(ch.id);
     expect(r.status).toBe(409);
@@ -206,11 +206,26 @@ describe("resume", () => {
     expect(await state(ch.id)).toBe("failed");
   });
 
+  test("a model deleted while converting: the change fails, its staging goes, and resume answers plan_stale", async () => {
+    const { ch } = await queued("deleted", 3);
+    await step();
+    await step();
+    expect((await h.json("DELETE", "/v2/models/deleted", { token, body: { namespace: "deleted" } })).status).toBe(204);
+    await step();
+    const c = await change(h, token, ch.id);
+    expect(c).toMatchObject({ state: "failed", model: null, error: { code: "not_found", message: "The model of this change was deleted." } });
+    const hdl = h.capa.services.projects.get(projectId);
+    expect(hdl.sqlite.query("SELECT count(*) AS n FROM field_change_rows WHERE change_id = ?").get(ch.id)).toEqual({ n: 0 });
+    const r = await resume(ch.id);
+    expect(r.status).toBe(409);
+    expect(r.body).toEqual({ error: "The model of this change was deleted.", code: "plan_stale" });
+  });
+
   test("resume refuses a body other than { onFailure }", async () => {
     const m = await model(h, token, "rb", [{ namespace: "v", type: "string" }]);
     await entry(h, token, "rb", { v: "x" });
     const { change: ch } = await planAndApply(h, token, "rb", { editFields: [{ id: m.f.v, type: "number" }] }, () => ({ choice: "convert", onFailure: "stop" }));
-    run(h);
+    await run(h);
     const bad = await resume(ch.id, { onFailure: "ignore" });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: "onFailure must be clear or stop", code: "invalid_body", field: "onFailure" });
@@ -236,7 +251,7 @@ describe("a large plan: planned -> queued, planned -> cancelled", () => {
     const c = await cancel(r.body.id);
     expect(c.status).toBe(200);
     expect(c.body.state).toBe("cancelled");
-    expect(run(h)).toBe(0);
+    expect(await run(h)).toBe(0);
   });
 
   test("planned -> queued by applying its hash, then done", async () => {
@@ -245,7 +260,7 @@ describe("a large plan: planned -> queued, planned -> cancelled", () => {
     const a = await h.json("POST", "/v2/models/lp/field-changes", { token, body: { ...body, planHash: r.body.planHash, decisions: [{ opId: m.f.v, choice: "convert" }] } });
     expect(a.status).toBe(202);
     expect(a.body).toMatchObject({ id: r.body.id, state: "queued" });
-    run(h, { budgetMs: 60_000 });
+    await run(h, { budgetMs: 60_000 });
     expect(await change(h, token, r.body.id)).toMatchObject({ state: "done", progress: { total: 1001, done: 1001, failed: 0 } });
   });
 });
@@ -253,13 +268,13 @@ describe("a large plan: planned -> queued, planned -> cancelled", () => {
 describe("entries saved while a change converts", () => {
   test("an entry edited after it was staged, and one created meanwhile, are converted from their newest copies", async () => {
     const { ch } = await queued("live", 4);
-    step();
-    step();
+    await step();
+    await step();
     const rows = await readEntries(h, dev, "live", "sort=i");
     await h.json("PATCH", `/v2/model-instances/${rows[0].id}`, { token, body: { data: { v: "100" } } });
     await h.json("POST", `/v2/model-instances/${rows[1].id}/publish`, { token, body: {} });
     const late = await entry(h, token, "live", { v: "7", i: 9 });
-    run(h);
+    await run(h);
     expect((await change(h, token, ch.id)).state).toBe("done");
     const after = await readEntries(h, dev, "live", "sort=i");
     expect(after.map((r) => [r.i, r.v])).toEqual([[0, 100], [1, 1], [2, 2], [3, 3], [9, 7]]);
@@ -278,7 +293,7 @@ describe("history and one change", () => {
     ids = [];
     const first = await planAndApply(h, token, "hist", { editFields: [{ id: m.f.a, type: "number" }] }, () => ({ choice: "convert" }));
     ids.push(first.change.id);
-    run(h);
+    await run(h);
     h.clock.advance(1000);
     const second = await planAndApply(h, token, "hist", { editFields: [{ id: m.f.b, type: "number" }] }, () => ({ choice: "convert" }));
     ids.push(second.change.id);
@@ -312,7 +327,7 @@ describe("history and one change", () => {
 
   test("current is the queued change; 204 once it is done", async () => {
     expect((await h.json("GET", "/v2/models/hist/field-changes/current", { token })).body.id).toBe(ids[2]);
-    run(h);
+    await run(h);
     const r = await h.req("GET", "/v2/models/hist/field-changes/current", { token });
     expect(r.status).toBe(204);
     expect(await r.text()).toBe("");

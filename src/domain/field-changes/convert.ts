@@ -25,7 +25,7 @@ const FALSE = new Set(["false", "no", "0", "off"]);
 
 /** A value as the failure list and plan examples quote it: short. */
 export function quote(v: unknown): string {
-  const s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 

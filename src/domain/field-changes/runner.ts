@@ -64,6 +64,8 @@ function stageCtx(h: ProjectHandle, row: FieldChangeRow, m: Model, now: string):
 function baseModel(h: ProjectHandle, row: FieldChangeRow, now: string): Model | null {
   const m = allModels(h).byId.get(row.modelId);
   if (!m) {
+    // Nothing can move any more; what was staged goes, the failures stay listed.
+    clearStaging(h, row.id, { keepFailures: true });
     failRow(h, row, now, "not_found", "The model of this change was deleted.");
     return null;
   }
@@ -206,11 +208,15 @@ export function stepChange(s: Services, h: ProjectHandle, id: string, now: numbe
   }
 }
 
+/** Lets the event loop serve requests between two steps. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The job body: works on every project with field-change work until each is done, `maxSteps`
- * steps have run or the time budget is spent. Answers the number of steps run.
+ * steps have run or the time budget is spent. Each step is synchronous (one transaction), and
+ * requests are served between steps. Answers the number of steps run.
  */
-export function runFieldChanges(s: Services, now: number, opts: RunOptions = {}): number {
+export async function runFieldChanges(s: Services, now: number, opts: RunOptions = {}): Promise<number> {
   if (!s.config.fieldChanges) return 0;
   const maxSteps = opts.maxSteps ?? Infinity;
   const until = performance.now() + (opts.budgetMs ?? 500);
@@ -230,6 +236,7 @@ export function runFieldChanges(s: Services, now: number, opts: RunOptions = {})
       while (steps < maxSteps && performance.now() < until) {
         steps++;
         if (!stepChange(s, h, id, now, opts)) break;
+        await yieldToRequests();
       }
     }
     if (!hasWork(h)) set.delete(projectId);

@@ -1,11 +1,11 @@
-// Field changes (interface.md, Field change; decisions.md section 7): plan, apply, cancel,
-// resume, history. A plan writes nothing (a model with more than 1,000 entries is counted in the
+// Field changes (interface.md, Field change; decisions.md section 7): plan and apply, and the
+// record every route answers with (cancel, resume and history are in lifecycle.ts). A plan writes nothing (a model with more than 1,000 entries is counted in the
 // background and answered with a poll link). An applied change is queued and worked through by
 // the `field-changes` job (runner.ts): converting stages every entry, moving swaps model and
 // entries in one transaction. States: planned, queued, converting, moving, done, failed, cancelled.
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { fieldChanges, fieldChangeFailures } from "../../storage/project/schema.ts";
-import { AppError, badField, fail } from "../../errors.ts";
+import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -13,7 +13,7 @@ import type { Principal } from "../access/principal.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { allModels, modelOrFail, type Model } from "../models/service.ts";
 import type { FieldDef } from "../models/fields.ts";
-import { readDiff, sameOps, type Diff, type Op } from "./diff.ts";
+import { readDiff, type Diff, type Op } from "./diff.ts";
 import { countEntries, countedOps, emptyCounts, type ConvertCtx, type OpCounts } from "./plan.ts";
 import type { Decision } from "./stage.ts";
 import type { Lookup } from "./convert.ts";
@@ -113,6 +113,9 @@ export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: str
   const diff = readDiff(s, h, m, body);
   const n = entryCount(h, m.id);
   if (n > PLAN_INLINE_MAX) {
+    // Asking again for the same plan answers the one already counting (or counted).
+    const same = plannedWith(h, m.id, diff.planHash);
+    if (same) return { status: 202, body: changeRecord(h, same, prefix) };
     const row = insertChange(s, h, p, m, diff, "planned", null, { ready: false, ops: emptyCounts(diff.ops) });
     h.db.update(fieldChanges).set({ total: n }).where(eq(fieldChanges.id, row.id)).run();
     noteWork(s, h.id);
@@ -172,7 +175,7 @@ function readDecisions(ops: Op[], raw: unknown): Record<string, Decision> {
 }
 
 /** The fields that keep old values for keep_both decisions (ids reused when given). */
-function keepBothFields(s: Services, m: Model, ops: Op[], decisions: Record<string, Decision>, prev: Record<string, FieldDef> = {}): Record<string, FieldDef> {
+export function keepBothFields(s: Services, m: Model, ops: Op[], decisions: Record<string, Decision>, prev: Record<string, FieldDef> = {}): Record<string, FieldDef> {
   const out: Record<string, FieldDef> = {};
   for (const op of ops) {
     if (decisions[op.id]?.choice !== "keep_both") continue;
@@ -185,11 +188,18 @@ function keepBothFields(s: Services, m: Model, ops: Op[], decisions: Record<stri
   return out;
 }
 
-function targetOf(diff: Pick<Diff, "fields" | "ops">, keepBoth: Record<string, FieldDef>): FieldDef[] {
+export function targetOf(diff: Pick<Diff, "fields" | "ops">, keepBoth: Record<string, FieldDef>): FieldDef[] {
   return [...diff.fields, ...diff.ops.filter((o) => keepBoth[o.id]).map((o) => keepBoth[o.id]!)];
 }
 
-function activeChange(h: ProjectHandle, modelId: string): FieldChangeRow | undefined {
+/** The newest planned (not yet applied) change of a model with this plan hash. */
+function plannedWith(h: ProjectHandle, modelId: string, planHash: string): FieldChangeRow | undefined {
+  return h.db.select().from(fieldChanges)
+    .where(and(eq(fieldChanges.modelId, modelId), eq(fieldChanges.state, "planned"), eq(fieldChanges.planHash, planHash)))
+    .orderBy(desc(fieldChanges.createdAt)).get();
+}
+
+export function activeChange(h: ProjectHandle, modelId: string): FieldChangeRow | undefined {
   return h.db.select().from(fieldChanges)
     .where(and(eq(fieldChanges.modelId, modelId), inArray(fieldChanges.state, [...ACTIVE]))).orderBy(desc(fieldChanges.createdAt)).get();
 }
@@ -210,9 +220,7 @@ export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: st
   if (busy) fail("field_change_in_progress", { extra: { changeId: busy.id } });
   const keepBoth = keepBothFields(s, m, diff.ops, decisions);
   const applied = { decisions, keepBoth, targetFields: targetOf(diff, keepBoth) };
-  const planned = h.db.select().from(fieldChanges)
-    .where(and(eq(fieldChanges.modelId, m.id), eq(fieldChanges.state, "planned"), eq(fieldChanges.planHash, diff.planHash)))
-    .orderBy(desc(fieldChanges.createdAt)).get();
+  const planned = plannedWith(h, m.id, diff.planHash);
   let id: string;
   if (planned) {
     const plan = { ...planOf(planned), ...applied };
@@ -240,113 +248,5 @@ export function clearStaging(h: ProjectHandle, changeId: string, opts: { entryId
   const args = opts.entryIds ? [changeId, JSON.stringify(opts.entryIds)] : [changeId];
   const tables = ["field_change_rows", "field_change_versions", ...(opts.keepFailures ? [] : ["field_change_failures"])];
   for (const t of tables) h.sqlite.query(`DELETE FROM ${t} WHERE change_id = ?${only}`).run(...args);
-}
-
-/** `POST /v2/field-changes/:id/cancel`: allowed until the model starts moving; what was staged is dropped. */
-export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: string) {
-  const row = changeOrFail(h, id);
-  if (!["planned", "queued", "converting", "failed"].includes(row.state)) {
-    const why = row.state === "moving" ? "the model is moving to its new shape" : `the change is ${row.state}`;
-    fail("field_change_not_cancellable", { message: `This field change can no longer be cancelled: ${why}.`, extra: { state: row.state } });
-  }
-  const now = iso(s.clock.now());
-  h.sqlite.transaction(() => {
-    clearStaging(h, row.id);
-    h.db.update(fieldChanges).set({ state: "cancelled", cursorCreatedAt: null, cursorId: null, done: 0, updatedAt: now, finishedAt: now })
-      .where(eq(fieldChanges.id, row.id)).run();
-  })();
-  return changeRecord(h, changeOrFail(h, row.id), prefix);
-}
-
-/**
- * `POST /v2/field-changes/:id/resume { onFailure? }`: a failed or cancelled change is queued
- * again. Entries whose values failed are converted afresh (they may have been fixed); a model
- * that changed meanwhile restarts the change when its ops are still the same, else `plan_stale`.
- */
-export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>, prefix: string) {
-  const row = changeOrFail(h, id);
-  if (row.state !== "failed" && row.state !== "cancelled") {
-    fail("field_change_not_resumable", { message: `Only a failed or cancelled field change can be resumed; this one is ${row.state}.`, extra: { state: row.state } });
-  }
-  for (const k of Object.keys(body)) if (k !== "onFailure") badField(k, `${k} is not accepted here; send { onFailure? }`);
-  if (body.onFailure !== undefined && body.onFailure !== "clear" && body.onFailure !== "stop") badField("onFailure", "onFailure must be clear or stop");
-  const m = allModels(h).byId.get(row.modelId);
-  if (!m) fail("plan_stale", { message: "The model of this change was deleted." });
-  let plan = planOf(row);
-  if (!plan.decisions) fail("field_change_not_resumable", { message: "This change was never applied; apply its plan instead.", extra: { state: row.state } });
-  if (body.onFailure !== undefined) {
-    for (const op of plan.ops) if (plan.decisions[op.id]?.choice === "convert" && op.kind === "change") plan.decisions[op.id]!.onFailure = body.onFailure as Decision["onFailure"];
-  }
-  const patch: Partial<FieldChangeRow> = { state: "queued", error: null, finishedAt: null, updatedAt: iso(s.clock.now()) };
-  let restart = row.state === "cancelled";
-  if (m.version !== row.baseVersion) {
-    let diff: Diff;
-    try {
-      diff = readDiff(s, h, m, { editFields: plan.editFields, removeIds: plan.removeIds });
-    } catch (e) {
-      if (e instanceof AppError) fail("plan_stale", { message: "The model changed since this change was planned, and the change no longer applies; make a new plan." });
-      throw e;
-    }
-    if (!sameOps(diff.ops, plan.ops)) fail("plan_stale", { message: "The model changed since this change was planned; make a new plan." });
-    const keepBoth = keepBothFields(s, m, diff.ops, plan.decisions, plan.keepBoth);
-    plan = { ...plan, editFields: diff.editFields, ops: diff.ops, keepBoth, targetFields: targetOf(diff, keepBoth) };
-    Object.assign(patch, { baseVersion: m.version, planHash: diff.planHash });
-    restart = true;
-  }
-  patch.plan = JSON.stringify(plan);
-  h.sqlite.transaction(() => {
-    if (restart) {
-      clearStaging(h, row.id);
-      Object.assign(patch, { cursorCreatedAt: null, cursorId: null, done: 0 });
-    } else {
-      const failed = h.sqlite.query("SELECT DISTINCT entry_id AS id FROM field_change_failures WHERE change_id = ?").all(row.id) as { id: string }[];
-      clearStaging(h, row.id, { entryIds: failed.map((f) => f.id) });
-    }
-    h.db.update(fieldChanges).set(patch).where(eq(fieldChanges.id, row.id)).run();
-  })();
-  noteWork(s, h.id);
-  return changeRecord(h, changeOrFail(h, row.id), prefix);
-}
-
-/** `GET /v2/models/:id/field-changes`: the model's changes, newest first, by page. */
-export function listChanges(h: ProjectHandle, ref: string, q: { limit?: unknown; page?: unknown }, prefix: string) {
-  const m = modelOrFail(h, ref, "id");
-  const limit = q.limit === undefined ? 50 : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) badField("limit", "limit must be a whole number from 1 to 200");
-  const page = q.page === undefined ? 1 : Number(q.page);
-  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
-  const where = eq(fieldChanges.modelId, m.id);
-  const total = h.db.select({ n: sql<number>`count(*)` }).from(fieldChanges).where(where).get()!.n;
-  const rows = h.db.select().from(fieldChanges).where(where).orderBy(desc(fieldChanges.createdAt), desc(fieldChanges.id))
-    .limit(limit).offset((page - 1) * limit).all();
-  return { data: rows.map((r) => changeRecord(h, r, prefix)), page, limit, total };
-}
-
-/** `GET /v2/models/:id/field-changes/current`: the change in progress, or null (204). */
-export function currentChange(h: ProjectHandle, ref: string, prefix: string) {
-  const m = modelOrFail(h, ref, "id");
-  const row = activeChange(h, m.id);
-  return row ? changeRecord(h, row, prefix) : null;
-}
-
-const FAILURES_PAGE = 1000;
-
-/** `GET /v2/field-changes/:id`: one change with the values that failed to convert (1,000 a page). */
-export function getChange(h: ProjectHandle, id: string, q: { failuresPage?: unknown }, prefix: string) {
-  const row = changeOrFail(h, id);
-  const page = q.failuresPage === undefined ? 1 : Number(q.failuresPage);
-  if (!Number.isInteger(page) || page < 1) badField("failuresPage", "failuresPage must be a whole number from 1");
-  const names = new Map<string, string>();
-  for (const op of planOf(row).ops) names.set(op.fieldId, op.namespace);
-  const rows = h.db.select().from(fieldChangeFailures).where(eq(fieldChangeFailures.changeId, row.id))
-    .orderBy(fieldChangeFailures.entryId, fieldChangeFailures.fieldId, fieldChangeFailures.copy).limit(FAILURES_PAGE).offset((page - 1) * FAILURES_PAGE).all();
-  const record = changeRecord(h, row, prefix);
-  return {
-    ...record,
-    failures: {
-      total: record.progress.failed, page, limit: FAILURES_PAGE,
-      data: rows.map((f) => ({ entryId: f.entryId, fieldId: f.fieldId, namespace: names.get(f.fieldId) ?? null, copy: f.copy, value: JSON.parse(f.value), reason: f.reason })),
-    },
-  };
 }
 

@@ -26,7 +26,6 @@ export interface DraftNode extends Omit<TreeNode, "id" | "children"> {
 export const MAX_NODES = 2000;
 export const MAX_DEPTH = 10;
 export const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-export const LEAF_KEYS: Record<Exclude<NodeType, "folder">, string> = { model: "model", entry: "entry", media_folder: "media_folder" };
 
 /** How a document's references are checked: models by namespace or id, entries by id. */
 export interface Refs {

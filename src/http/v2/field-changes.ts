@@ -6,9 +6,8 @@ import { fail } from "../../errors.ts";
 import { mounts, type Mount } from "./auth.ts";
 import { jsonBody } from "./body.ts";
 import { projectOf, requireScope } from "../../domain/access/principal.ts";
-import {
-  applyChange, cancelChange, currentChange, getChange, listChanges, planChange, resumeChange,
-} from "../../domain/field-changes/service.ts";
+import { applyChange, planChange } from "../../domain/field-changes/service.ts";
+import { cancelChange, currentChange, getChange, listChanges, resumeChange } from "../../domain/field-changes/lifecycle.ts";
 
 function fieldChangeGroup(s: Services, m: Mount) {
   const ctx = async (request: Request, scope: string) => {

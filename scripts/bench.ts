@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
+import { benchGraphql } from "./bench/graphql.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
+  graphql: { about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models", run: figures(benchGraphql) },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
 };
 

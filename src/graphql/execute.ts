@@ -3,9 +3,10 @@
 // schema), limits are measured, every root field becomes its entries read (run together), and
 // the answer is assembled by graphql-js from the reads' data.
 import {
-  execute, GraphQLError, Kind, parse, validate, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode,
+  execute, GraphQLError, Kind, parse, validate, type DocumentNode, type ExecutionResult, type FieldNode, type FragmentDefinitionNode,
   type GraphQLField, type OperationDefinitionNode,
 } from "graphql";
+import { LRUCache } from "lru-cache";
 import { collectFields } from "graphql/execution/collectFields.js";
 import { getVariableValues } from "graphql/execution/values.js";
 import { AppError, CATALOGUE, docsUrl, fail, type CatalogueEntry } from "../errors.ts";
@@ -99,6 +100,28 @@ interface Prepared {
   document: DocumentNode;
   /** Validation errors of the document against the schema (empty when valid). */
   errors: readonly GraphQLError[];
+  /** Planned runs by operation name and variables. */
+  plans: LRUCache<string, Planned>;
+}
+
+/** A root field of a planned run. */
+type PlannedRoot =
+  | { key: string; kind: "version" | "me" }
+  | { key: string; kind: "plan"; plan: RootPlan }
+  | { key: string; kind: "error"; error: AppError }
+  /** entry, node and nodes look their ids up, so they are planned per request. */
+  | { key: string; kind: "lookup"; def: GraphQLField<unknown, unknown>; nodes: readonly FieldNode[] };
+
+/**
+ * What one operation with one set of variables asks for: measured and translated once, since
+ * both depend only on the schema, the document and the variables.
+ */
+interface Planned {
+  op: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  measures: Measures;
+  roots: PlannedRoot[];
 }
 
 /** Parses and validates a document once per schema. */
@@ -107,7 +130,7 @@ function prepare(built: Built, query: string): Prepared {
   if (!p) {
     try {
       const document = parse(query, { maxTokens: 20_000 });
-      p = { document, errors: validate(built.schema, document) };
+      p = { document, errors: validate(built.schema, document), plans: new LRUCache({ max: 32 }) };
     } catch (e) {
       if (!(e instanceof GraphQLError)) throw e;
       p = new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT });
@@ -160,47 +183,73 @@ export async function runGraphql(env: GraphqlEnv, p: GraphqlParams): Promise<Gra
     if (prepared.errors.length) {
       return refusal(prepared.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })), docsBase, null, prepared.errors);
     }
-    const coerced = getVariableValues(built.schema, op.variableDefinitions ?? [], p.variables ?? {}, { maxErrors: 25 });
-    if (coerced.errors) {
-      return refusal(coerced.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })), docsBase, null, coerced.errors);
+    const planKey = `${op.name?.value ?? ""}\n${JSON.stringify(p.variables ?? {})}`;
+    let planned = prepared.plans.get(planKey);
+    if (!planned) {
+      const coerced = getVariableValues(built.schema, op.variableDefinitions ?? [], p.variables ?? {}, { maxErrors: 25 });
+      if (coerced.errors) {
+        return refusal(coerced.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })), docsBase, null, coerced.errors);
+      }
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      for (const d of prepared.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+      measures = emptyMeasures();
+      measure(built, op, fragments, coerced.coerced, measures);
+      planned = plan(env, op, fragments, coerced.coerced, measures);
+      prepared.plans.set(planKey, planned);
     }
-    const variables = coerced.coerced;
-    const fragments: Record<string, FragmentDefinitionNode> = {};
-    for (const d of prepared.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-    measures = emptyMeasures();
-    measure(built, op, fragments, variables, measures);
+    measures = planned.measures;
     if (register && ref) storePersisted(env.h, ref.hash, query, env.s.clock.now());
-    return await answer(env, p, prepared.document, op, fragments, variables, measures);
+    return await answer(env, p, prepared.document, planned);
   } catch (e) {
     if (e instanceof AppError) return refusal(e, docsBase, measures);
     throw e;
   }
 }
 
-async function answer(
-  env: GraphqlEnv, p: GraphqlParams, document: DocumentNode, op: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, measures: Measures,
-): Promise<GraphqlAnswer> {
-  const { built, call } = env;
+/** Translates each root field (those that look ids up are left for each request). */
+function plan(env: GraphqlEnv, op: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, measures: Measures): Planned {
+  const { built } = env;
   const query = built.schema.getQueryType()!;
   const ctx: TranslateContext = { built, h: env.h, fragments, variables };
-  const root: Json = {};
-  const planned: { key: string; plan: RootPlan }[] = [];
+  const roots: PlannedRoot[] = [];
   for (const [key, nodes] of collectFields(built.schema, fragments, variables, query, op.selectionSet)) {
     const name = nodes[0]!.name.value;
     if (name.startsWith("__")) continue;
     const def = query.getFields()[name] as GraphQLField<unknown, unknown>;
     const info = def.extensions.capa as RootInfo;
-    if (info.kind === "version") root[key] = call.version;
-    else if (info.kind === "me") {
-      const k = keyInfo(env.s, call.key, call.version, call.lastUsedBefore);
-      root[key] = { ...k, models: k.models.map((m) => ({ ...m, typeName: built.byId.get(m.id)?.names.type ?? null })) };
-    } else {
+    if (info.kind === "version" || info.kind === "me") roots.push({ key, kind: info.kind });
+    else if (info.kind === "entry" || info.kind === "node" || info.kind === "nodes") roots.push({ key, kind: "lookup", def, nodes });
+    else {
       try {
-        planned.push({ key, plan: planRoot(ctx, def, nodes) });
+        roots.push({ key, kind: "plan", plan: planRoot(ctx, def, nodes) });
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        root[key] = e;
+        roots.push({ key, kind: "error", error: e });
+      }
+    }
+  }
+  return { op, fragments, variables, measures, roots };
+}
+
+async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode, planned: Planned): Promise<GraphqlAnswer> {
+  const { built, call } = env;
+  const { op, measures } = planned;
+  const ctx: TranslateContext = { built, h: env.h, fragments: planned.fragments, variables: planned.variables };
+  const root: Json = {};
+  const toRun: { key: string; plan: RootPlan }[] = [];
+  for (const r of planned.roots) {
+    if (r.kind === "version") root[r.key] = call.version;
+    else if (r.kind === "me") {
+      const k = keyInfo(env.s, call.key, call.version, call.lastUsedBefore);
+      root[r.key] = { ...k, models: k.models.map((m) => ({ ...m, typeName: built.byId.get(m.id)?.names.type ?? null })) };
+    } else if (r.kind === "error") root[r.key] = r.error;
+    else if (r.kind === "plan") toRun.push({ key: r.key, plan: r.plan });
+    else if (r.kind === "lookup") {
+      try {
+        toRun.push({ key: r.key, plan: planRoot(ctx, r.def, r.nodes) });
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        root[r.key] = e;
       }
     }
   }
@@ -210,7 +259,7 @@ async function answer(
   const jobs: Promise<ReadOutcome>[] = [];
   const key = call.key;
   const grants = [...key.scopes].filter((x) => x.startsWith("instance:read"));
-  for (const { key: field, plan } of planned) {
+  for (const { key: field, plan } of toRun) {
     for (const r of plan.reads) {
       rest.push({ field, url: restUrl(r) });
       jobs.push(env.run({
@@ -232,7 +281,7 @@ async function answer(
   const models = new Set<string>();
   const entryIds = new Set<string>();
   let i = 0;
-  for (const { key: field, plan } of planned) {
+  for (const { key: field, plan } of toRun) {
     const mine = outcomes.slice(i, i + plan.reads.length);
     i += plan.reads.length;
     const failed = mine.find((o) => o.status === "rejected");

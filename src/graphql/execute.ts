@@ -50,6 +50,8 @@ export interface GraphqlAnswer {
   body: Record<string, unknown>;
   /** No errors and no per-request values: a production GET may cache it. */
   cacheable: boolean;
+  /** Headers a refusal adds (Retry-After). */
+  headers?: Record<string, string>;
   models: string[];
   entryIds: string[];
 }
@@ -93,7 +95,7 @@ export function refusal(errs: AppError[] | AppError, docsBase: string, m: Measur
   const errors = gqlErrors
     ? gqlErrors.map((g, i) => errorJson(list[i] ?? list[0]!, docsBase, { locations: g.locations }))
     : list.map((e) => errorJson(e, docsBase));
-  return { status: list[0]!.status, body: { errors, extensions: { cost: costOf(m, 0) } }, cacheable: false, models: [], entryIds: [] };
+  return { status: list[0]!.status, body: { errors, extensions: { cost: costOf(m, 0) } }, cacheable: false, models: [], entryIds: [], headers: list[0]!.headers };
 }
 
 interface Prepared {
@@ -309,7 +311,8 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
   const exec: ExecContext = { actual: 0 };
   const result = execute({ schema: built.schema, document, rootValue: root, contextValue: exec, variableValues: p.variables ?? {}, operationName: op.name?.value }) as ExecutionResult;
   const body: Json = { data: result.data ?? null };
-  let cacheable = true;
+  // Key information differs per key, so an answer holding it is never shared.
+  let cacheable = !planned.roots.some((r) => r.kind === "me");
   if (result.errors?.length) {
     cacheable = false;
     body.errors = result.errors.map((g) => {

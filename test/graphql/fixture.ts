@@ -58,6 +58,7 @@ const NAMING_MODELS: { name: string; namespace: string; singleEntry?: boolean; f
       { namespace: "__hidden", type: "string" },
       { namespace: "sizes", type: "array", arrayType: "enum", options: { values: ["x", "y"] } },
       { namespace: "say \"hi\"", type: "string" },
+      { namespace: "legacyPost", type: "relation", relation: "blog-post", label: "Post from the old blog" },
     ],
   },
 ];

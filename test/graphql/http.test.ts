@@ -115,8 +115,33 @@ describe("GET", () => {
     expect(s.body.extensions.svc.requestId).toBe(s.headers.get("x-request-id"));
   });
 
+  test("an answer holding me is not cached (it differs per key)", async () => {
+    const r = await get(f.prod, { query: "{ version me { keyId } }" });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.headers.get("etag")).toBeNull();
+  });
+
   test("a GET mutation is refused like a POST one", async () => {
     expectRefusal(await get(f.dev, { query: "mutation { x }" }), 405, "mutations_not_enabled", "method");
+  });
+});
+
+describe("concurrency", () => {
+  test("a document over the in-flight limits is refused whole with 429 and Retry-After", async () => {
+    const keyId = (await f.gql(f.dev, "{ me { keyId } }")).body.data.me.keyId;
+    const inFlight = h.capa.services.limits.inFlight;
+    const held = Array.from({ length: 4 }, () => inFlight.acquire([[`k:${keyId}`, 4, "for one key"]]));
+    try {
+      const r = await f.gql(f.dev, "{ item { nodes { id } } }");
+      expectRefusal(r, 429, "rate_limit_exceeded", "rate_limited");
+      expect(r.headers.get("retry-after")).toBe("1");
+      // A document with no entry read takes no slot.
+      expect((await f.gql(f.dev, "{ version }")).status).toBe(200);
+    } finally {
+      for (const release of held) release();
+    }
+    expect((await f.gql(f.dev, "{ item { nodes { id } } }")).status).toBe(200);
   });
 });
 

@@ -146,7 +146,7 @@ describe("naming and descriptions", () => {
     const names = Object.keys(k.getFields());
     expect(names).toEqual([
       "id", "model", "status", "createdAt", "updatedAt", "publishedAt", "_version", "_tags", "_folder",
-      "title", "size", "tint", "id_field", "createdAt_field", "status_field", "_tags_field", "tags", "_nd", "sizes", "say__hi_",
+      "title", "size", "tint", "id_field", "createdAt_field", "status_field", "_tags_field", "tags", "_nd", "sizes", "say__hi_", "legacyPost",
     ]);
     expect(k.description).toBe("Kitchen sink (model kitchen)\nNot exposed: a-b, a_b, __hidden");
     const item = s.getType("Item") as GraphQLObjectType;
@@ -160,6 +160,9 @@ describe("naming and descriptions", () => {
     expect(k.size!.description).toBe("One of: s, m, l.\nCapa field size, type enum");
     expect(k.tint!.description).toBe("Tint colour shown on cards\nCapa field tint, type color");
     expect(k.sizes!.description).toBe("One of: x, y.\nCapa field sizes, type array of enum");
+    // A relation into a readable model GraphQL leaves out is an ID that keeps its label and model part.
+    expect(String(k.legacyPost!.type)).toBe("ID");
+    expect(k.legacyPost!.description).toBe("Post from the old blog\nCapa field legacyPost, type relation, model blog-post");
     const item = (s.getType("Item") as GraphQLObjectType).getFields();
     expect(item.authors!.description).toBe("Capa field authors, type array of relation, model author");
     expect(item.author!.description).toBe("Capa field author, type relation, model author");

@@ -147,7 +147,7 @@ export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, po
       return respond(request, answer, info.version ?? LATEST_VERSION, e.code === "invalid_version" ? LATEST_VERSION : null, e.headers);
     }
     if (cached) return respondCached(request, cached, call.version);
-    return respond(request, answer, call.version, null, undefined, get && call.key.row.environment !== "production");
+    return respond(request, answer, call.version, null, answer.headers, get && call.key.row.environment !== "production");
   }
 
   /** An uncached answer: POST never cached, a development GET no-store, no-cache. */

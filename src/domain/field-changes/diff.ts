@@ -10,6 +10,7 @@ import { parseField, type Model } from "../models/service.ts";
 import type { FieldDef } from "../models/fields.ts";
 import { convertible } from "./convert.ts";
 
+/** What a decision may choose for an op (each op allows some of them). */
 export const CHOICES = ["convert", "clear", "keep_both", "delete"] as const;
 export type Choice = (typeof CHOICES)[number];
 
@@ -21,6 +22,7 @@ export interface Shape {
   relation: string | null;
 }
 
+/** One change to one field, as a plan names it. */
 export interface Op {
   /** The op's id is the id of the field it changes. */
   id: string;
@@ -36,6 +38,7 @@ export interface Op {
   keepBothNamespace: string | null;
 }
 
+/** A field-change body read against a model. */
 export interface Diff {
   /** Field edits, normalised (relations by model id), as updateModel takes them. */
   editFields: FieldDef[];
@@ -46,6 +49,7 @@ export interface Diff {
   planHash: string;
 }
 
+/** The parts of a field an op compares. */
 export function shapeOf(f: FieldDef): Shape {
   return { namespace: f.namespace, type: f.type, arrayType: f.arrayType, relation: f.relation };
 }

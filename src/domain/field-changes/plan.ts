@@ -6,6 +6,7 @@ import type { FieldDef } from "../models/fields.ts";
 import { convertValue, convertible, quote, type Lookup } from "./convert.ts";
 import type { Op } from "./diff.ts";
 
+/** A value a plan shows as an example of failing or losing detail. */
 export interface Example {
   entryId: string;
   copy: "draft" | "published";
@@ -14,6 +15,7 @@ export interface Example {
   reason: string;
 }
 
+/** The counts of one op, with its examples. */
 export interface OpCounts {
   values: number;
   convert: number;
@@ -41,6 +43,7 @@ export interface EntryCopies {
 
 const MAX_EXAMPLES = 5;
 
+/** Zero counts for every op. */
 export function emptyCounts(ops: Op[]): Record<string, OpCounts> {
   return Object.fromEntries(ops.map((o) => [o.id, { values: 0, convert: 0, loseDetail: 0, fail: 0, examples: [] }]));
 }

@@ -21,6 +21,7 @@ import { stageEntry, stopFailures, type StageCtx } from "./stage.ts";
 import { clearStaging, convertCtx, COPIES_SQL, planOf, type FieldChangeRow, type StoredCounts } from "./service.ts";
 import { hasWork, projectsWithWork } from "./work.ts";
 
+/** How much one run of the job may do. */
 export interface RunOptions {
   /** Entries per converting step (default 200) and per counting step (default 500). */
   chunkSize?: number;

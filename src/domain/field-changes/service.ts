@@ -24,6 +24,7 @@ export const PLAN_INLINE_MAX = 1000;
 /** The states in which a change is in progress. */
 export const ACTIVE = ["queued", "converting", "moving"] as const;
 
+/** A stored field change. */
 export type FieldChangeRow = typeof fieldChanges.$inferSelect;
 
 /** The `plan` column: the diff, its ops and, once applied, the decisions and the fields it moves to. */
@@ -44,6 +45,7 @@ export interface StoredCounts {
   ops: Record<string, OpCounts>;
 }
 
+/** The parsed `plan` column of a change. */
 export function planOf(row: FieldChangeRow): StoredPlan {
   return JSON.parse(row.plan) as StoredPlan;
 }
@@ -188,6 +190,7 @@ export function keepBothFields(s: Services, m: Model, ops: Op[], decisions: Reco
   return out;
 }
 
+/** The model's fields once the change moves it: the diff's fields, then the keep_both copies. */
 export function targetOf(diff: Pick<Diff, "fields" | "ops">, keepBoth: Record<string, FieldDef>): FieldDef[] {
   return [...diff.fields, ...diff.ops.filter((o) => keepBoth[o.id]).map((o) => keepBoth[o.id]!)];
 }
@@ -199,6 +202,7 @@ function plannedWith(h: ProjectHandle, modelId: string, planHash: string): Field
     .orderBy(desc(fieldChanges.createdAt)).get();
 }
 
+/** The change of a model in progress (queued, converting or moving), if any. */
 export function activeChange(h: ProjectHandle, modelId: string): FieldChangeRow | undefined {
   return h.db.select().from(fieldChanges)
     .where(and(eq(fieldChanges.modelId, modelId), inArray(fieldChanges.state, [...ACTIVE]))).orderBy(desc(fieldChanges.createdAt)).get();
@@ -236,6 +240,7 @@ export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: st
   return changeRecord(h, changeOrFail(h, id), prefix);
 }
 
+/** A change of this project, or 404. */
 export function changeOrFail(h: ProjectHandle, id: unknown): FieldChangeRow {
   const row = typeof id === "string" ? h.db.select().from(fieldChanges).where(eq(fieldChanges.id, id)).get() : undefined;
   if (!row) fail("not_found", { message: "No such field change.", extra: { field: "id" } });

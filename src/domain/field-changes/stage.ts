@@ -8,6 +8,7 @@ import { convertValue } from "./convert.ts";
 import type { Choice } from "./diff.ts";
 import type { ConvertCtx, EntryCopies } from "./plan.ts";
 
+/** The decision taken for one op. */
 export interface Decision {
   choice: Choice;
   /** For `convert`: what a value that fails becomes; `stop` keeps the model from moving. */

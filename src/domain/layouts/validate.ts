@@ -3,6 +3,7 @@
 import { fail } from "../../errors.ts";
 import { isRelation, isUuid, type FieldDef } from "../models/fields.ts";
 
+/** The limits and vocabularies of interface.md (Entry layout; Limits: Management and keys). */
 export const MAX_CARDS = 50;
 export const MAX_FIELDS = 500;
 export const MAX_TITLE = 80;
@@ -10,6 +11,7 @@ export const MAX_DESCRIPTION = 200;
 export const WIDTHS = ["full", "two_thirds", "half", "third"] as const;
 export const DISPLAYS = ["picker", "inline", "embedded"] as const;
 
+/** A field item of a card, as stored (width filled in). */
 export interface FieldItem {
   t: "field";
   id: string;
@@ -18,6 +20,7 @@ export interface FieldItem {
   display?: (typeof DISPLAYS)[number];
 }
 
+/** A card, as stored (defaults filled in). */
 export interface Card {
   t: "card";
   id: string;
@@ -28,6 +31,7 @@ export interface Card {
   items: FieldItem[];
 }
 
+/** A layout document, as stored. */
 export interface Layout {
   v: 1;
   main: Card[];

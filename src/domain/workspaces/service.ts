@@ -16,6 +16,7 @@ import {
   MAX_DEPTH, MAX_NODES, TEMPLATES, checkIcon, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode,
 } from "./tree.ts";
 
+/** A stored workspace row. */
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 const DEFAULT_SETTING = "workspace.default";
 
@@ -36,6 +37,7 @@ export function workspaceOrFail(h: ProjectHandle, p: Principal, id: unknown): Wo
   return row;
 }
 
+/** A workspace's stored tree. */
 export function treeOf(row: WorkspaceRow): TreeNode[] {
   return JSON.parse(row.tree) as TreeNode[];
 }

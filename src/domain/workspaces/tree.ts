@@ -5,6 +5,7 @@
 import { badField } from "../../errors.ts";
 import { isUuid } from "../models/fields.ts";
 
+/** The four kinds of node of a document. */
 export type NodeType = "folder" | "model" | "entry" | "media_folder";
 
 /** A stored node. Folders have `name`, `icon` and `children`; the others a `ref` (model id, entry id, media folder id). */
@@ -23,6 +24,7 @@ export interface DraftNode extends Omit<TreeNode, "id" | "children"> {
   children?: DraftNode[];
 }
 
+/** Limits of one workspace: nodes, folder nesting, and the form of node ids. */
 export const MAX_NODES = 2000;
 export const MAX_DEPTH = 10;
 export const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;

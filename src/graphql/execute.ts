@@ -131,7 +131,7 @@ function prepare(built: Built, query: string): Prepared {
   let p = built.documents.get(query) as Prepared | AppError | undefined;
   if (!p) {
     try {
-      const document = parse(query, { maxTokens: 20_000 });
+      const document = parse(query, { maxTokens: LIMITS.documentBytes });
       p = { document, errors: validate(built.schema, document), plans: new LRUCache({ max: 32 }) };
     } catch (e) {
       if (!(e instanceof GraphQLError)) throw e;

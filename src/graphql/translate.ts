@@ -65,7 +65,12 @@ function argParam(param: string | undefined, backward: boolean): string | undefi
 /** An outcome's data, or the read's error (REST parameters renamed to GraphQL arguments). */
 function dataOf(o: ReadOutcome, backward = false): unknown {
   if (!o.ok) {
-    throw new AppError(o.error.code, { message: o.error.message, param: argParam(o.error.param, backward), hint: o.error.hint, extra: o.error.extra });
+    const e = o.error;
+    // The only select a translated read can be refused for is nesting past REST's three levels.
+    if (e.code === "invalid_select") {
+      throw new AppError(e.code, { message: "Relations expand at most 3 levels below a root field, as REST select does.", hint: "Query deeper relations from another root field, e.g. entry(id:)." });
+    }
+    throw new AppError(e.code, { message: e.message, param: argParam(e.param, backward), hint: e.hint, extra: e.extra });
   }
   return JSON.parse(o.dataJson);
 }

@@ -109,6 +109,9 @@ describe("whole-request refusals", () => {
   test("bracket nesting over 128, checked before parsing: query_too_deep", async () => {
     const r = await post(f.dev, { query: `{ version(a: ${"[".repeat(130)}${"]".repeat(130)}) }` });
     expectRefusal(r, 400, "query_too_deep", "invalid_request", { message: "The query document nests brackets 132 levels deep; the limit is 128." });
+    // Variables nest no deeper than the document may.
+    const deepVars = `{"query":"query($v: JSON) { version }","variables":{"v":${"[".repeat(130)}${"]".repeat(130)}}}`;
+    expectRefusal(await post(f.dev, deepVars), 400, "query_too_deep", "invalid_request", { message: "The POST body nests brackets 132 levels deep; the limit is 128." });
     // Brackets inside strings and comments do not count.
     const quoted = await post(f.dev, { query: `{ version } # ${"{".repeat(200)}\n query B { x: item(filter: { title: { eq: "${"(".repeat(200)}" } }) { nodes { id } } }`, operationName: "B" });
     expect(quoted.body.errors?.[0]?.extensions.code).not.toBe("query_too_deep");

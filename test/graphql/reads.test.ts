@@ -244,6 +244,11 @@ describe("nested relation connections", () => {
     const full = ok(await f.gql(f.prod, `{ itemById(id: "${f.e.Alpha!.id}") { author { name mentor { name mentor { name } } } } }`, undefined, { extensions: { svc: true } }));
     expect(full.data.itemById.author).toEqual({ name: "Ann", mentor: { name: "Bob", mentor: { name: "Cid" } } });
     expect(full.extensions.svc.rest[0].url).toBe(`/api/entries/item/${f.e.Alpha!.id}?select=author(name,mentor(name,mentor(name)))`);
+    // Past REST's three levels of expansion the root field fails alone.
+    const deep = await f.gql(f.prod, `{ itemById(id: "${f.e.Alpha!.id}") { author { mentor { mentor { mentor { name } } } } } version }`);
+    expect(deep.body.data).toEqual({ itemById: null, version: "2026-10-01" });
+    expectGqlError(deep.body.errors[0], "invalid_select", "invalid_request", { path: ["itemById"] });
+    expect(deep.body.errors[0].message).toBe("Relations expand at most 3 levels below a root field, as REST select does.");
     const lim = ok(await f.gql(f.itemOnly, `{ itemById(id: "${f.e.Alpha!.id}") { author authors } }`));
     expect(lim.data.itemById).toEqual({ author: f.a.ann.id, authors: [f.a.ann.id] });
   });

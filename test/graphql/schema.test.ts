@@ -215,6 +215,13 @@ describe("naming and descriptions", () => {
     expect(r.body.data.me.environment).toBe("development");
     const rest = await h.json("GET", "/api/me", { headers: { "x-api-key": f.dev } });
     expect(rows.map((m) => m.namespace)).toEqual(rest.body.data.models.map((m: { namespace: string }) => m.namespace));
+    // Every value of GET /api/me, with typeName added to each model.
+    const all = await f.gql(f.dev, `{ me { keyId name keyPrefix environment bundle surfaces scopes models { namespace id can typeName } version contract
+      legacy { contract legacyRefused reason } expiresAt lastUsedAt rotatedFrom { id expiresAt } writes { enabled } tenant { id name } } }`);
+    const again = await h.json("GET", "/api/me", { headers: { "x-api-key": f.dev } });
+    const me = all.body.data.me;
+    expect({ ...me, models: me.models.map(({ typeName: _, ...m }: { typeName: string }) => m), lastUsedAt: null })
+      .toEqual({ ...again.body.data, lastUsedAt: null });
   });
 });
 

@@ -12,7 +12,7 @@ import { LATEST_VERSION } from "../../domain/versions.ts";
 import { COMPRESS_ABOVE, encodeFor, etagOf, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
 import type { ReadPool } from "../../infra/read-pool.ts";
 import { refusal, runGraphql, type GraphqlAnswer, type GraphqlParams } from "../../graphql/execute.ts";
-import { checkSize, LIMITS } from "../../graphql/limits.ts";
+import { checkNesting, checkSize, LIMITS } from "../../graphql/limits.ts";
 import { SchemaCache } from "../../graphql/schema.ts";
 import { requestInfo } from "../context.ts";
 import { readerOf, clientIp } from "./entries.ts";
@@ -46,6 +46,8 @@ async function fromBody(request: Request): Promise<GraphqlParams> {
   }
   const text = await request.text();
   checkSize("POST body", Buffer.byteLength(text), LIMITS.bodyBytes);
+  // Variables and extensions nest no deeper than the document may (the query itself is a string here).
+  checkNesting("POST body", text);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -85,6 +87,8 @@ function fromQuery(url: URL): GraphqlParams {
   checkSize("GET URL", Buffer.byteLength(url.pathname + url.search), LIMITS.urlBytes);
   const q = url.searchParams;
   const rawVars = q.get("variables");
+  checkNesting("variables JSON", rawVars ?? "");
+  checkNesting("extensions JSON", q.get("extensions") ?? "");
   return {
     query: q.get("query"),
     variables: jsonParam(rawVars, "variables"),

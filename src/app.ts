@@ -29,6 +29,12 @@ import { previewTokenRoutes } from "./http/v2/preview.ts";
 import { RenderCache } from "./infra/render-cache.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { JobTable } from "./infra/jobs.ts";
+import { createMetrics } from "./infra/metrics.ts";
+import { Replication } from "./infra/replication.ts";
+import { dataFiles } from "./storage/files.ts";
+import { healthRoutes } from "./http/health.ts";
+import { metricsRoutes } from "./http/metrics.ts";
+import { requestObserver, statusOf } from "./http/observe.ts";
 import { webhookRoutes } from "./http/v2/webhooks.ts";
 import { stopWebhooks, webhookTick } from "./domain/webhooks/sender.ts";
 import { schedulingRoutes } from "./http/v2/scheduling.ts";
@@ -87,6 +93,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     },
     changes: createChangeBus(),
     keys: undefined as unknown as KeyAuth,
+    metrics: createMetrics(),
     limits: { inFlight: new InFlight(), rate: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) },
   };
   const docsBase = config.docsUrl;
@@ -107,6 +114,24 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   services.projects.onRemove((projectId) => readPool.broadcast({ type: "drop", projectId }));
   // Background loops register here; main.ts starts them, tests run their bodies directly.
   const jobs = new JobTable(clock, log);
+  // Litestream replication (off without CAPA_REPLICA_URL): main.ts starts it; its monitor is a job.
+  const replication = new Replication({
+    dataDir: config.dataDir,
+    replica: config.replicaUrl ? { replicaUrl: config.replicaUrl, replicaEndpoint: config.replicaEndpoint, replicaRegion: config.replicaRegion } : null,
+    files: () => dataFiles(control.sqlite),
+    log,
+    clock,
+  });
+  if (replication.enabled) jobs.add({ name: "replication", pattern: "* * * * * *", run: (now) => replication.tick(now) });
+  // The request log line and request metrics; pre-routing refusals never reach onAfterResponse.
+  const observe = requestObserver(log, services.metrics, requestInfo);
+  // Destructure `request` only: Elysia reads a hook's parameters to decide what to parse, and a
+  // hook that takes the whole context makes it parse every body before the routes read it.
+  const observed = (fn: (c: { request: Request }) => Response | undefined) => ({ request }: { request: Request }) => {
+    const res = fn({ request });
+    if (res) observe(request, undefined, res.status);
+    return res;
+  };
   jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(services, now) });
   jobs.add(schedulerJob(services));
   jobs.add(bulkBatchJob(services));
@@ -126,6 +151,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   /** Renders an AppError in the shape of the surface the request was for. */
   function errorResponse(request: Request, err: AppError): Response {
     const info = requestInfo(request);
+    info.status = err.status;
     const url = info.url;
     const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
     const rid = info.id;
@@ -143,7 +169,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   }
 
   const app = new Elysia()
-    .onRequest(({ request }) => {
+    .onRequest(observed(({ request }) => {
       const url = requestInfo(request).url;
       if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
       try {
@@ -168,7 +194,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       }
       const len = Number(request.headers.get("content-length") ?? 0);
       if (len > MAX_BODY_BYTES) return errorResponse(request, new AppError("payload_too_large"));
-    })
+    }))
     .onError(({ code, error, request }) => {
       if (error instanceof AppError) return errorResponse(request, error);
       const asCode = (c: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]) => errorResponse(request, new AppError(c, opts));
@@ -187,23 +213,14 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       log.error("unhandled error", { requestId: requestInfo(request).id, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
       return asCode("internal");
     })
-    .onAfterResponse(({ request, set, route }) => {
-      const i = requestInfo(request);
-      log.info("request", {
-        requestId: i.id,
-        method: request.method,
-        route,
-        status: typeof set.status === "number" ? set.status : 200,
-        ms: Math.round((performance.now() - i.start) * 100) / 100,
-        keyId: i.keyId,
-        projectId: i.projectId,
-      });
-    })
+    .onAfterResponse(({ request, set, route, responseValue }) => observe(request, route, statusOf(responseValue, set.status)))
     .get("/docs/errors/:code", ({ params }) => {
       const page = docsPage(params.code);
       if (!page) throw new AppError("route_not_found");
       return new Response(page, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=3600" } });
     })
+    .use(healthRoutes(services, { jobs, replication }))
+    .use(metricsRoutes(services, { metrics: services.metrics, renderCache, replication }))
     .use(sessionRoutes(services))
     .use(projectRoutes(services))
     .use(modelRoutes(services))
@@ -232,6 +249,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     keys,
     renderCache,
     jobs,
+    replication,
     readPool,
     close() {
       stopWebhooks(services);
@@ -240,6 +258,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       flushBatches();
       services.projects.close();
       control.sqlite.close(false);
+      // After the files: Litestream's last sync then carries every write flushed above.
+      void replication.stop();
     },
   };
 }

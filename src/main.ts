@@ -44,6 +44,8 @@ export function serve(env: Env = process.env): void {
     phase = "first-start";
     const first = bootstrap(capa.services);
     if (first) process.stdout.write(firstStartBanner(first, origin) + "\n");
+    // Replication starts after the first start, so the files it creates are in its first config.
+    capa.replication.start();
     // Background loops (scheduler, webhook sender, batches) start once the server serves.
     capa.jobs.start();
   } catch (err) {
@@ -76,7 +78,10 @@ export function serve(env: Env = process.env): void {
       await Promise.race([stopped, Bun.sleep(1000)]);
     }
     await app.jobs.stop(DRAIN_MS);
+    // close() flushes batched writes (key use, page reads) and closes the files; Litestream stops
+    // last, so its final sync carries those writes to the replica.
     app.close();
+    await app.replication.stop();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -6,6 +6,7 @@ import type { Logger } from "./infra/log.ts";
 import type { ControlDb } from "./storage/sqlite.ts";
 import type { ProjectPool } from "./storage/pool.ts";
 import type { KeyAuth } from "./domain/keys/auth.ts";
+import type { CapaMetrics } from "./infra/metrics.ts";
 import type { InFlight, RateLimiter } from "./infra/limits.ts";
 
 export interface TokenSigner {
@@ -35,6 +36,8 @@ export interface Services {
   changes: ChangeBus;
   /** Key authentication (cached); set by createApp right after the services exist. */
   keys: KeyAuth;
+  /** Counters and histograms for /metrics (src/infra/metrics.ts says how to add one). */
+  metrics: CapaMetrics;
   /** Read limits: in-flight counts (entries reads and GraphQL documents together) and the per-key rate. */
   limits: { inFlight: InFlight; rate: RateLimiter };
 }

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type CapaApp } from "../src/app.ts";
+import { createApp, type AppDeps, type CapaApp } from "../src/app.ts";
 import { testConfig, type Config } from "../src/config.ts";
 import { ManualClock } from "../src/infra/clock.ts";
 import { createUser } from "../src/domain/users/service.ts";
@@ -22,11 +22,11 @@ export interface Harness {
 
 export const BASE = "http://capa.test";
 
-/** Starts a fresh app on a temp directory. */
-export function startApp(over: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "capa-test-"))): Harness {
+/** Starts a fresh app on a temp directory; `deps` may bring a logger (the clock is the harness's). */
+export function startApp(over: Partial<Config> = {}, dir = mkdtempSync(join(tmpdir(), "capa-test-")), deps: Omit<AppDeps, "clock"> = {}): Harness {
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
   // JWT verification uses the injected clock, so a frozen clock in the past is fine.
-  const capa = createApp(testConfig(dir, over), { clock });
+  const capa = createApp(testConfig(dir, over), { ...deps, clock });
   const req: Harness["req"] = (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: BodyInit | undefined = opts.raw;

@@ -13,6 +13,8 @@ export interface RequestInfo {
   /** Key and project ids for the request log line. */
   keyId?: string;
   projectId?: string;
+  /** The status of an error answer, noted when it is rendered (for the request log line). */
+  status?: number;
 }
 
 const infos = new WeakMap<Request, RequestInfo>();
@@ -25,4 +27,12 @@ export function requestInfo(request: Request, newId: () => string): RequestInfo 
     infos.set(request, i);
   }
   return i;
+}
+
+/** Records the key and project a request acts for, for the request log line. */
+export function annotate(request: Request, ids: { keyId?: string | null; projectId?: string | null }): void {
+  const i = infos.get(request);
+  if (!i) return;
+  if (ids.keyId) i.keyId = ids.keyId;
+  if (ids.projectId) i.projectId = ids.projectId;
 }

@@ -5,9 +5,16 @@ import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { Principal } from "../../domain/access/principal.ts";
 import { membershipOf, UUID } from "../../domain/projects/service.ts";
+import { annotate } from "../context.ts";
 
 /** Resolves the person behind a /v2 request and the project it runs in (interface.md, Management routes). */
 export async function authenticatePerson(s: Services, request: Request): Promise<Principal> {
+  const p = await resolvePerson(s, request);
+  annotate(request, { projectId: p.projectId });
+  return p;
+}
+
+async function resolvePerson(s: Services, request: Request): Promise<Principal> {
   const auth = request.headers.get("authorization");
   if (!auth) {
     // A key on a person's route is refused like an unknown key: keys act on the agent mount only.
@@ -44,6 +51,7 @@ export async function authenticateAgent(s: Services, request: Request): Promise<
   if (!check.ok || check.key.row.family !== "legacy" || !check.key.subscriptionActive) fail("invalid_api_key");
   s.keys.touch(check.key, request.headers.get("origin"));
   const k = check.key;
+  annotate(request, { keyId: k.row.id, projectId: k.row.projectId });
   return { kind: "key", keyId: k.row.id, projectId: k.row.projectId, scopes: k.scopes, permission: k.row.permission };
 }
 

@@ -7,7 +7,7 @@ import { AppError, apiErrorObject, docsPage, v2Body, type ErrorCode } from "./er
 import { systemClock, systemIds, type Clock, type Ids } from "./infra/clock.ts";
 import { createLogger, type Logger } from "./infra/log.ts";
 import { openControl } from "./storage/sqlite.ts";
-import { ProjectPool } from "./storage/pool.ts";
+import { closeHandle, ProjectPool } from "./storage/pool.ts";
 import { createChangeBus, type Services } from "./services.ts";
 import { serverSecret } from "./domain/secrets.ts";
 import { sessionRoutes } from "./http/v2/sessions.ts";
@@ -35,12 +35,12 @@ import { dataFiles } from "./storage/files.ts";
 import { healthRoutes } from "./http/health.ts";
 import { metricsRoutes } from "./http/metrics.ts";
 import { requestObserver, statusOf } from "./http/observe.ts";
-import { webhookRoutes } from "./http/v2/webhooks.ts";
-import { stopWebhooks, webhookTick } from "./domain/webhooks/sender.ts";
 import { schedulingRoutes } from "./http/v2/scheduling.ts";
 import { bulkRoutes } from "./http/v2/bulk.ts";
 import { schedulerJob } from "./domain/scheduling/runner.ts";
 import { bulkBatchJob } from "./domain/bulk/runner.ts";
+import { webhookRoutes } from "./http/v2/webhooks.ts";
+import { stopWebhooks, webhookTick } from "./domain/webhooks/sender.ts";
 import { InFlight, RateLimiter } from "./infra/limits.ts";
 import { ReadPool } from "./infra/read-pool.ts";
 import { workspaceRoutes } from "./http/v2/workspaces.ts";
@@ -111,6 +111,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     log,
   );
   services.changes.on("models", (projectId) => readPool.broadcast({ type: "models", projectId }));
+  readPool.onRefuse = (limit) => services.metrics.refusals.inc({ limit });
+  services.limits.inFlight.onRefuse = (limit) => services.metrics.refusals.inc({ limit });
   services.projects.onRemove((projectId) => readPool.broadcast({ type: "drop", projectId }));
   // Background loops register here; main.ts starts them, tests run their bodies directly.
   const jobs = new JobTable(clock, log);
@@ -132,10 +134,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     if (res) observe(request, undefined, res.status);
     return res;
   };
-  jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(services, now) });
   jobs.add(schedulerJob(services));
   jobs.add(bulkBatchJob(services));
   jobs.add({ name: "field-changes", pattern: "* * * * * *", run: async (now) => void (await runFieldChanges(services, now)) });
+  jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(services, now) });
   const pages = new PageRecorder(services);
   const flushBatches = () => {
     try {
@@ -257,7 +259,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       clearInterval(flushTimer);
       flushBatches();
       services.projects.close();
-      control.sqlite.close(false);
+      closeHandle(control.sqlite);
       // After the files: Litestream's last sync then carries every write flushed above.
       void replication.stop();
     },

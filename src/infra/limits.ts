@@ -6,12 +6,15 @@ import { AppError } from "../errors.ts";
 export class InFlight {
   private readonly counts = new Map<string, number>();
   refusals = 0;
+  /** Told the kind of each refusal (`client`, `key`, `project`: the slot name's prefix), for metrics. */
+  onRefuse: (limit: string) => void = () => {};
 
   /** Takes one slot of each `[name, max]`; returns the release function, or throws 429. */
   acquire(slots: [name: string, max: number, what: string][]): () => void {
     for (const [name, max, what] of slots) {
       if ((this.counts.get(name) ?? 0) >= max) {
         this.refusals++;
+        this.onRefuse(({ c: "client", k: "key", p: "project" } as Record<string, string>)[name.split(":")[0]!] ?? name);
         throw new AppError("rate_limit_exceeded", {
           message: `Too many reads at once: at most ${max} ${what}.`,
           hint: "Wait for a read to finish before sending another; see the concurrency limits.",

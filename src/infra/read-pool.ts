@@ -35,6 +35,8 @@ export class ReadPool {
   /** Refusals for metrics: reads that found no worker in time, and reads that timed out. */
   busyRefusals = 0;
   timeouts = 0;
+  /** Told each refusal (`pool`: no worker in time; `timeout`: a read ran too long), for metrics. */
+  onRefuse: (limit: "pool" | "timeout") => void = () => {};
 
   constructor(private readonly opts: ReadPoolOptions, private readonly log: Logger) {}
 
@@ -49,6 +51,7 @@ export class ReadPool {
         const i = this.queue.indexOf(p);
         if (i >= 0) this.queue.splice(i, 1);
         this.busyRefusals++;
+        this.onRefuse("pool");
         reject(new AppError("service_unavailable", { headers: { "retry-after": "1" } }));
       }, this.opts.waitMs ?? 2000);
       this.queue.push(p);
@@ -105,6 +108,7 @@ export class ReadPool {
     const seq = ++this.seq;
     const runTimer = setTimeout(() => {
       this.timeouts++;
+      this.onRefuse("timeout");
       this.replace(slot, new AppError("query_timeout"));
     }, this.opts.timeoutMs ?? 5000);
     slot.busy = { ...p, seq, runTimer };

@@ -119,3 +119,19 @@ describe("the global read pool", () => {
     expect(h.capa.readPool.stats).toEqual({ workers: 1, busy: 0, queued: 0 });
   });
 });
+
+describe("refusals in /metrics", () => {
+  test("each kind of refusal is counted by limit", async () => {
+    const { key, keyId, o } = await project({ rateLimitPerSecond: 1, rateLimitBurst: 2 });
+    const inFlight = h.capa.services.limits.inFlight;
+    const held = [1, 2, 3].map(() => inFlight.acquire([[`c:${keyId}:local`, 3, "for one client of a key"]]));
+    expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } })).status).toBe(429);
+    held.forEach((release) => release());
+    expect((await h.json("GET", "/api/me", { headers: { "x-api-key": key } })).status).toBe(200);
+    expect((await h.json("GET", "/api/me", { headers: { "x-api-key": key } })).status).toBe(429);
+    const text = await (await h.req("GET", "/metrics", { token: o.token })).text();
+    expect(text).toContain('capa_limit_refusals_total{limit="client"} 1');
+    expect(text).toContain('capa_limit_refusals_total{limit="rate"} 1');
+    expect(text).toContain('capa_limit_refusals_total{limit="key"} 0');
+  });
+});

@@ -57,6 +57,7 @@ export function apiAuth(s: Services, keys: KeyAuth, request: Request, scope?: st
   info.headers["ratelimit-remaining"] = String(rate.remaining);
   info.headers["ratelimit-reset"] = String(rate.reset);
   if (!rate.ok) {
+    s.metrics.refusals.inc({ limit: "rate" });
     fail("rate_limit_exceeded", {
       message: `This key sent more than ${s.config.rateLimitPerSecond} requests a second (burst ${rate.limit}).`,
       hint: "Retry after the number of seconds in the Retry-After header.",

@@ -200,6 +200,9 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
   if (last != null && (first != null || after != null)) {
     fail("invalid_parameter", { message: `last cannot be sent with ${first != null ? "first" : "after"}.`, param: "last", hint: "Page forward with first and after, backward with last and before." });
   }
+  if (after != null && before != null) {
+    fail("invalid_parameter", { message: "Send after or before, not both.", param: "before", hint: "Page forward with first and after, backward with last and before." });
+  }
   const backward = last != null || before != null;
   const { nodeNodes, totalCount } = connectionParts(ctx, t.connection, nodes);
   const pairs: [string, string][] = [["select", selectFor(ctx, t, nodeNodes, false)]];

@@ -174,6 +174,9 @@ describe("root fields fail alone", () => {
     const d = await field(`{ bad: item(last: 2, after: "${c}") { nodes { id } } ${OK} }`);
     expectGqlError(d, "invalid_parameter", "invalid_request", { param: "last", path: ["bad"] });
     expect(d.message).toBe("last cannot be sent with after.");
+    const both = await field(`{ bad: item(after: "${c}", before: "${c}") { nodes { id } } ${OK} }`);
+    expectGqlError(both, "invalid_parameter", "invalid_request", { param: "before", path: ["bad"] });
+    expect(both.message).toBe("Send after or before, not both.");
   });
 
   test("a non-UUID id: invalid_parameter with the hint that entry ids are UUIDs", async () => {

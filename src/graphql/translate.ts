@@ -1,7 +1,7 @@
 // interface.md, "GraphQL behaviour": every root field becomes one `GET /api/entries/...` request.
 // This file turns a root field (its arguments and selection) into that request's URL, and the
 // read's answer into the field's value: a connection, an entry, or a list of entries.
-import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type ValueNode } from "graphql";
+import { getNamedType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type ValueNode } from "graphql";
 import { collectSubfields } from "graphql/execution/collectFields.js";
 import { getArgumentValues } from "graphql/execution/values.js";
 import { AppError, fail } from "../errors.ts";
@@ -78,21 +78,18 @@ function dataOf(o: ReadOutcome, backward = false): unknown {
 const fieldDef = (t: GraphQLObjectType, name: string) => t.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
 const infoOf = <T>(f: { extensions: { capa?: unknown } }) => f.extensions.capa as T;
 
-/** Collects the node selections under a connection's `edges { node }` and `nodes`, and whether totalCount is asked. */
+/** Collects the node selections under a connection's `edges { node }` and `nodes` (aliases included), and whether totalCount is asked. */
 function connectionParts(ctx: TranslateContext, conn: GraphQLObjectType, nodes: readonly FieldNode[]) {
   const s = ctx.built.schema;
-  const parts = collectSubfields(s, ctx.fragments, ctx.variables, conn, nodes);
-  const nodeNodes: FieldNode[] = [...(parts.get("nodes") ?? [])];
-  const edgeType = fieldDef(conn, "edges")!.type as unknown as { ofType: { ofType: { ofType: GraphQLObjectType } } };
-  const edges = [...parts.values()].flat().filter((n) => n.name.value === "edges");
+  const byName = (fns: Iterable<readonly FieldNode[]>, name: string) => [...fns].flat().filter((n) => n.name.value === name);
+  const parts = [...collectSubfields(s, ctx.fragments, ctx.variables, conn, nodes).values()];
+  const nodeNodes = byName(parts, "nodes");
+  const edges = byName(parts, "edges");
   if (edges.length) {
-    for (const [, ns] of collectSubfields(s, ctx.fragments, ctx.variables, edgeType.ofType.ofType.ofType, edges)) {
-      for (const n of ns) if (n.name.value === "node") nodeNodes.push(n);
-    }
+    const edgeType = getNamedType(fieldDef(conn, "edges")!.type) as GraphQLObjectType;
+    nodeNodes.push(...byName(collectSubfields(s, ctx.fragments, ctx.variables, edgeType, edges).values(), "node"));
   }
-  for (const [, ns] of parts) for (const n of ns) if (n.name.value === "nodes" && !nodeNodes.includes(n)) nodeNodes.push(n);
-  const totalCount = [...parts.values()].flat().some((n) => n.name.value === "totalCount");
-  return { nodeNodes, totalCount };
+  return { nodeNodes, totalCount: byName(parts, "totalCount").length > 0 };
 }
 
 /**

@@ -112,6 +112,13 @@ describe("root list = GET /api/entries/{ns}", () => {
     }
   });
 
+  test("aliases and fragments under a connection all reach the select", async () => {
+    const body = ok(await f.gql(f.dev, `{ item(first: 2, sort: [title_ASC]) { a: nodes { title } b: edges { c: node { ...P } } } } fragment P on Item { price author { name } }`, undefined, { extensions: { svc: true } }));
+    expect(body.extensions.svc.rest[0].url).toBe("/api/entries/item?select=title,price,author(name)&sort=title&limit=2");
+    expect(body.data.item.a).toEqual([{ title: "Alpha" }, { title: "Beta" }]);
+    expect(body.data.item.b.map((e: any) => e.c)).toEqual([{ price: 10, author: { name: "Ann" } }, { price: 20, author: { name: "Bob" } }]);
+  });
+
   test("totalCount is counted only when selected", async () => {
     const a = ok(await f.gql(f.prod, "{ item { totalCount nodes { id } } }", undefined, { extensions: { svc: true } }));
     expect(a.extensions.svc.rest[0].url).toEndWith("&count=true");

@@ -68,3 +68,23 @@ export function encodeFor(answer: CachedAnswer, acceptEncoding: string | null): 
   }
   return { bytes: answer.body, encoding: null };
 }
+
+/**
+ * The answer to a request for a rendered answer: the encoding the caller accepts, and with
+ * `cacheable` its strong ETag (each encoding is its own representation, so it gets its own tag),
+ * Surrogate-Key, and a 304 when If-None-Match names that tag. If-None-Match compares weakly
+ * (RFC 9110 13.1.2): a CDN may hand the client W/"<tag>". `headers` is completed in place.
+ */
+export function serveAnswer(request: Request, answer: CachedAnswer, headers: Record<string, string>, cacheable: boolean): Response {
+  const enc = encodeFor(answer, request.headers.get("accept-encoding"));
+  if (cacheable) {
+    const etag = enc.encoding ? `${answer.etag.slice(0, -1)}-${enc.encoding}"` : answer.etag;
+    headers.etag = etag;
+    headers["surrogate-key"] = answer.surrogate;
+    const inm = request.headers.get("if-none-match");
+    const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
+    if (inm && inm.split(",").some((t) => matches(t.trim()))) return new Response(null, { status: 304, headers });
+  }
+  if (enc.encoding) headers["content-encoding"] = enc.encoding;
+  return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+}

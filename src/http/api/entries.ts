@@ -11,7 +11,7 @@ import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
 import type { ReadPool } from "../../infra/read-pool.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { storable, type PageRecorder } from "../../domain/pages/service.ts";
-import { COMPRESS_ABOVE, encodeFor, etagOf, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
+import { COMPRESS_ABOVE, etagOf, serveAnswer, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
 import { apiAuth, KEYED_VARY, type ApiCall } from "./shell.ts";
 import { isUuid } from "../../domain/models/fields.ts";
 
@@ -112,22 +112,7 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
       vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
       "cache-control": cacheable ? PROD_CACHE : previewToken !== null ? "no-store" : DEV_CACHE,
     };
-    const enc = encodeFor(answer, request.headers.get("accept-encoding"));
-    if (enc.encoding) headers["content-encoding"] = enc.encoding;
-    if (cacheable) {
-      // Each encoding is its own representation, so it gets its own strong tag.
-      const etag = enc.encoding ? `${answer.etag.slice(0, -1)}-${enc.encoding}"` : answer.etag;
-      headers.etag = etag;
-      headers["surrogate-key"] = answer.surrogate;
-      const inm = request.headers.get("if-none-match");
-      // If-None-Match compares weakly (RFC 9110 13.1.2): a CDN may hand the client W/"<tag>".
-      const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
-      if (inm && inm.split(",").some((t) => matches(t.trim()))) {
-        delete headers["content-encoding"];
-        return new Response(null, { status: 304, headers });
-      }
-    }
-    return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+    return serveAnswer(request, answer, headers, cacheable);
   }
 
   return new Elysia()

@@ -9,7 +9,7 @@ import type { KeyAuth } from "../../domain/keys/auth.ts";
 import type { AuthKey } from "../../domain/keys/service.ts";
 import { runReadJob, type ReadJob, type ReadOutcome } from "../../domain/reads/job.ts";
 import { LATEST_VERSION } from "../../domain/versions.ts";
-import { COMPRESS_ABOVE, encodeFor, etagOf, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
+import { COMPRESS_ABOVE, etagOf, serveAnswer, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
 import type { ReadPool } from "../../infra/read-pool.ts";
 import { refusal, runGraphql, type GraphqlAnswer, type GraphqlParams } from "../../graphql/execute.ts";
 import { checkNesting, checkSize, LIMITS } from "../../graphql/limits.ts";
@@ -179,18 +179,7 @@ export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, po
       vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
       "cache-control": PROD_CACHE,
     };
-    const enc = encodeFor(answer, request.headers.get("accept-encoding"));
-    if (enc.encoding) headers["content-encoding"] = enc.encoding;
-    const etag = enc.encoding ? `${answer.etag.slice(0, -1)}-${enc.encoding}"` : answer.etag;
-    headers.etag = etag;
-    headers["surrogate-key"] = answer.surrogate;
-    const inm = request.headers.get("if-none-match");
-    const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
-    if (inm && inm.split(",").some((t) => matches(t.trim()))) {
-      delete headers["content-encoding"];
-      return new Response(null, { status: 304, headers });
-    }
-    return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+    return serveAnswer(request, answer, headers, true);
   }
 
   return new Elysia()

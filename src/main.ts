@@ -57,8 +57,6 @@ export function serve(env: Env = process.env): void {
     }
     die(startupReason(err, phase, where));
   }
-  process.stdout.write(`Capa listening on ${origin}\n`);
-
   const app = capa;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -86,6 +84,9 @@ export function serve(env: Env = process.env): void {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  // Announced only once the signal handlers are in place: a supervisor that reacts to this line
+  // with SIGTERM must get a drain, not the default kill.
+  process.stdout.write(`Capa listening on ${origin}\n`);
 }
 
 if (import.meta.main) serve();

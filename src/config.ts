@@ -31,6 +31,8 @@ export interface Config {
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   readPoolSize: number;
+  /** In-flight reads allowed per client (key + IP), per key and per project (interface.md: 3, 4, 4). */
+  inFlight: { client: number; key: number; project: number };
   /** How long a read waits for a free worker before 503 service_unavailable. */
   readWaitMs: number;
   /** How long an entries read may run before 504 query_timeout. */
@@ -124,6 +126,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitBurst: int(env, "CAPA_RATE_BURST", 100, 1, 1000000),
     readPoolSize: int(env, "CAPA_READ_POOL", 2 * (navigator.hardwareConcurrency || 1), 1, 1024),
     readWaitMs: int(env, "CAPA_READ_WAIT_MS", 2000, 1, 60000),
+    inFlight: {
+      client: int(env, "CAPA_INFLIGHT_CLIENT", 3, 1, 10000),
+      key: int(env, "CAPA_INFLIGHT_KEY", 4, 1, 10000),
+      project: int(env, "CAPA_INFLIGHT_PROJECT", 4, 1, 10000),
+    },
     readTimeoutMs: int(env, "CAPA_READ_TIMEOUT_MS", 5000, 1, 600000),
     logLevel: logLevel as Config["logLevel"],
     jwtSecret: env.CAPA_JWT_SECRET || null,

@@ -2,6 +2,22 @@
 // per key and per project, refused at once with 429; and a token bucket per key.
 import { AppError } from "../errors.ts";
 
+/** The in-flight limits of one read: per client (key + IP), per key, per project. */
+export interface ReadLimits {
+  client: number;
+  key: number;
+  project: number;
+}
+
+/** The slots an entries read or a GraphQL document takes. */
+export function readSlots(limits: ReadLimits, keyId: string, ip: string, projectId: string): [string, number, string][] {
+  return [
+    [`c:${keyId}:${ip}`, limits.client, "for one client of a key"],
+    [`k:${keyId}`, limits.key, "for one key"],
+    [`p:${projectId}`, limits.project, "for one project's keys together"],
+  ];
+}
+
 /** In-flight counters; a request takes every slot it needs or none. */
 export class InFlight {
   private readonly counts = new Map<string, number>();

@@ -135,3 +135,17 @@ describe("refusals in /metrics", () => {
     expect(text).toContain('capa_limit_refusals_total{limit="key"} 0');
   });
 });
+
+describe("configurable in-flight limits", () => {
+  test("CAPA_INFLIGHT_CLIENT raises the per-client limit (and the message states the new limit)", async () => {
+    const { key, keyId } = await project({ inFlight: { client: 5, key: 8, project: 8 } });
+    const inFlight = h.capa.services.limits.inFlight;
+    const held = [1, 2, 3, 4].map(() => inFlight.acquire([[`c:${keyId}:local`, 5, "for one client of a key"]]));
+    expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } })).status).toBe(200);
+    held.push(inFlight.acquire([[`c:${keyId}:local`, 5, "for one client of a key"]]));
+    const r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
+    expect(r.status).toBe(429);
+    expect(r.body.error.message).toBe("Too many reads at once: at most 5 for one client of a key.");
+    held.forEach((release) => release());
+  });
+});

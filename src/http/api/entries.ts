@@ -9,6 +9,7 @@ import { DRAFTS, PUBLISHED, previewVis } from "../../domain/reads/names.ts";
 import type { Reader } from "../../domain/reads/query.ts";
 import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
 import type { ReadPool } from "../../infra/read-pool.ts";
+import { readSlots } from "../../infra/limits.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { storable, type PageRecorder } from "../../domain/pages/service.ts";
 import { COMPRESS_ABOVE, etagOf, serveAnswer, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
@@ -69,11 +70,7 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
       // In-flight limits (client = key + IP, key, project), then a worker of the global read pool.
-      const release = s.limits.inFlight.acquire([
-        [`c:${key.row.id}:${ip}`, 3, "for one client of a key"],
-        [`k:${key.row.id}`, 4, "for one key"],
-        [`p:${h.id}`, 4, "for one project's keys together"],
-      ]);
+      const release = s.limits.inFlight.acquire(readSlots(s.config.inFlight, key.row.id, ip, h.id));
       let outcome: ReadOutcome;
       try {
         outcome = await pool.run({

@@ -3,6 +3,7 @@
 // result, refusals included (`errors` and no `data`, with the refusal's status). POST is never
 // cached; a GET with a production key is cacheable like entries (max-age 60, ETag, 304).
 import { Elysia } from "elysia";
+import { readSlots } from "../../infra/limits.ts";
 import { AppError, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { KeyAuth } from "../../domain/keys/auth.ts";
@@ -132,11 +133,7 @@ export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, po
       if (cached) answer = { status: 200, body: {}, cacheable: true, models: [], entryIds: [] };
       else {
         const built = schemas.get(h, readerOf(key).readable);
-        const slots: [string, number, string][] = [
-          [`c:${key.row.id}:${ip}`, 3, "for one client of a key"],
-          [`k:${key.row.id}`, 4, "for one key"],
-          [`p:${h.id}`, 4, "for one project's keys together"],
-        ];
+        const slots = readSlots(s.config.inFlight, key.row.id, ip, h.id);
         answer = await runGraphql({ s, call, h, built, run, docsBase, acquire: () => s.limits.inFlight.acquire(slots) }, params);
         if (cacheable && answer.cacheable) {
           const body = new TextEncoder().encode(JSON.stringify(answer.body));

@@ -95,3 +95,40 @@ describe("kill and restart", () => {
     }
   });
 });
+
+describe("retention", () => {
+  test("finished deliveries are pruned with their attempts after 30 days; open ones stay", async () => {
+    const { h, token, c } = await webhookApp();
+    const rx = new Receiver(c);
+    try {
+      await postModel(h, token);
+      const ok = await createHook(h, token, { url: rx.url("/kept"), events: ["instance.published"] });
+      const down = await createHook(h, token, { url: rx.url("/down"), events: ["instance.published"] });
+      rx.byPath.set("/down", 500);
+      await publishPost(h, token, "Old");
+      await deliver(h);
+      // 30 days later: the succeeded delivery is still inside the window.
+      h.clock.advance(30 * 86_400_000 - 1000);
+      await deliver(h);
+      let t = await signIn(h);
+      expect((await h.json("GET", `/v2/webhooks/${ok.id}/deliveries`, { token: t })).body.total).toBe(1);
+      // An hour later it is pruned. The other delivery failed its second attempt at day 30, which
+      // switched its endpoint off (failing for 5 days) and ended it then: it stays.
+      h.clock.advance(3_600_000);
+      await deliver(h);
+      t = await signIn(h);
+      expect((await h.json("GET", `/v2/webhooks/${ok.id}/deliveries`, { token: t })).body).toEqual({ data: [], page: 1, limit: 25, total: 0 });
+      const failed = (await h.json("GET", `/v2/webhooks/${down.id}/deliveries`, { token: t })).body;
+      expect(failed.total).toBe(1);
+      expect(failed.data[0].status).toBe("failed");
+      const attempts = h.capa.services.projects.get((await h.json("GET", "/v2/projects", { token: t })).body.data[0].id).sqlite
+        .query("SELECT count(*) AS n FROM webhook_attempts").get() as { n: number };
+      // What is left: the two attempts of the delivery that stays.
+      expect(failed.data[0].attempts).toHaveLength(2);
+      expect(attempts.n).toBe(2);
+    } finally {
+      rx.stop();
+      h.close();
+    }
+  });
+});

@@ -1,12 +1,12 @@
 // Deliveries: one row per event and subscribed endpoint, written by an outbox listener inside
 // the transaction of the change that caused the event, so a committed change always has its
 // deliveries and a rolled-back one never does. Each row keeps the exact bytes every attempt sends.
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { fail, badField } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../storage/project/schema.ts";
+import { webhookAttempts, webhookDeliveries } from "../../storage/project/schema.ts";
 import { actorFrom, emitEvent, onEventWritten } from "../events/outbox.ts";
 import { UUID } from "../projects/service.ts";
 import { activeSubscribers, disableFailing, endpointOrFail, signingSecrets } from "./endpoints.ts";
@@ -19,6 +19,9 @@ export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000
 
 /** An endpoint that has failed every attempt for this long is switched off. */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
+
+/** Finished deliveries and their attempts are kept this long, then pruned. */
+export const RETENTION_MS = 30 * 86_400_000;
 
 /** The first bytes of an answer kept on an attempt. */
 export const RESPONSE_LIMIT = 4096;
@@ -58,9 +61,17 @@ function insertDelivery(h: ProjectHandle, row: Omit<DeliveryRow, "seq">): void {
   );
 }
 
-function pendingRow(id: string, endpointId: string, eventId: string, eventType: string, body: string, now: string, redeliveryOf: string | null = null): Omit<DeliveryRow, "seq"> {
+/**
+ * A delivery waiting for its first try is due at once: its `next_attempt_at` is the empty string,
+ * which sorts before every time, so an endpoint's first tries go out in order of occurrence
+ * (seq) whatever the clock does, and before its retries.
+ */
+export const DUE_NOW = "";
+
+/** A new delivery; `body` is null when it sends the event's own bytes. */
+function pendingRow(id: string, endpointId: string, eventId: string, eventType: string, body: string | null, now: string, redeliveryOf: string | null = null): Omit<DeliveryRow, "seq"> {
   return {
-    id, endpointId, eventId, eventType, body, status: "pending", attempts: 0, nextAttemptAt: now, redeliveryOf, note: null,
+    id, endpointId, eventId, eventType, body, status: "pending", attempts: 0, nextAttemptAt: DUE_NOW, redeliveryOf, note: null,
     createdAt: now, updatedAt: now, finishedAt: null,
   };
 }
@@ -71,11 +82,15 @@ onEventWritten((s, h, e) => {
   if (e.type === TEST_EVENT) return;
   const subs = activeSubscribers(h).filter((x) => x.events.has(e.type));
   if (subs.length === 0) return;
-  const ev = h.sqlite.query("SELECT body, content FROM events WHERE id = ?").get(e.id) as { body: string; content: string | null };
   const now = iso(s.clock.now());
-  let withContent: string | undefined;
+  let withContent: string | null | undefined;
   for (const sub of subs) {
-    const body = sub.includeContent && ev.content !== null ? (withContent ??= bodyWithContent(ev.body, ev.content)) : ev.body;
+    // Only bytes that differ from the event's are stored: most deliveries add a small row, not a copy.
+    if (sub.includeContent && withContent === undefined) {
+      const ev = h.sqlite.query("SELECT body, content FROM events WHERE id = ?").get(e.id) as { body: string; content: string | null };
+      withContent = ev.content === null ? null : bodyWithContent(ev.body, ev.content);
+    }
+    const body = sub.includeContent ? withContent ?? null : null;
     insertDelivery(h, pendingRow(s.ids.uuid(), sub.id, e.id, e.type, body, now));
   }
   wake(s, h.id);
@@ -91,7 +106,7 @@ function deliveryOut(h: ProjectHandle, d: DeliveryRow) {
     eventType: d.eventType,
     status: d.status,
     attemptCount: d.attempts,
-    nextAttemptAt: d.status === "pending" || d.status === "retrying" ? d.nextAttemptAt : null,
+    nextAttemptAt: d.status === "retrying" ? d.nextAttemptAt : d.status === "pending" ? d.nextAttemptAt || d.createdAt : null,
     redeliveryOf: d.redeliveryOf,
     note: d.note,
     createdAt: d.createdAt,
@@ -117,8 +132,7 @@ export function sendTest(s: Services, h: ProjectHandle, endpointId: string, acto
       data: { webhookId: ep.id, url: ep.url, message: "This is a test event from Capa." },
       links: { self: `${s.config.apiUrl}/v2/webhooks/${ep.id}` },
     });
-    const ev = h.sqlite.query("SELECT body FROM events WHERE id = ?").get(eventId) as { body: string };
-    insertDelivery(h, pendingRow(id, ep.id, eventId, TEST_EVENT, ev.body, now));
+    insertDelivery(h, pendingRow(id, ep.id, eventId, TEST_EVENT, null, now));
   })();
   wake(s, h.id);
   return deliveryOut(h, deliveryOrFail(h, ep.id, id));
@@ -190,16 +204,18 @@ export function requeueInterrupted(h: ProjectHandle): number {
   return h.sqlite.query("UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END WHERE status = 'sending'").run().changes;
 }
 
-/** The endpoints that have a delivery due at `now`. */
+/** The active endpoints that have a delivery due at `now`. */
 export function dueEndpoints(h: ProjectHandle, now: number): string[] {
-  return (h.sqlite.query("SELECT DISTINCT endpoint_id AS id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?")
-    .all(iso(now)) as { id: string }[]).map((r) => r.id);
+  const due = new Set((h.sqlite.query("SELECT DISTINCT endpoint_id AS id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?")
+    .all(iso(now)) as { id: string }[]).map((r) => r.id));
+  return activeSubscribers(h).filter((ep) => due.has(ep.id)).map((ep) => ep.id);
 }
 
-/** When the project's next delivery falls due (ms), or null when none is open. */
+/** When the project's next delivery falls due (ms; 0 for at once), or null when none is open. */
 export function nextDueAt(h: ProjectHandle): number | null {
   const r = h.sqlite.query("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status IN ('pending', 'retrying')").get() as { at: string | null };
-  return r.at === null ? null : Date.parse(r.at);
+  if (r.at === null) return null;
+  return r.at === DUE_NOW ? 0 : Date.parse(r.at);
 }
 
 /**
@@ -208,16 +224,19 @@ export function nextDueAt(h: ProjectHandle): number | null {
  * delivery overtakes it; one waiting for a retry does not hold the others back.
  */
 export function claimNext(h: ProjectHandle, endpointId: string, now: number): Claimed | null {
-  return h.sqlite.transaction(() => {
-    const ep = h.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).get();
-    if (!ep || !ep.active) return null;
-    const d = h.sqlite.query(`SELECT id, event_id AS eventId, body FROM webhook_deliveries
-      WHERE endpoint_id = ? AND status IN ('pending', 'retrying') AND next_attempt_at <= ? ORDER BY seq LIMIT 1`)
-      .get(endpointId, iso(now)) as { id: string; eventId: string; body: string } | null;
-    if (!d) return null;
-    h.db.update(webhookDeliveries).set({ status: "sending", updatedAt: iso(now) }).where(eq(webhookDeliveries.id, d.id)).run();
-    return { deliveryId: d.id, eventId: d.eventId, body: d.body, url: ep.url, secrets: signingSecrets(ep, now) };
-  }).immediate();
+  // One process writes a project file, and this runs without an await: the endpoint read and the
+  // claim see the same state. The claim itself is one statement.
+  const ep = h.sqlite.query(`SELECT url, active, secret, previous_secret AS previousSecret, previous_secret_expires_at AS previousSecretExpiresAt
+    FROM webhook_endpoints WHERE id = ?`).get(endpointId) as { url: string; active: number; secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null } | null;
+  if (!ep || !ep.active) return null;
+  const at = iso(now);
+  const d = h.sqlite.query(`UPDATE webhook_deliveries SET status = 'sending', updated_at = ?1 WHERE seq = (
+      SELECT seq FROM webhook_deliveries WHERE endpoint_id = ?2 AND status IN ('pending', 'retrying') AND next_attempt_at <= ?1
+      ORDER BY next_attempt_at, seq LIMIT 1
+    ) RETURNING id, event_id AS eventId, body`).get(at, endpointId) as { id: string; eventId: string; body: string | null } | null;
+  if (!d) return null;
+  const body = d.body ?? (h.sqlite.query("SELECT body FROM events WHERE id = ?").get(d.eventId) as { body: string }).body;
+  return { deliveryId: d.id, eventId: d.eventId, body, url: ep.url, secrets: signingSecrets(ep, now) };
 }
 
 /**
@@ -226,36 +245,52 @@ export function claimNext(h: ProjectHandle, endpointId: string, now: number): Cl
  */
 export function recordAttempt(h: ProjectHandle, deliveryId: string, r: AttemptResult, now: number): void {
   h.sqlite.transaction(() => {
-    const d = h.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
     // The endpoint (and its deliveries) may have been deleted while the request was out.
-    if (!d || d.status !== "sending") return;
+    const d = h.sqlite.query("SELECT endpoint_id AS endpointId, attempts FROM webhook_deliveries WHERE id = ? AND status = 'sending'")
+      .get(deliveryId) as { endpointId: string; attempts: number } | null;
+    if (!d) return;
     const number = d.attempts + 1;
     const at = iso(now);
-    h.db.insert(webhookAttempts).values({
-      deliveryId, number, startedAt: iso(r.startedAt), durationMs: Math.round(r.durationMs), statusCode: r.statusCode,
-      succeeded: r.succeeded, error: r.error, response: r.response,
-    }).run();
+    h.sqlite.query(`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, succeeded, error, response)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(deliveryId, number, iso(r.startedAt), Math.round(r.durationMs), r.statusCode, r.succeeded ? 1 : 0, r.error, r.response);
     if (r.succeeded) {
-      h.db.update(webhookDeliveries).set({ status: "succeeded", attempts: number, nextAttemptAt: null, updatedAt: at, finishedAt: at })
-        .where(eq(webhookDeliveries.id, deliveryId)).run();
-      h.db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, d.endpointId)).run();
+      h.sqlite.query("UPDATE webhook_deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
+        .run(number, deliveryId, at);
+      h.sqlite.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL").run(d.endpointId);
       return;
     }
     const wait = RETRY_DELAYS_MS[number - 1];
-    h.db.update(webhookDeliveries).set(wait === undefined
-      ? { status: "failed", attempts: number, nextAttemptAt: null, updatedAt: at, finishedAt: at }
-      : { status: "retrying", attempts: number, nextAttemptAt: iso(now + wait), updatedAt: at })
-      .where(eq(webhookDeliveries.id, deliveryId)).run();
-    const ep = h.db.select({ failingSince: webhookEndpoints.failingSince, active: webhookEndpoints.active })
-      .from(webhookEndpoints).where(eq(webhookEndpoints.id, d.endpointId)).get();
+    if (wait === undefined) {
+      h.sqlite.query("UPDATE webhook_deliveries SET status = 'failed', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
+        .run(number, deliveryId, at);
+    } else {
+      h.sqlite.query("UPDATE webhook_deliveries SET status = 'retrying', attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
+        .run(number, iso(now + wait), at, deliveryId);
+    }
+    const ep = h.sqlite.query("SELECT failing_since AS failingSince, active FROM webhook_endpoints WHERE id = ?")
+      .get(d.endpointId) as { failingSince: string | null; active: number } | null;
     if (!ep) return;
     const since = ep.failingSince ?? iso(r.startedAt);
-    if (ep.failingSince === null) h.db.update(webhookEndpoints).set({ failingSince: since }).where(eq(webhookEndpoints.id, d.endpointId)).run();
+    if (ep.failingSince === null) h.sqlite.query("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").run(since, d.endpointId);
     if (ep.active && now - Date.parse(since) >= DISABLE_AFTER_MS) disableFailing(h, d.endpointId, at);
   })();
 }
 
-/** Whether an endpoint has open deliveries (used by tests and the benchmark to wait for quiet). */
-export function openDeliveries(h: ProjectHandle): number {
-  return h.db.select({ n: count() }).from(webhookDeliveries).where(inArray(webhookDeliveries.status, OPEN)).get()!.n;
+/** Deletes deliveries that finished before the retention window, with their attempts; returns how many. */
+export function pruneFinished(h: ProjectHandle, now: number): number {
+  const before = iso(now - RETENTION_MS);
+  let total = 0;
+  for (;;) {
+    const n = h.sqlite.transaction(() => {
+      const ids = (h.sqlite.query("SELECT id FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND finished_at < ? LIMIT 500")
+        .all(before) as { id: string }[]).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      const list = JSON.stringify(ids);
+      h.sqlite.query("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))").run(list);
+      h.sqlite.query("DELETE FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?))").run(list);
+      return ids.length;
+    })();
+    total += n;
+    if (n < 500) return total;
+  }
 }

@@ -7,12 +7,15 @@ import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import type { Services } from "../../services.ts";
 import {
-  claimNext, dueEndpoints, nextDueAt, onDeliveriesWritten, recordAttempt, requeueInterrupted, RESPONSE_LIMIT,
+  claimNext, dueEndpoints, nextDueAt, onDeliveriesWritten, pruneFinished, recordAttempt, requeueInterrupted, RESPONSE_LIMIT,
   type AttemptResult, type Claimed,
 } from "./deliveries.ts";
-import { webhookProjectIds } from "./endpoints.ts";
+import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
 import { destinationRefusal } from "./safety.ts";
 import { signedHeaders } from "./signing.ts";
+
+/** How often each project's finished deliveries older than the retention window are pruned. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** How long one attempt may take, answer included (decisions.md section 6). */
 export const TIMEOUT_MS = 10_000;
@@ -23,13 +26,40 @@ export class WebhookSender {
   private readonly lanes = new Map<string, Promise<void>>();
   /** Per project: no delivery falls due before this time, unless a new one is written (wake). */
   private readonly quietUntil = new Map<string, number>();
+  /** Per project: when finished deliveries were last pruned. */
+  private readonly prunedAt = new Map<string, number>();
   /** Projects whose interrupted deliveries this process has put back in the queue. */
   private readonly recovered = new Set<string>();
   private tlsOptions: { ca: string[] } | undefined | null = null;
   private stopped = false;
+  /** Set once the job's timer ticks: from then on new deliveries start a run at once instead of at the next tick. */
+  private live = false;
+  private kickQueued = false;
 
   constructor(private readonly s: Services) {
-    onDeliveriesWritten(s, (projectId) => this.quietUntil.delete(projectId));
+    onDeliveriesWritten(s, (projectId) => {
+      this.quietUntil.delete(projectId);
+      this.kick();
+    });
+  }
+
+  /** Marks the sender as driven by its timer (the job's first tick). */
+  goLive(): void {
+    this.live = true;
+  }
+
+  /**
+   * Starts a run soon after new deliveries are written, so an event does not wait for the next
+   * tick. It runs after the writing transaction has ended; tests, which drive runDue themselves,
+   * never go live and keep full control.
+   */
+  private kick(): void {
+    if (!this.live || this.stopped || this.kickQueued) return;
+    this.kickQueued = true;
+    setTimeout(() => {
+      this.kickQueued = false;
+      this.runDue().catch((e) => this.s.log.error("webhook run failed", { error: String(e instanceof Error ? e.stack : e) }));
+    }, 0);
   }
 
   /**
@@ -41,14 +71,21 @@ export class WebhookSender {
     const started: Promise<void>[] = [];
     for (const projectId of webhookProjectIds(this.s)) {
       const quiet = this.quietUntil.get(projectId);
-      if (quiet !== undefined && quiet > now) continue;
+      const pruneDue = now - (this.prunedAt.get(projectId) ?? Number.NEGATIVE_INFINITY) >= PRUNE_EVERY_MS;
+      if (quiet !== undefined && quiet > now && !pruneDue) continue;
       const h = this.s.projects.get(projectId);
+      if (pruneDue) {
+        this.prunedAt.set(projectId, now);
+        pruneFinished(h, now);
+      }
       if (!this.recovered.has(projectId)) {
         // Nothing of this process is sending in this project yet: whatever says `sending` was cut off by a stop.
         const n = requeueInterrupted(h);
         if (n > 0) this.s.log.warn("webhook deliveries interrupted by a stop are sent again", { projectId, deliveries: n });
         this.recovered.add(projectId);
       }
+      // While every endpoint has a lane running there is nothing to start (and no scan to pay for).
+      if (activeSubscribers(h).every((ep) => this.lanes.has(`${projectId}/${ep.id}`))) continue;
       for (const endpointId of dueEndpoints(h, now)) {
         const key = `${projectId}/${endpointId}`;
         if (this.lanes.has(key)) continue;
@@ -191,5 +228,7 @@ export function stopWebhooks(s: Services): void {
 
 /** The body of the `webhooks` job: starts lanes and returns at once, so a slow receiver never blocks the next tick. */
 export function webhookTick(s: Services, now: number): void {
-  webhookSender(s).runDue(now).catch((e) => s.log.error("webhook tick failed", { error: String(e instanceof Error ? e.stack : e) }));
+  const sender = webhookSender(s);
+  sender.goLive();
+  sender.runDue(now).catch((e) => s.log.error("webhook tick failed", { error: String(e instanceof Error ? e.stack : e) }));
 }

@@ -232,7 +232,9 @@ export const webhookEndpoints = sqliteTable("webhook_endpoints", {
 
 /**
  * One delivery of one event to one endpoint. `seq` (the rowid) is the order of occurrence the
- * sender keeps per endpoint; `body` holds the exact bytes every attempt sends and signs.
+ * sender keeps per endpoint. Every attempt sends and signs the same bytes: `body` when the
+ * delivery's bytes differ from the event's (an endpoint with 'Include content data'), else null
+ * and the event's own `body`, which never changes.
  */
 export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   seq: integer("seq").primaryKey(),
@@ -240,7 +242,7 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   endpointId: text("endpoint_id").notNull(),
   eventId: text("event_id").notNull(),
   eventType: text("event_type").notNull(),
-  body: text("body").notNull(),
+  body: text("body"),
   /** pending, sending, succeeded, retrying, failed. */
   status: text("status").notNull(),
   attempts: integer("attempts").notNull().default(0),
@@ -254,10 +256,10 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   finishedAt: text("finished_at"),
 }, (t) => [
   uniqueIndex("webhook_deliveries_id").on(t.id),
-  index("webhook_deliveries_endpoint").on(t.endpointId, t.seq),
-  // The sender's lane reads an endpoint's open deliveries in order; succeeded history is skipped.
-  index("webhook_deliveries_open").on(t.endpointId, t.seq).where(sql`status IN ('pending', 'retrying')`),
-  index("webhook_deliveries_status").on(t.status, t.nextAttemptAt),
+  // Only open deliveries, in the order they fall due; a publish's rows for several endpoints land
+  // side by side at the end of it. No index leads with the endpoint: it would scatter each
+  // publish's outbox writes over one page per endpoint (measured: about 6% of publish throughput).
+  index("webhook_deliveries_due").on(t.nextAttemptAt, t.seq, t.endpointId).where(sql`status IN ('pending', 'retrying')`),
 ]);
 
 /** Every attempt of a delivery: answer status, duration and the first 4 KB of the answer. */

@@ -7,6 +7,7 @@ import { join } from "node:path";
 
 import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
 import { benchGraphql } from "./bench/graphql.ts";
+import { benchWebhooks } from "./bench/webhooks.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
   graphql: { about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models", run: figures(benchGraphql) },
+  webhooks: { about: "1,000 publishes to 3 endpoints on a loopback HTTPS receiver: time from last publish to last of 3,000 deliveries, publish throughput with and without the outbox", run: figures(benchWebhooks) },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
 };
 

@@ -2,6 +2,7 @@
 // endpoint and Endpoint rules): create, list, read, edit, delete, rotate, permissions, refusals.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
+import { createUser } from "../../src/domain/users/service.ts";
 
 const T0 = "2026-11-21T12:00:00.000Z";
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -187,6 +188,18 @@ describe("webhook endpoints", () => {
     const b = await h.json("POST", "/v2/webhooks", { headers: { "x-api-key": "svc_live_abcdefabcdefabcdefabcdefabcdefab" }, body: { url: "https://k.example.com/" } });
     expect(b.status).toBe(401);
     expect(b.body).toEqual({ error: "Invalid API key" });
+  });
+
+  test("a person in no project is 400 no_project; an unknown sub-route is 404 route_not_found", async () => {
+    createUser(h.capa.services, { email: "lonely@example.com", password: "lonely-password-1" });
+    const t = (await h.json("POST", "/v2/user/login", { body: { email: "lonely@example.com", password: "lonely-password-1" } })).body.accessToken;
+    const r = await h.json("GET", "/v2/webhooks", { token: t });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: "No project is chosen: send x-svc-project or open a project first.", code: "no_project" });
+    const made = await h.json("POST", "/v2/webhooks", { token, body: { url: "https://nr.example.com/" } });
+    const n = await h.json("POST", `/v2/webhooks/${made.body.id}/replay`, { token });
+    expect(n.status).toBe(404);
+    expect(n.body.code).toBe("route_not_found");
   });
 
   test("developers manage webhooks; editors and viewers are refused with the roles that may", async () => {

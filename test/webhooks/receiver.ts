@@ -22,14 +22,14 @@ async function openssl(dir: string, args: string[]): Promise<void> {
   if ((await p.exited) !== 0) throw new Error(`openssl ${args[0]} failed: ${await new Response(p.stderr).text()}`);
 }
 
-/** A test CA and a certificate for 127.0.0.1 and localhost signed by it (made once per process). */
+/** A test CA and a certificate for 127.0.0.1, localhost and hooks.test signed by it (made once per process). */
 export function testCerts(): Promise<Certs> {
   certs ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), "capa-webhook-tls-"));
     const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
     await openssl(dir, ["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Capa Webhook Test CA"]);
     await openssl(dir, ["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"]);
-    await Bun.write(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n");
+    await Bun.write(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:hooks.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n");
     await openssl(dir, ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf"]);
     return { dir, caFile: join(dir, "ca.pem"), cert: await Bun.file(join(dir, "server.pem")).text(), key: await Bun.file(join(dir, "server.key")).text() };
   })();

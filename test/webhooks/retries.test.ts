@@ -329,4 +329,37 @@ describe("private destinations at send time", () => {
       h.close();
     }
   });
+
+  test("an attempt connects to the address that was checked, with the name as Host and TLS server name", async () => {
+    const { h, token, c } = await webhookApp();
+    const rx = new Receiver(c);
+    try {
+      await postModel(h, token);
+      const port = new URL(rx.url()).port;
+      const good = await createHook(h, token, { url: `https://hooks.test:${port}/pinned?x=1`, events: ["instance.published"] });
+      const wrong = await createHook(h, token, { url: `https://other.test:${port}/wrong`, events: ["instance.published"] });
+      h.capa.services.config.webhookAllowPrivate = false;
+      // Stands in for DNS answering a public address: the test receiver's.
+      const sender = webhookSender(h.capa.services);
+      const seen: string[] = [];
+      sender.resolve = async (u) => {
+        seen.push(u.hostname);
+        return { address: "127.0.0.1" };
+      };
+      await publishPost(h, token, "Pinned");
+      await deliver(h);
+      expect(seen.sort()).toEqual(["hooks.test", "other.test"]);
+      const [r] = rx.on("/pinned");
+      expect(r!.headers.host).toBe(`hooks.test:${port}`);
+      expect(() => verifyAt(good.secret, r!, h.clock.now())).not.toThrow();
+      // The certificate is checked against the name, not the address: other.test is not on it.
+      expect(rx.on("/wrong")).toHaveLength(0);
+      const [d] = (await h.json("GET", `/v2/webhooks/${wrong.id}/deliveries`, { token })).body.data;
+      expect(d.attempts[0]).toMatchObject({ statusCode: null, succeeded: false });
+      expect(d.attempts[0].error).toContain("ERR_TLS_CERT_ALTNAME_INVALID");
+    } finally {
+      rx.stop();
+      h.close();
+    }
+  });
 });

@@ -99,7 +99,7 @@ async function checkUrl(s: Services, raw: unknown): Promise<string> {
   if (u.protocol !== "https:") badField("url", "url must use https");
   if (u.username || u.password) badField("url", "url must not carry a user name or password; authenticate with the signature");
   if (!s.config.webhookAllowPrivate) {
-    const why = await destinationRefusal(u, "allow");
+    const why = await destinationRefusal(u);
     if (why) fail("webhook_url_refused", { message: `The URL is refused: ${why}.`, extra: { field: "url" } });
   }
   return u.href;

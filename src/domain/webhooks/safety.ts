@@ -1,7 +1,7 @@
 // Where Capa may send webhooks. Only https URLs; private, loopback, link-local and other
 // non-public destinations are refused unless CAPA_WEBHOOK_ALLOW_PRIVATE=1. The check runs on
-// the URL's literal host when an endpoint is saved, on its DNS answers when it is saved, and again
-// on the DNS answers right before every attempt, so a name that later points inside is caught.
+// the URL's literal host and its DNS answers when an endpoint is saved, and again right before
+// every attempt, whose connection then goes to the checked address (DNS rebinding cannot steer it).
 import { isIP } from "node:net";
 import { lookup } from "node:dns/promises";
 
@@ -75,29 +75,48 @@ function localName(host: string): boolean {
   return host === "localhost" || host.endsWith(".localhost") || host === "localhost.localdomain";
 }
 
+/** A checked destination: refused with a reason, or the address to connect to (null for an IP literal URL). */
+export type Destination = { refused: string } | { address: string | null };
+
 /**
- * Why a URL's destination is refused, or null when every address it resolves to is public.
- * `unresolved` says what a name that does not resolve means: when an endpoint is saved it is
- * let through (the check before each attempt repeats it); before an attempt it is an error.
+ * Resolves a URL's host and checks every address. `unresolved` says what a name that does not
+ * resolve means: when an endpoint is saved it is let through (the check before each attempt
+ * repeats it); before an attempt it is an error.
  */
-export async function destinationRefusal(u: URL, unresolved: "allow" | "refuse", lookupMs = 3000): Promise<string | null> {
+export async function checkDestination(u: URL, unresolved: "allow" | "refuse", lookupMs = 3000): Promise<Destination> {
   const host = bareHost(u);
   if (isIP(host)) {
     const why = privateReason(host);
-    return why && `${host} ${why}`;
+    return why ? { refused: `${host} ${why}` } : { address: null };
   }
   let answers: { address: string }[];
   try {
     answers = await withTimeout(lookup(host, { all: true, verbatim: true }), lookupMs);
   } catch (e) {
-    if (localName(host)) return `${host} is a loopback name`;
-    return unresolved === "allow" ? null : `DNS lookup of ${host} failed (${(e as { code?: string }).code ?? String(e)})`;
+    if (localName(host)) return { refused: `${host} is a loopback name` };
+    return unresolved === "allow" ? { address: null } : { refused: `DNS lookup of ${host} failed (${(e as { code?: string }).code ?? String(e)})` };
   }
   for (const a of answers) {
     const why = privateReason(a.address);
-    if (why) return `${host} resolves to ${a.address}, which ${why}`;
+    if (why) return { refused: `${host} resolves to ${a.address}, which ${why}` };
   }
-  return null;
+  return { address: answers[0]?.address ?? null };
+}
+
+/** Why a URL's destination is refused when an endpoint is saved, or null. */
+export async function destinationRefusal(u: URL): Promise<string | null> {
+  const d = await checkDestination(u, "allow");
+  return "refused" in d ? d.refused : null;
+}
+
+/**
+ * The URL to connect to for a checked address: the address in place of the name, so the
+ * connection goes where the check looked (no second lookup a changed DNS answer could steer).
+ * The caller sends the name as Host and as the TLS server name.
+ */
+export function pinnedUrl(u: URL, address: string): string {
+  const host = isIP(address) === 6 ? `[${address}]` : address;
+  return `${u.protocol}//${host}${u.port ? `:${u.port}` : ""}${u.pathname}${u.search}`;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

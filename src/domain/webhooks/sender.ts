@@ -11,7 +11,7 @@ import {
   type AttemptResult, type Claimed,
 } from "./deliveries.ts";
 import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
-import { destinationRefusal } from "./safety.ts";
+import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";
 import { signedHeaders } from "./signing.ts";
 
 /** How often each project's finished deliveries older than the retention window are pruned. */
@@ -23,6 +23,8 @@ export const TIMEOUT_MS = 10_000;
 export class WebhookSender {
   /** The per-attempt timeout; tests lower it so a silent receiver does not cost 10 s. */
   timeoutMs = TIMEOUT_MS;
+  /** Resolves and checks a destination before an attempt (DNS); tests replace it to stand in for a public name. */
+  resolve: (u: URL) => Promise<Destination> = (u) => checkDestination(u, "refuse");
   private readonly lanes = new Map<string, Promise<void>>();
   /** Per project: no delivery falls due before this time, unless a new one is written (wake). */
   private readonly quietUntil = new Map<string, number>();
@@ -142,14 +144,22 @@ export class WebhookSender {
     const t0 = performance.now();
     const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({ startedAt, durationMs: performance.now() - t0, ...r });
     const url = new URL(job.url);
-    if (!this.s.config.webhookAllowPrivate) {
-      const why = await destinationRefusal(url, "refuse");
-      if (why) return done({ statusCode: null, succeeded: false, error: `Not sent: ${why}.`, response: null });
-    }
     const headers = signedHeaders(job.secrets, job.eventId, startedAt, job.body);
+    let target = url.href;
+    let tls = this.tls();
+    if (!this.s.config.webhookAllowPrivate) {
+      const d = await this.resolve(url);
+      if ("refused" in d) return done({ statusCode: null, succeeded: false, error: `Not sent: ${d.refused}.`, response: null });
+      if (d.address !== null) {
+        // Connect to the address that was checked; the name still chooses the certificate and Host.
+        target = pinnedUrl(url, d.address);
+        headers.host = url.host;
+        tls = { ...tls, serverName: bareHost(url) };
+      }
+    }
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      const res = await fetch(url, { method: "POST", headers, body: job.body, redirect: "manual", signal, tls: this.tls() });
+      const res = await fetch(target, { method: "POST", headers, body: job.body, redirect: "manual", signal, tls });
       const response = await firstBytes(res, RESPONSE_LIMIT);
       const ok = res.status >= 200 && res.status < 300;
       let error: string | null = null;
@@ -165,7 +175,7 @@ export class WebhookSender {
   }
 
   /** The CA of CAPA_WEBHOOK_CA_FILE trusted beside the system's roots. */
-  private tls(): { ca: string[] } | undefined {
+  private tls(): { ca?: string[]; serverName?: string } | undefined {
     if (this.tlsOptions !== null) return this.tlsOptions;
     const file = this.s.config.webhookCaFile;
     this.tlsOptions = undefined;

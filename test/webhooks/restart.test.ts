@@ -86,6 +86,30 @@ describe("kill and restart", () => {
     }
   });
 
+  test("a delivery cut off by a stop whose endpoint is switched off before the restart sends nothing more", async () => {
+    const { h, token } = await webhookApp();
+    let h2: Harness | undefined;
+    try {
+      await postModel(h, token);
+      const hook = await createHook(h, token, { url: rx.url("/cut-off"), events: ["instance.published"] });
+      rx.byPath.set("/cut-off", "hang");
+      await publishPost(h, token, "Cut and off");
+      const running = deliver(h);
+      for (let i = 0; i < 200 && rx.on("/cut-off").length === 0; i++) await Bun.sleep(10);
+      h2 = restart(h);
+      const token2 = await signIn(h2);
+      expect((await h2.json("PATCH", `/v2/webhooks/${hook.id}`, { token: token2, body: { active: false } })).status).toBe(200);
+      await deliver(h2);
+      expect(rx.on("/cut-off")).toHaveLength(1);
+      const [d] = (await h2.json("GET", `/v2/webhooks/${hook.id}/deliveries`, { token: token2 })).body.data;
+      expect(d).toMatchObject({ status: "failed", attemptCount: 0, note: "The endpoint was switched off before this delivery was sent." });
+      rx.release();
+      await running;
+    } finally {
+      (h2 ?? h).close();
+    }
+  });
+
   test("the sender is a job of the app's job table", async () => {
     const { h } = await webhookApp();
     try {

@@ -132,6 +132,25 @@ describe("retries", () => {
     }
   });
 
+  test("an endpoint switched off while an attempt is out: the failed attempt is not retried", async () => {
+    const hook = await createHook(h, token, { url: rx.url("/off-midway"), events: ["instance.published"] });
+    rx.byPath.set("/off-midway", "hang");
+    const sender = webhookSender(h.capa.services);
+    sender.timeoutMs = 500;
+    try {
+      await publishPost(h, token, "Midway");
+      const running = deliver(h);
+      for (let i = 0; i < 200 && rx.on("/off-midway").length === 0; i++) await Bun.sleep(5);
+      expect((await h.json("PATCH", `/v2/webhooks/${hook.id}`, { token, body: { active: false } })).status).toBe(200);
+      await running;
+      const [d] = await log(hook.id);
+      expect(d).toMatchObject({ status: "failed", attemptCount: 1, nextAttemptAt: null, note: "The endpoint was switched off before this delivery was sent." });
+      expect(d.attempts[0].error).toBe("No answer within 0.5 s.");
+    } finally {
+      sender.timeoutMs = 10_000;
+    }
+  });
+
   test("the default timeout is 10 s", () => {
     expect(webhookSender(h.capa.services).timeoutMs).toBe(10_000);
   });

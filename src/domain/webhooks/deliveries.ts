@@ -1,6 +1,7 @@
 // Deliveries: one row per event and subscribed endpoint, written by an outbox listener inside
 // the transaction of the change that caused the event, so a committed change always has its
-// deliveries and a rolled-back one never does. Each row keeps the exact bytes every attempt sends.
+// deliveries and a rolled-back one never does. Every attempt of a delivery sends the same bytes:
+// its own when it adds content data, else its event's.
 import { and, count, desc, eq } from "drizzle-orm";
 import { fail, badField } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -9,7 +10,7 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { webhookAttempts, webhookDeliveries } from "../../storage/project/schema.ts";
 import { actorFrom, emitEvent, onEventWritten } from "../events/outbox.ts";
 import { UUID } from "../projects/service.ts";
-import { activeSubscribers, disableFailing, endpointOrFail, signingSecrets } from "./endpoints.ts";
+import { activeSubscribers, closeOpenDeliveries, disableFailing, endpointOrFail, signingSecrets, SWITCHED_OFF } from "./endpoints.ts";
 
 /** The event sent by 'Send test event', to that endpoint only. */
 export const TEST_EVENT = "webhook.test";
@@ -200,8 +201,16 @@ export interface AttemptResult {
 }
 
 /** Puts deliveries a crash left in `sending` back in the queue, so they are sent again with the same id. */
-export function requeueInterrupted(h: ProjectHandle): number {
-  return h.sqlite.query("UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END WHERE status = 'sending'").run().changes;
+export function requeueInterrupted(h: ProjectHandle, now: number): number {
+  return h.sqlite.transaction(() => {
+    const n = h.sqlite.query(`UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END
+      WHERE status = 'sending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE active = 1)`).run().changes;
+    // Those of an endpoint switched off meanwhile end like its other open deliveries did.
+    const at = iso(now);
+    h.sqlite.query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, note = ?, updated_at = ?2, finished_at = ?2 WHERE status = 'sending'")
+      .run(SWITCHED_OFF, at);
+    return n;
+  })();
 }
 
 /** The active endpoints that have a delivery due at `now`. */
@@ -270,9 +279,11 @@ export function recordAttempt(h: ProjectHandle, deliveryId: string, r: AttemptRe
     const ep = h.sqlite.query("SELECT failing_since AS failingSince, active FROM webhook_endpoints WHERE id = ?")
       .get(d.endpointId) as { failingSince: string | null; active: number } | null;
     if (!ep) return;
+    // Switched off while this attempt was out: no retry, like its other open deliveries.
+    if (!ep.active) return closeOpenDeliveries(h, d.endpointId, at, SWITCHED_OFF);
     const since = ep.failingSince ?? iso(r.startedAt);
     if (ep.failingSince === null) h.sqlite.query("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").run(since, d.endpointId);
-    if (ep.active && now - Date.parse(since) >= DISABLE_AFTER_MS) disableFailing(h, d.endpointId, at);
+    if (now - Date.parse(since) >= DISABLE_AFTER_MS) disableFailing(h, d.endpointId, at);
   })();
 }
 

@@ -178,7 +178,7 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
     if (active === true && !cur.active) Object.assign(set, { active: true, disabledAt: null, disabledReason: null, failingSince: null });
     if (active === false && cur.active) {
       Object.assign(set, { active: false, disabledAt: now, disabledReason: null });
-      closeOpenDeliveries(h, cur.id, now, "The endpoint was switched off before this delivery was sent.");
+      closeOpenDeliveries(h, cur.id, now, SWITCHED_OFF);
     }
     set.updatedAt = now;
     h.db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, cur.id)).run();
@@ -186,6 +186,9 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
   endpointsChanged(h);
   return getEndpoint(s, h, id);
 }
+
+/** The note on a delivery ended because its endpoint was switched off by a person. */
+export const SWITCHED_OFF = "The endpoint was switched off before this delivery was sent.";
 
 /** Ends an endpoint's pending and retrying deliveries as failed; a redelivery can send them later. */
 export function closeOpenDeliveries(h: ProjectHandle, endpointId: string, now: string, note: string): void {

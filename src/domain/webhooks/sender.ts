@@ -82,7 +82,7 @@ export class WebhookSender {
       }
       if (!this.recovered.has(projectId)) {
         // Nothing of this process is sending in this project yet: whatever says `sending` was cut off by a stop.
-        const n = requeueInterrupted(h);
+        const n = requeueInterrupted(h, now);
         if (n > 0) this.s.log.warn("webhook deliveries interrupted by a stop are sent again", { projectId, deliveries: n });
         this.recovered.add(projectId);
       }

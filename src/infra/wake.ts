@@ -40,6 +40,34 @@ export class WakeTable {
     else this.due.set(projectId, at);
   }
 
+  /**
+   * Runs `work` for each project due at `now` and sums what it reports. A project whose file is
+   * gone is forgotten; a project whose work throws is logged and skipped (the loop goes on); each
+   * project's next due time is re-read after its run.
+   */
+  runDue(
+    now: number,
+    s: { projects: { exists(id: string): boolean }; log: { error(msg: string, f?: Record<string, unknown>): void } },
+    what: string,
+    work: (projectId: string) => number,
+  ): number {
+    let n = 0;
+    for (const projectId of this.dueAt(now)) {
+      if (!s.projects.exists(projectId)) {
+        this.forget(projectId);
+        continue;
+      }
+      try {
+        n += work(projectId);
+      } catch (e) {
+        s.log.error(`${what} tick failed for a project`, { projectId, error: String(e instanceof Error ? e.stack : e) });
+      } finally {
+        this.refresh(projectId);
+      }
+    }
+    return n;
+  }
+
   /** Forgets a project (its file is gone). */
   forget(projectId: string): void {
     this.due.delete(projectId);

@@ -58,22 +58,7 @@ export function runProjectBatches(s: Services, h: ProjectHandle, now: number, ma
 
 /** The batch loop's body: every project with unfinished batches; a project's failure is logged and skipped. */
 export function runBulkBatches(s: Services, now: number, maxChunks = CHUNKS_PER_TICK): number {
-  const wake = batchesWake(s);
-  let n = 0;
-  for (const projectId of wake.dueAt(now)) {
-    if (!s.projects.exists(projectId)) {
-      wake.forget(projectId);
-      continue;
-    }
-    try {
-      n += runProjectBatches(s, s.projects.get(projectId), now, maxChunks);
-    } catch (e) {
-      s.log.error("bulk batch tick failed for a project", { projectId, error: String(e instanceof Error ? e.stack : e) });
-    } finally {
-      wake.refresh(projectId);
-    }
-  }
-  return n;
+  return batchesWake(s).runDue(now, s, "bulk batch", (projectId) => runProjectBatches(s, s.projects.get(projectId), now, maxChunks));
 }
 
 /** The job-table row of the batch loop. */

@@ -127,22 +127,7 @@ export function runProjectActions(s: Services, h: ProjectHandle, now: number): n
 
 /** The runner's body: every project with due actions, each project's failure logged and skipped. */
 export function runDueActions(s: Services, now: number): number {
-  const wake = actionsWake(s);
-  let n = 0;
-  for (const projectId of wake.dueAt(now)) {
-    if (!s.projects.exists(projectId)) {
-      wake.forget(projectId);
-      continue;
-    }
-    try {
-      n += runProjectActions(s, s.projects.get(projectId), now);
-    } catch (e) {
-      s.log.error("scheduler tick failed for a project", { projectId, error: String(e instanceof Error ? e.stack : e) });
-    } finally {
-      wake.refresh(projectId);
-    }
-  }
-  return n;
+  return actionsWake(s).runDue(now, s, "scheduler", (projectId) => runProjectActions(s, s.projects.get(projectId), now));
 }
 
 /** The job-table row of the runner. */

@@ -653,3 +653,41 @@ describe("granting over HTTP", () => {
     }
   });
 });
+
+describe("rotation edges", () => {
+  test("a revoked key is not rotated (409, nothing minted); reactivated, it rotates", async () => {
+    const h = startApp();
+    try {
+      const o = await withOwner(h);
+      const k = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"], name: "site" } })).body;
+      expect((await h.json("PATCH", `/v2/tenants/api-keys/${k.id}/active`, { token: o.token, body: { active: false } })).status).toBe(200);
+      const refused = await h.json("POST", `/v2/tenants/api-keys/${k.id}/rotate`, { token: o.token, body: { graceHours: 1 } });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ error: "This key is revoked; reactivate it before rotating it.", code: "conflict" });
+      expect((await h.json("GET", "/v2/tenants/api-keys", { token: o.token })).body.data).toHaveLength(1);
+      await h.json("PATCH", `/v2/tenants/api-keys/${k.id}/active`, { token: o.token, body: { active: true } });
+      expect((await h.json("POST", `/v2/tenants/api-keys/${k.id}/rotate`, { token: o.token, body: { graceHours: 1 } })).status).toBe(201);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("edit answers name the predecessor as { id, expiresAt }, as rotation and /api/me do", async () => {
+    const h = startApp();
+    try {
+      const o = await withOwner(h);
+      const k = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"], name: "site" } })).body;
+      const next = (await h.json("POST", `/v2/tenants/api-keys/${k.id}/rotate`, { token: o.token, body: { graceHours: 2 } })).body;
+      const expiresAt = new Date(h.clock.now() + 2 * 3600_000).toISOString();
+      expect(next.rotatedFrom).toEqual({ id: k.id, expiresAt });
+      const renamed = await h.json("PATCH", `/v2/tenants/api-keys/${next.id}`, { token: o.token, body: { name: "site 2" } });
+      expect(renamed.body.rotatedFrom).toEqual({ id: k.id, expiresAt });
+      const origins = await h.json("PATCH", `/v2/tenants/api-keys/${next.id}/allowed-origins`, { token: o.token, body: { allowedOrigins: [] } });
+      expect(origins.body.rotatedFrom).toEqual({ id: k.id, expiresAt });
+      const first = await h.json("PATCH", `/v2/tenants/api-keys/${k.id}`, { token: o.token, body: { name: "old" } });
+      expect(first.body.rotatedFrom).toBeNull();
+    } finally {
+      h.close();
+    }
+  });
+});

@@ -89,6 +89,18 @@ export function keyState(r: KeyRow) {
   };
 }
 
+/** A rotated key's predecessor with its expiry, as every answer shows it; null for other keys. */
+function predecessorOf(s: Services, r: KeyRow): { id: string; expiresAt: string | null } | null {
+  if (!r.rotatedFromId) return null;
+  return s.control.db.select({ id: apiKeys.id, expiresAt: apiKeys.expiresAt }).from(apiKeys).where(eq(apiKeys.id, r.rotatedFromId)).get()
+    ?? { id: r.rotatedFromId, expiresAt: null };
+}
+
+/** The key's state as the edit routes answer it (rotatedFrom as `{ id, expiresAt }`, like rotation and /api/me). */
+function answerState(s: Services, r: KeyRow) {
+  return { ...keyState(r), rotatedFrom: predecessorOf(s, r) };
+}
+
 function insertKey(s: Services, row: Omit<KeyRow, "keyHash" | "keyPrefix">): { row: KeyRow; secret: string } {
   const secret = secretFor(row.family as "scoped" | "legacy", row.environment);
   const full: KeyRow = { ...row, keyHash: sha256Hex(secret), keyPrefix: secret.slice(0, 12) };
@@ -190,7 +202,7 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
   }
   if (Object.keys(patch).length) s.control.db.update(apiKeys).set(patch).where(eq(apiKeys.id, row.id)).run();
   s.changes.key(row.id);
-  return keyState(keyOrFail(s, projectId, row.id));
+  return answerState(s, keyOrFail(s, projectId, row.id));
 }
 
 /** Rotates a key once: a successor with the same settings; the predecessor expires after `graceHours`. */
@@ -203,6 +215,8 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
   const result = s.control.sqlite.transaction(() => {
     const cur = keyOrFail(s, projectId, id);
     if (cur.rotatedToId) throw new AppError("already_rotated");
+    // The state table rotates active keys only; a revoked key is reactivated first.
+    if (!cur.active) throw new AppError("conflict", { message: "This key is revoked; reactivate it before rotating it." });
     const successor = insertKey(s, {
       id: s.ids.uuid(), projectId, name: cur.name, family: cur.family, environment: cur.environment, permission: cur.permission,
       scopes: cur.scopes, apiVersion: cur.apiVersion, expiresAt: null, active: true, allowedOrigins: cur.allowedOrigins,
@@ -228,7 +242,7 @@ export function setActive(s: Services, projectId: string, id: string, active: un
   const row = keyOrFail(s, projectId, id);
   s.control.db.update(apiKeys).set({ active }).where(eq(apiKeys.id, row.id)).run();
   s.changes.key(row.id);
-  return keyState(keyOrFail(s, projectId, id));
+  return answerState(s, keyOrFail(s, projectId, id));
 }
 
 /** Normalises an origin: scheme, host and port only. */
@@ -255,7 +269,7 @@ export function setAllowedOrigins(s: Services, projectId: string, id: string, bo
   const origins = [...new Set(list.map((o, i) => checkOrigin(o, `allowedOrigins[${i}]`)))];
   s.control.db.update(apiKeys).set({ allowedOrigins: JSON.stringify(origins) }).where(eq(apiKeys.id, row.id)).run();
   s.changes.key(row.id);
-  return keyState(keyOrFail(s, projectId, id));
+  return answerState(s, keyOrFail(s, projectId, id));
 }
 
 /** Domains the key was used from in the last 30 days. */
@@ -292,9 +306,7 @@ export function lookupKey(s: Services, secret: string): AuthKey | null {
   if (!row) return null;
   const p = s.control.db.select({ name: projects.name, sub: projects.subscriptionActive }).from(projects).where(eq(projects.id, row.projectId)).get();
   if (!p) return null;
-  const pred = row.rotatedFromId
-    ? s.control.db.select({ id: apiKeys.id, expiresAt: apiKeys.expiresAt }).from(apiKeys).where(eq(apiKeys.id, row.rotatedFromId)).get() ?? { id: row.rotatedFromId, expiresAt: null }
-    : null;
+  const pred = predecessorOf(s, row);
   return {
     row, scopes: new Set(JSON.parse(row.scopes)), origins: JSON.parse(row.allowedOrigins), projectName: p.name, subscriptionActive: p.sub,
     rotatedFrom: pred,

@@ -19,25 +19,9 @@ import { load, median, spawnServer, type LoadResult } from "./load.ts";
 
 const fmt = (n: number, d = 2) => n.toFixed(d);
 
-/** Like load(), for POST requests with a JSON body: `connections` loops for `seconds`. */
-async function loadPost(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number): Promise<LoadResult> {
-  const lat: number[] = [];
-  const statuses: Record<number, number> = {};
-  const end = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      const r = await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
-      await r.arrayBuffer();
-      lat.push(performance.now() - t);
-      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  const took = (performance.now() - t0) / 1000;
-  lat.sort((a, b) => a - b);
-  return { requests: lat.length, rps: lat.length / took, p50: lat[Math.floor(lat.length / 2)] ?? 0, p99: lat[Math.floor(lat.length * 0.99)] ?? 0, statuses };
+/** GraphQL POSTs through the shared load generator. */
+function loadPost(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number): Promise<LoadResult> {
+  return load(url, { ...headers, "content-type": "application/json" }, connections, seconds, { method: "POST", body });
 }
 
 const LIST = "{ post(first: 25) { nodes { id title price author { id name } } } }";

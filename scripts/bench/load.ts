@@ -10,15 +10,17 @@ export interface LoadResult {
   statuses: Record<number, number>;
 }
 
-/** Sends GET requests to `url` for `seconds` with `connections` loops; latencies in ms. */
-export async function load(url: string, headers: Record<string, string>, connections = 32, seconds = 5): Promise<LoadResult> {
+/** Sends requests (GET, or `init`'s method and body) to `url` for `seconds` with `connections` loops; latencies in ms. */
+export async function load(
+  url: string, headers: Record<string, string>, connections = 32, seconds = 5, init: { method?: string; body?: string } = {},
+): Promise<LoadResult> {
   const lat: number[] = [];
   const statuses: Record<number, number> = {};
   const end = performance.now() + seconds * 1000;
   const worker = async () => {
     while (performance.now() < end) {
       const t = performance.now();
-      const r = await fetch(url, { headers });
+      const r = await fetch(url, { ...init, headers });
       await r.arrayBuffer();
       lat.push(performance.now() - t);
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;

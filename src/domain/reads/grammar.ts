@@ -21,6 +21,25 @@ function selectError(message: string): never {
   fail("invalid_select", { message, param: "select", hint: SELECT_HINT });
 }
 
+/**
+ * Reads a double-quoted name starting at `src[start]` (the opening quote); inner quotes are
+ * doubled. Answers the name and the index after the closing quote, or null when it never closes.
+ */
+function readQuoted(src: string, start: number): { name: string; end: number } | null {
+  let i = start + 1;
+  let out = "";
+  while (i < src.length) {
+    if (src[i] === '"') {
+      if (src[i + 1] !== '"') return { name: out, end: i + 1 };
+      out += '"';
+      i += 2;
+      continue;
+    }
+    out += src[i++];
+  }
+  return null;
+}
+
 /** Parses `select`; nesting deeper than `maxDepth` levels of expansion is refused. */
 export function parseSelect(src: string, maxDepth = 3): SelectList {
   let i = 0;
@@ -31,23 +50,11 @@ export function parseSelect(src: string, maxDepth = 3): SelectList {
   function name(): { name: string; system: boolean; quoted: boolean } {
     skipWs();
     if (peek() === '"') {
-      i++;
-      let out = "";
-      for (;;) {
-        if (i >= src.length) selectError("A quoted name in select is not closed.");
-        if (src[i] === '"') {
-          if (src[i + 1] === '"') {
-            out += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        out += src[i++];
-      }
-      if (out.length === 0) selectError("An empty quoted name in select.");
-      return { name: out, system: false, quoted: true };
+      const q = readQuoted(src, i);
+      if (!q) selectError("A quoted name in select is not closed.");
+      i = q.end;
+      if (q.name.length === 0) selectError("An empty quoted name in select.");
+      return { name: q.name, system: false, quoted: true };
     }
     let system = false;
     if (peek() === "$") {
@@ -124,20 +131,10 @@ export function parseSort(src: string): SortTerm[] {
       let seg = "";
       let system = false;
       if (src[i] === '"') {
-        i++;
-        for (;;) {
-          if (i >= src.length) sortError("A quoted name in sort is not closed.");
-          if (src[i] === '"') {
-            if (src[i + 1] === '"') {
-              seg += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            break;
-          }
-          seg += src[i++];
-        }
+        const q = readQuoted(src, i);
+        if (!q) sortError("A quoted name in sort is not closed.");
+        seg = q.name;
+        i = q.end;
       } else {
         if (src[i] === "$") {
           system = true;

@@ -16,8 +16,15 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
-  graphql: { about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models", run: figures(benchGraphql) },
-  webhooks: { about: "1,000 publishes to 3 endpoints on a loopback HTTPS receiver: time from last publish to last of 3,000 deliveries, publish throughput with and without the outbox", run: figures(benchWebhooks) },
+  graphql: {
+    about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models",
+    run: figures(benchGraphql),
+  },
+  webhooks: {
+    about:
+      "1,000 publishes to 3 endpoints on a loopback HTTPS receiver: time from last publish to last of 3,000 deliveries, publish throughput with and without the outbox",
+    run: figures(benchWebhooks),
+  },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
 };
 
@@ -33,7 +40,10 @@ async function loadRun(): Promise<string> {
 function figures(fn: () => Promise<Figure[]>): () => Promise<string> {
   return async () => {
     const rows = await fn();
-    return table(["figure", "value", "baseline (same run)", "ratio"], rows.map((r) => [r.figure, r.value, r.baseline, r.ratio]));
+    return table(
+      ["figure", "value", "baseline (same run)", "ratio"],
+      rows.map((r) => [r.figure, r.value, r.baseline, r.ratio]),
+    );
   };
 }
 
@@ -83,7 +93,10 @@ async function timeStart(env: Record<string, string>): Promise<StartRun> {
       if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${(await new Response(proc.stderr).text()).trim()}`);
       if (performance.now() - t0 > 30_000) throw new Error("server did not answer within 30 s");
       // Any HTTP answer counts: /api/versions may not be routed yet, but the server is up.
-      status = await fetch(url).then((r) => r.status, () => 0);
+      status = await fetch(url).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 0) await Bun.sleep(5);
     }
     const ms = performance.now() - t0;
@@ -124,7 +137,9 @@ async function main(args: string[]): Promise<void> {
   const names = args.length ? args : Object.keys(BENCHMARKS);
   const unknown = names.filter((n) => !BENCHMARKS[n]);
   if (unknown.length) {
-    const list = Object.entries(BENCHMARKS).map(([n, b]) => `  ${n}: ${b.about}`).join("\n");
+    const list = Object.entries(BENCHMARKS)
+      .map(([n, b]) => `  ${n}: ${b.about}`)
+      .join("\n");
     process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; there are:\n${list}\n`);
     process.exit(1);
   }

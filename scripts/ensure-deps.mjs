@@ -13,9 +13,7 @@ if (!existsSync(bun)) {
   console.error("capa: installing dependencies (first run) ...");
   // Under npm, npm_execpath is the npm that runs this script; reuse it rather than whatever npm is on PATH.
   const npmCli = process.env.npm_execpath;
-  const [cmd, args] = npmCli && npmCli.endsWith(".js")
-    ? [process.execPath, [npmCli]]
-    : [process.platform === "win32" ? "npm.cmd" : "npm", []];
+  const [cmd, args] = npmCli?.endsWith(".js") ? [process.execPath, [npmCli]] : [process.platform === "win32" ? "npm.cmd" : "npm", []];
   const r = spawnSync(cmd, [...args, "install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
   if (r.status !== 0 || !existsSync(bun)) {
     console.error("capa: npm install failed; see the output above");

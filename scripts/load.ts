@@ -51,9 +51,12 @@ const endAnon = field(pid, "RssAnon");
 const endFile = field(pid, "RssFile");
 clearInterval(sampler);
 server.proc.kill();
-const fives = Object.entries(statuses).filter(([s]) => Number(s) >= 500).reduce((a, [, c]) => a + c, 0);
+const fives = Object.entries(statuses)
+  .filter(([s]) => Number(s) >= 500)
+  .reduce((a, [, c]) => a + c, 0);
 // The documented limits: in-flight counts (interface.md) and the per-key rate (decisions.md 8).
-const documented = /^(Too many reads at once: at most (3 for one client of a key|4 for one key|4 for one project's keys together)\.|This key sent more than \d+ requests a second \(burst \d+\)\.)$/;
+const documented =
+  /^(Too many reads at once: at most (3 for one client of a key|4 for one key|4 for one project's keys together)\.|This key sent more than \d+ requests a second \(burst \d+\)\.)$/;
 const undocumented = Object.keys(reasons).filter((m) => !documented.test(m));
 console.log(`| figure | value |\n| --- | --- |`);
 console.log(`| load: requests in ${seconds} s (20 projects x 3 keys x 3 clients) | ${n} (${(n / took).toFixed(0)} req/s) |`);

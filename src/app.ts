@@ -105,8 +105,12 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   // Uncached entries reads run on worker threads; they are told about model changes and removed files.
   const readPool = new ReadPool(
     {
-      size: config.readPoolSize, dir: join(config.dataDir, "projects"), openMax: config.openProjectsMax, idleMs: config.projectIdleMs,
-      waitMs: config.readWaitMs, timeoutMs: config.readTimeoutMs,
+      size: config.readPoolSize,
+      dir: join(config.dataDir, "projects"),
+      openMax: config.openProjectsMax,
+      idleMs: config.projectIdleMs,
+      waitMs: config.readWaitMs,
+      timeoutMs: config.readTimeoutMs,
     },
     log,
   );
@@ -129,11 +133,13 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const observe = requestObserver(log, services.metrics, requestInfo);
   // Destructure `request` only: Elysia reads a hook's parameters to decide what to parse, and a
   // hook that takes the whole context makes it parse every body before the routes read it.
-  const observed = (fn: (c: { request: Request }) => Response | undefined) => ({ request }: { request: Request }) => {
-    const res = fn({ request });
-    if (res) observe(request, undefined, res.status);
-    return res;
-  };
+  const observed =
+    (fn: (c: { request: Request }) => Response | undefined) =>
+    ({ request }: { request: Request }) => {
+      const res = fn({ request });
+      if (res) observe(request, undefined, res.status);
+      return res;
+    };
   jobs.add(schedulerJob(services));
   jobs.add(bulkBatchJob(services));
   jobs.add({ name: "field-changes", pattern: "* * * * * *", run: async (now) => void (await runFieldChanges(services, now)) });
@@ -171,32 +177,34 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   }
 
   const app = new Elysia()
-    .onRequest(observed(({ request }) => {
-      const url = requestInfo(request).url;
-      if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
-      try {
-        decodeURIComponent(url.pathname + url.search);
-      } catch {
-        return new Response(null, { status: 400 });
-      }
-      const host = (request.headers.get("host") ?? url.host).toLowerCase();
-      const api = isApiPath(url.pathname);
-      if (api) {
-        const method = request.method;
-        if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !(method === "POST" && url.pathname === "/api/graphql")) {
-          return errorResponse(request, new AppError("mutations_not_enabled"));
+    .onRequest(
+      observed(({ request }) => {
+        const url = requestInfo(request).url;
+        if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
+        try {
+          decodeURIComponent(url.pathname + url.search);
+        } catch {
+          return new Response(null, { status: 400 });
         }
-        if (config.managementHosts.includes(host)) return errorResponse(request, new AppError("route_not_found"));
-        // With an edge secret set, every /api request must come through the edge (decisions.md 1), any path.
-        if (config.edgeSecret !== null && request.headers.get("x-svc-edge") !== config.edgeSecret) {
-          return errorResponse(request, new AppError("edge_only"));
+        const host = (request.headers.get("host") ?? url.host).toLowerCase();
+        const api = isApiPath(url.pathname);
+        if (api) {
+          const method = request.method;
+          if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !(method === "POST" && url.pathname === "/api/graphql")) {
+            return errorResponse(request, new AppError("mutations_not_enabled"));
+          }
+          if (config.managementHosts.includes(host)) return errorResponse(request, new AppError("route_not_found"));
+          // With an edge secret set, every /api request must come through the edge (decisions.md 1), any path.
+          if (config.edgeSecret !== null && request.headers.get("x-svc-edge") !== config.edgeSecret) {
+            return errorResponse(request, new AppError("edge_only"));
+          }
+        } else if (url.pathname.startsWith("/v2/") && config.readHosts.includes(host)) {
+          return errorResponse(request, new AppError("route_not_found"));
         }
-      } else if (url.pathname.startsWith("/v2/") && config.readHosts.includes(host)) {
-        return errorResponse(request, new AppError("route_not_found"));
-      }
-      const len = Number(request.headers.get("content-length") ?? 0);
-      if (len > MAX_BODY_BYTES) return errorResponse(request, new AppError("payload_too_large"));
-    }))
+        const len = Number(request.headers.get("content-length") ?? 0);
+        if (len > MAX_BODY_BYTES) return errorResponse(request, new AppError("payload_too_large"));
+      }),
+    )
     .onError(({ code, error, request }) => {
       if (error instanceof AppError) return errorResponse(request, error);
       const asCode = (c: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]) => errorResponse(request, new AppError(c, opts));
@@ -212,7 +220,11 @@ export function createApp(config: Config, deps: AppDeps = {}) {
           return asCode("invalid_body", { message: `${field}: ${why}`, param: field, extra: { field } });
         }
       }
-      log.error("unhandled error", { requestId: requestInfo(request).id, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
+      log.error("unhandled error", {
+        requestId: requestInfo(request).id,
+        path: new URL(request.url).pathname,
+        error: String((error as Error)?.stack ?? error),
+      });
       return asCode("internal");
     })
     .onAfterResponse(({ request, set, route, responseValue }) => observe(request, route, statusOf(responseValue, set.status)))

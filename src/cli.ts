@@ -38,54 +38,62 @@ const COMMANDS: Record<string, Command> = {
     usage: "--email E --password P",
     summary: "create an account",
     options: { email: text(), password: text() },
-    run: (v) => withServices((sv) => {
-      const user = createUser(sv, { email: need(v, "email"), password: need(v, "password") });
-      out(`Created user ${user.email} (id ${user.id})`);
-    }),
+    run: (v) =>
+      withServices((sv) => {
+        const user = createUser(sv, { email: need(v, "email"), password: need(v, "password") });
+        out(`Created user ${user.email} (id ${user.id})`);
+      }),
   },
   "project add": {
     usage: "--name N [--slug S] --owner EMAIL",
     summary: "create a project owned by an existing account",
     options: { name: text(), slug: text(), owner: text() },
-    run: (v) => withServices((sv) => {
-      const name = need(v, "name");
-      const ownerEmail = need(v, "owner");
-      const owner = findUserByEmail(sv, ownerEmail);
-      if (!owner) fail(`no account with e-mail ${ownerEmail}; create it with: capa user add --email ${ownerEmail} --password <password>`);
-      const p = createProject(sv, { name, slug: v.slug, ownerId: owner.id });
-      out(`Created project ${p.name} (slug ${p.slug}, id ${p.id}), owned by ${owner.email}`);
-    }),
+    run: (v) =>
+      withServices((sv) => {
+        const name = need(v, "name");
+        const ownerEmail = need(v, "owner");
+        const owner = findUserByEmail(sv, ownerEmail);
+        if (!owner) fail(`no account with e-mail ${ownerEmail}; create it with: capa user add --email ${ownerEmail} --password <password>`);
+        const p = createProject(sv, { name, slug: v.slug, ownerId: owner.id });
+        out(`Created project ${p.name} (slug ${p.slug}, id ${p.id}), owned by ${owner.email}`);
+      }),
   },
   "project subscription": {
     usage: "--project <id|slug> --active true|false",
     summary: "turn a project's subscription on or off",
     options: { project: text(), active: text() },
-    run: (v) => withServices((sv) => {
-      const p = projectOf(sv, need(v, "project"));
-      const raw = need(v, "active");
-      if (raw !== "true" && raw !== "false") fail(`--active must be true or false, got "${raw}"`);
-      setSubscription(sv, p.id, raw === "true");
-      out(`Subscription of ${p.slug} is now ${raw === "true" ? "active" : "inactive"}`);
-    }),
+    run: (v) =>
+      withServices((sv) => {
+        const p = projectOf(sv, need(v, "project"));
+        const raw = need(v, "active");
+        if (raw !== "true" && raw !== "false") fail(`--active must be true or false, got "${raw}"`);
+        setSubscription(sv, p.id, raw === "true");
+        out(`Subscription of ${p.slug} is now ${raw === "true" ? "active" : "inactive"}`);
+      }),
   },
   "key mint": {
     usage: "--project <id|slug> (--scopes a,b | --preset read_only | --permission read) [--environment production|development] [--name N]",
     summary: "mint an API key; prints the secret once",
     options: { project: text(), scopes: text(), preset: text(), permission: text(), environment: text(), name: text() },
-    run: (v) => withServices((sv) => {
-      const p = projectOf(sv, need(v, "project"));
-      const kinds = ["scopes", "preset", "permission"].filter((k) => v[k] !== undefined);
-      if (kinds.length !== 1) fail("key mint needs exactly one of --scopes, --preset or --permission");
-      const body: Record<string, unknown> = { environment: v.environment, name: v.name };
-      if (v.scopes !== undefined) body.scopes = String(v.scopes).split(",").map((x) => x.trim()).filter(Boolean);
-      if (v.preset !== undefined) body.preset = v.preset;
-      if (v.permission !== undefined) body.permission = v.permission;
-      for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
-      const key = mintKey(sv, p.id, { kind: "cli" }, body);
-      // The secret alone on stdout, so `KEY=$(capa key mint ...)` works; the note goes to stderr.
-      out(key.apiKey);
-      process.stderr.write(`Minted "${key.name}" (${key.environment}, id ${key.id}) for ${p.slug}. Store the secret now: it is not shown again.\n`);
-    }),
+    run: (v) =>
+      withServices((sv) => {
+        const p = projectOf(sv, need(v, "project"));
+        const kinds = ["scopes", "preset", "permission"].filter((k) => v[k] !== undefined);
+        if (kinds.length !== 1) fail("key mint needs exactly one of --scopes, --preset or --permission");
+        const body: Record<string, unknown> = { environment: v.environment, name: v.name };
+        if (v.scopes !== undefined)
+          body.scopes = String(v.scopes)
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean);
+        if (v.preset !== undefined) body.preset = v.preset;
+        if (v.permission !== undefined) body.permission = v.permission;
+        for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
+        const key = mintKey(sv, p.id, { kind: "cli" }, body);
+        // The secret alone on stdout, so `KEY=$(capa key mint ...)` works; the note goes to stderr.
+        out(key.apiKey);
+        process.stderr.write(`Minted "${key.name}" (${key.environment}, id ${key.id}) for ${p.slug}. Store the secret now: it is not shown again.\n`);
+      }),
   },
   restore: {
     usage: "",
@@ -118,7 +126,7 @@ function fail(message: string): never {
 }
 
 function out(line: string): void {
-  process.stdout.write(line + "\n");
+  process.stdout.write(`${line}\n`);
 }
 
 function need(v: Values, name: string): string {

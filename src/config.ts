@@ -67,7 +67,10 @@ function bool(env: Env, name: string, dflt: boolean): boolean {
 function list(env: Env, name: string): string[] {
   const raw = env[name];
   if (!raw) return [];
-  return raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 function url(env: Env, name: string, schemes: string[]): string | null {

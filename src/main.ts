@@ -43,7 +43,7 @@ export function serve(env: Env = process.env): void {
     origin = `http://${urlHost(config.host)}:${server.port}`;
     phase = "first-start";
     const first = bootstrap(capa.services);
-    if (first) process.stdout.write(firstStartBanner(first, origin) + "\n");
+    if (first) process.stdout.write(`${firstStartBanner(first, origin)}\n`);
     // Replication starts after the first start, so the files it creates are in its first config.
     capa.replication.start();
     // Background loops (scheduler, webhook sender, batches) start once the server serves.

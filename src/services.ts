@@ -46,9 +46,15 @@ export interface Services {
 export function createChangeBus(): ChangeBus {
   const listeners = { content: [] as ((id: string) => void)[], models: [] as ((id: string) => void)[], key: [] as ((id: string) => void)[] };
   return {
-    content: (id) => listeners.content.forEach((f) => f(id)),
-    models: (id) => listeners.models.forEach((f) => f(id)),
-    key: (id) => listeners.key.forEach((f) => f(id)),
+    content: (id) => {
+      for (const f of listeners.content) f(id);
+    },
+    models: (id) => {
+      for (const f of listeners.models) f(id);
+    },
+    key: (id) => {
+      for (const f of listeners.key) f(id);
+    },
     on: (kind, fn) => listeners[kind].push(fn),
   };
 }

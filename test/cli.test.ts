@@ -58,10 +58,19 @@ describe("capa CLI", () => {
     { name: "no grant", args: ["key", "mint", "--project", "shop"], says: "exactly one of --scopes, --preset or --permission" },
     { name: "two grants", args: ["key", "mint", "--project", "shop", "--preset", "read_only", "--permission", "read"], says: "exactly one of" },
     { name: "person-only scope", args: ["key", "mint", "--project", "shop", "--scopes", "api_key:read"], says: "No key can hold this scope" },
-    { name: "bad environment", args: ["key", "mint", "--project", "shop", "--preset", "read_only", "--environment", "staging"], says: "production or development" },
+    {
+      name: "bad environment",
+      args: ["key", "mint", "--project", "shop", "--preset", "read_only", "--environment", "staging"],
+      says: "production or development",
+    },
     { name: "bad active flag", args: ["project", "subscription", "--project", "shop", "--active", "maybe"], says: "--active must be true or false" },
     { name: "restore without replica", args: ["restore"], says: "restore needs CAPA_REPLICA_URL" },
-    { name: "bad configuration", args: ["user", "add", "--email", "e@f.co", "--password", "long-enough"], env: { CAPA_DEMO: "perhaps" }, says: "CAPA_DEMO must be one of" },
+    {
+      name: "bad configuration",
+      args: ["user", "add", "--email", "e@f.co", "--password", "long-enough"],
+      env: { CAPA_DEMO: "perhaps" },
+      says: "CAPA_DEMO must be one of",
+    },
   ];
 
   test.each(refused)("refuses: $name", async ({ args, env: extra, says }) => {

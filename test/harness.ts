@@ -38,7 +38,10 @@ export function startApp(over: Partial<Config> = {}, dir = mkdtempSync(join(tmpd
     return capa.app.handle(new Request(BASE + path, { method, headers, body }));
   };
   return {
-    capa, clock, dir, req,
+    capa,
+    clock,
+    dir,
+    req,
     async json(method, path, opts) {
       const res = await req(method, path, opts);
       const text = await res.text();

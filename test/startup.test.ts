@@ -25,7 +25,9 @@ describe("server start-up", () => {
     const page = await fetch(`${origin}/docs/errors/internal`);
     expect(page.status).toBe(200);
     const login = await fetch(`${origin}/v2/user/login`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "owner@capa.local", password }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@capa.local", password }),
     });
     expect(login.status).toBe(200);
     expect(await server.stop()).toBe(0);
@@ -47,14 +49,22 @@ describe("server start-up", () => {
   test("CAPA_ADMIN_EMAIL and CAPA_ADMIN_PASSWORD choose the owner; CAPA_DEMO=0 skips the demo", async () => {
     const dir = tempDataDir();
     try {
-      const server = startServer({ CAPA_DATA_DIR: dir.dir, PORT: "0", CAPA_DEMO: "0", CAPA_ADMIN_EMAIL: "boss@example.com", CAPA_ADMIN_PASSWORD: "boss-password-1" });
+      const server = startServer({
+        CAPA_DATA_DIR: dir.dir,
+        PORT: "0",
+        CAPA_DEMO: "0",
+        CAPA_ADMIN_EMAIL: "boss@example.com",
+        CAPA_ADMIN_PASSWORD: "boss-password-1",
+      });
       const origin = await server.listening();
       const out = server.output();
       expect(out).toContain("boss@example.com");
       expect(out).not.toContain("boss-password-1");
       expect(out.match(SECRET)).toBeNull();
       const login = await fetch(`${origin}/v2/user/login`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "boss@example.com", password: "boss-password-1" }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "boss@example.com", password: "boss-password-1" }),
       });
       expect(login.status).toBe(200);
       expect(await server.stop()).toBe(0);
@@ -125,6 +135,11 @@ describe("server start-up", () => {
     send(body.slice(10));
     expect((await inFlight).status).toBe(401);
     expect(await server.exited()).toBe(0);
-    expect(await fetch(`${origin}/docs/errors/internal`).then(() => "answered", () => "refused")).toBe("refused");
+    expect(
+      await fetch(`${origin}/docs/errors/internal`).then(
+        () => "answered",
+        () => "refused",
+      ),
+    ).toBe("refused");
   });
 });

@@ -39,7 +39,9 @@ export async function benchEntries(): Promise<Figure[]> {
   // Page 1 and page 4,000 by cursor on the default sort (development key: no answer cache).
   let next: string | null = null;
   for (let p = 1; p < 4000; p++) {
-    const r = await capa.app.handle(new Request(`http://localhost/api/entries/post?limit=25${next ? `&after=${next}` : ""}`, { headers: { "x-api-key": seed.devKey } }));
+    const r = await capa.app.handle(
+      new Request(`http://localhost/api/entries/post?limit=25${next ? `&after=${next}` : ""}`, { headers: { "x-api-key": seed.devKey } }),
+    );
     next = ((await r.json()) as { meta: { page: { next: string } } }).meta.page.next;
   }
   const first = await p50(capa, "/api/entries/post?limit=25", seed.devKey);
@@ -48,9 +50,23 @@ export async function benchEntries(): Promise<Figure[]> {
   // A filtered and sorted read on a number field with a relation expanded.
   const where = encodeURIComponent(JSON.stringify({ price: { gte: 500 } }));
   const filtered = await p50(capa, `/api/entries/post?limit=25&where=${where}&sort=-price&select=title,price,author(name)`, seed.devKey);
-  out.push({ figure: "entries: where price >= 500, sort -price, author expanded, p50 ms (target < 5)", value: fmt(filtered), baseline: "5.00", ratio: fmt(filtered / 5) });
-  const dated = await p50(capa, `/api/entries/post?limit=25&where=${encodeURIComponent(JSON.stringify({ day: { gte: "2025-06-01" } }))}&sort=day&select=title,day,author(name)`, seed.devKey);
-  out.push({ figure: "entries: where day >= 2025-06-01, sort day, author expanded, p50 ms (target < 5)", value: fmt(dated), baseline: "5.00", ratio: fmt(dated / 5) });
+  out.push({
+    figure: "entries: where price >= 500, sort -price, author expanded, p50 ms (target < 5)",
+    value: fmt(filtered),
+    baseline: "5.00",
+    ratio: fmt(filtered / 5),
+  });
+  const dated = await p50(
+    capa,
+    `/api/entries/post?limit=25&where=${encodeURIComponent(JSON.stringify({ day: { gte: "2025-06-01" } }))}&sort=day&select=title,day,author(name)`,
+    seed.devKey,
+  );
+  out.push({
+    figure: "entries: where day >= 2025-06-01, sort day, author expanded, p50 ms (target < 5)",
+    value: fmt(dated),
+    baseline: "5.00",
+    ratio: fmt(dated / 5),
+  });
   capa.close();
 
   // Cached production reads over a socket against a bare Bun.serve answering the same bytes.
@@ -93,7 +109,9 @@ export async function versusBare(seed: string[], path: string, label: string, ta
     }
     return {
       figure: `${label} (${bytes.byteLength} B), req/s, medians of 6 alternating 2 s rounds (target ratio >= ${target})`,
-      value: fmt(median(ours), 0), baseline: `${fmt(median(theirs), 0)} (bare Bun.serve)`, ratio: fmt(median(ratios)),
+      value: fmt(median(ours), 0),
+      baseline: `${fmt(median(theirs), 0)} (bare Bun.serve)`,
+      ratio: fmt(median(ratios)),
     };
   } finally {
     app.proc.kill();

@@ -34,9 +34,12 @@ async function throughput(): Promise<Figure[]> {
   const headers = { "x-api-key": app.info.devKey as string, "accept-encoding": "identity" };
   try {
     // Both answer the same entries (the GraphQL one also carries extensions).
-    const g = await (await fetch(`${base}/api/graphql`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query: LIST }) })).json() as { data: { post: { nodes: { id: string }[] } } };
-    const r = await (await fetch(`${base}${REST}`, { headers })).json() as { data: { id: string }[] };
-    if (JSON.stringify(g.data.post.nodes.map((x) => x.id)) !== JSON.stringify(r.data.map((x) => x.id))) throw new Error("GraphQL and REST answered different entries");
+    const g = (await (
+      await fetch(`${base}/api/graphql`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ query: LIST }) })
+    ).json()) as { data: { post: { nodes: { id: string }[] } } };
+    const r = (await (await fetch(`${base}${REST}`, { headers })).json()) as { data: { id: string }[] };
+    if (JSON.stringify(g.data.post.nodes.map((x) => x.id)) !== JSON.stringify(r.data.map((x) => x.id)))
+      throw new Error("GraphQL and REST answered different entries");
     // Three loops: the in-flight limit of one client of a key, which both surfaces share. The
     // two alternate in rounds, so drift in the machine's load affects both alike.
     const body = JSON.stringify({ query: LIST });
@@ -48,17 +51,25 @@ async function throughput(): Promise<Figure[]> {
       rests.push(await load(`${base}${REST}`, headers, 3, 2));
       gqls.push(await loadPost(`${base}/api/graphql`, headers, body, 3, 2));
     }
-    for (const [n, xs] of [["REST", rests], ["GraphQL", gqls]] as const) {
+    for (const [n, xs] of [
+      ["REST", rests],
+      ["GraphQL", gqls],
+    ] as const) {
       for (const x of xs) if (Object.keys(x.statuses).some((s) => s !== "200")) throw new Error(`${n} answered ${JSON.stringify(x.statuses)}`);
     }
     const rest = { rps: median(rests.map((x) => x.rps)), p50: median(rests.map((x) => x.p50)) };
     const gql = { rps: median(gqls.map((x) => x.rps)), p50: median(gqls.map((x) => x.p50)) };
     // The ratio of each round's pair, run back to back, then the median of those.
     const ratio = median(gqls.map((g, i) => g.rps / rests[i]!.rps));
-    return [{
-      figure: "graphql: 25 entries + 1 relation, uncached (development key), req/s (medians of 6 alternating 2 s rounds), GraphQL POST vs REST GET (target ratio >= 0.7)",
-      value: `${fmt(gql.rps, 0)} (p50 ${fmt(gql.p50)} ms)`, baseline: `${fmt(rest.rps, 0)} (p50 ${fmt(rest.p50)} ms)`, ratio: fmt(ratio),
-    }];
+    return [
+      {
+        figure:
+          "graphql: 25 entries + 1 relation, uncached (development key), req/s (medians of 6 alternating 2 s rounds), GraphQL POST vs REST GET (target ratio >= 0.7)",
+        value: `${fmt(gql.rps, 0)} (p50 ${fmt(gql.p50)} ms)`,
+        baseline: `${fmt(rest.rps, 0)} (p50 ${fmt(rest.p50)} ms)`,
+        ratio: fmt(ratio),
+      },
+    ];
   } finally {
     app.proc.kill();
   }
@@ -71,19 +82,40 @@ function chainProject(capa: ReturnType<typeof createApp>, n: number) {
   const project = createProject(s, { name: `Chain ${n}`, ownerId: user.id });
   const h = s.projects.get(project.id);
   const d = createModel(s, h, { name: "D", namespace: "d", fields: [{ namespace: "name", type: "string" }] });
-  const c = createModel(s, h, { name: "C", namespace: "c", fields: [{ namespace: "name", type: "string" }, { namespace: "d", type: "relation", relation: "d" }] });
-  const b = createModel(s, h, { name: "B", namespace: "b", fields: [{ namespace: "name", type: "string" }, { namespace: "c", type: "relation", relation: "c" }] });
+  const c = createModel(s, h, {
+    name: "C",
+    namespace: "c",
+    fields: [
+      { namespace: "name", type: "string" },
+      { namespace: "d", type: "relation", relation: "d" },
+    ],
+  });
+  const b = createModel(s, h, {
+    name: "B",
+    namespace: "b",
+    fields: [
+      { namespace: "name", type: "string" },
+      { namespace: "c", type: "relation", relation: "c" },
+    ],
+  });
   const a = createModel(s, h, {
-    name: "A", namespace: "a",
-    fields: [{ namespace: "name", type: "string" }, { namespace: "b", type: "relation", relation: "b" }, { namespace: "bs", type: "array", arrayType: "relation", relation: "b" }],
+    name: "A",
+    namespace: "a",
+    fields: [
+      { namespace: "name", type: "string" },
+      { namespace: "b", type: "relation", relation: "b" },
+      { namespace: "bs", type: "array", arrayType: "relation", relation: "b" },
+    ],
   });
   const fid = (m: typeof a, ns: string) => m.fields.find((x) => x.namespace === ns)!.id;
-  const insert = h.sqlite.prepare(`INSERT INTO entries (id, model_id, created_at, updated_at, draft_version_id, draft_version, draft_data, draft_tags, draft_keys)
+  const insert =
+    h.sqlite.prepare(`INSERT INTO entries (id, model_id, created_at, updated_at, draft_version_id, draft_version, draft_data, draft_tags, draft_keys)
     VALUES (?, ?, ?, ?, ?, 1, ?, '[]', '{}')`);
   let t = Date.UTC(2025, 0, 1);
   const add = (modelId: string, data: Record<string, unknown>) => {
     const id = Bun.randomUUIDv7();
-    const at = new Date((t += 1000)).toISOString();
+    t += 1000;
+    const at = new Date(t).toISOString();
     insert.run(id, modelId, at, at, Bun.randomUUIDv7(), JSON.stringify(data));
     return id;
   };
@@ -104,12 +136,7 @@ async function statements(): Promise<Figure[]> {
   const capa = createApp(testConfig(mkdtempSync(join(tmpdir(), "capa-bench-"))));
   // The GraphQL routes with reads in process, so the project file's statements can be counted.
   const routes = graphqlRoutes(capa.services, capa.keys, capa.renderCache, null);
-  const levels = [
-    "name",
-    "name b { name }",
-    "name b { name c { name } }",
-    "name b { name c { name d { name } } } bs(first: 3) { nodes { name c { name } } }",
-  ];
+  const levels = ["name", "name b { name }", "name b { name c { name } }", "name b { name c { name d { name } } } bs(first: 3) { nodes { name c { name } } }"];
   const counts: Record<number, number[]> = {};
   for (const n of [25, 100]) {
     const { h, key } = chainProject(capa, n);
@@ -122,7 +149,8 @@ async function statements(): Promise<Figure[]> {
     counts[n] = [];
     for (const sel of levels) {
       const body = JSON.stringify({ query: `{ a(first: ${n}) { nodes { ${sel} } } }` });
-      const run = () => routes.handle(new Request("http://localhost/api/graphql", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body }));
+      const run = () =>
+        routes.handle(new Request("http://localhost/api/graphql", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body }));
       const warm = await run();
       if (warm.status !== 200) throw new Error(`${sel}: ${warm.status} ${await warm.text()}`);
       count = 0;
@@ -148,8 +176,14 @@ async function schemaTimes(): Promise<Figure[]> {
   const project = createProject(s, { name: "Fifty", ownerId: user.id });
   const h = s.projects.get(project.id);
   const kinds = [
-    { type: "string" }, { type: "markdown" }, { type: "number" }, { type: "true_false" }, { type: "date" },
-    { type: "enum", options: { values: ["a", "b", "c"] } }, { type: "image" }, { type: "array", arrayType: "string" },
+    { type: "string" },
+    { type: "markdown" },
+    { type: "number" },
+    { type: "true_false" },
+    { type: "date" },
+    { type: "enum", options: { values: ["a", "b", "c"] } },
+    { type: "image" },
+    { type: "array", arrayType: "string" },
   ];
   for (let i = 0; i < 50; i++) {
     const fields: Record<string, unknown>[] = kinds.map((k, j) => ({ namespace: `field-${j}`, label: `Field ${j} of model ${i}`, ...k }));
@@ -179,8 +213,18 @@ async function schemaTimes(): Promise<Figure[]> {
   }
   capa.close();
   return [
-    { figure: "graphql: schema build for 50 models (build + validation), p50 ms (target < 50)", value: fmt(median(builds)), baseline: "50.00", ratio: fmt(median(builds) / 50) },
-    { figure: "graphql: cached schema fetch, p50 ms (same key, same model-set version)", value: fmt(median(gets), 4), baseline: fmt(median(builds)), ratio: fmt(median(gets) / median(builds), 5) },
+    {
+      figure: "graphql: schema build for 50 models (build + validation), p50 ms (target < 50)",
+      value: fmt(median(builds)),
+      baseline: "50.00",
+      ratio: fmt(median(builds) / 50),
+    },
+    {
+      figure: "graphql: cached schema fetch, p50 ms (same key, same model-set version)",
+      value: fmt(median(gets), 4),
+      baseline: fmt(median(builds)),
+      ratio: fmt(median(gets) / median(builds), 5),
+    },
   ];
 }
 

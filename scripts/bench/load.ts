@@ -12,7 +12,11 @@ export interface LoadResult {
 
 /** Sends requests (GET, or `init`'s method and body) to `url` for `seconds` with `connections` loops; latencies in ms. */
 export async function load(
-  url: string, headers: Record<string, string>, connections = 32, seconds = 5, init: { method?: string; body?: string } = {},
+  url: string,
+  headers: Record<string, string>,
+  connections = 32,
+  seconds = 5,
+  init: { method?: string; body?: string } = {},
 ): Promise<LoadResult> {
   const lat: number[] = [];
   const statuses: Record<number, number> = {};

@@ -19,12 +19,23 @@ export function seedBig(capa: CapaApp, posts: number, authors: number): Seeded {
   const user = createUser(s, { email: `bench-${Date.now()}@example.com`, password: "bench-password" });
   const project = createProject(s, { name: "Bench", ownerId: user.id });
   const h = s.projects.get(project.id);
-  const author = createModel(s, h, { name: "Author", namespace: "author", fields: [{ namespace: "name", type: "string" }, { namespace: "bio", type: "markdown" }] });
-  const post = createModel(s, h, {
-    name: "Post", namespace: "post",
+  const author = createModel(s, h, {
+    name: "Author",
+    namespace: "author",
     fields: [
-      { namespace: "title", type: "string" }, { namespace: "price", type: "number" }, { namespace: "day", type: "date" },
-      { namespace: "author", type: "relation", relation: "author" }, { namespace: "body", type: "markdown" },
+      { namespace: "name", type: "string" },
+      { namespace: "bio", type: "markdown" },
+    ],
+  });
+  const post = createModel(s, h, {
+    name: "Post",
+    namespace: "post",
+    fields: [
+      { namespace: "title", type: "string" },
+      { namespace: "price", type: "number" },
+      { namespace: "day", type: "date" },
+      { namespace: "author", type: "relation", relation: "author" },
+      { namespace: "body", type: "markdown" },
     ],
   });
   const f = (m: typeof post, ns: string) => m.fields.find((x) => x.namespace === ns)!.id;
@@ -45,13 +56,22 @@ export function seedBig(capa: CapaApp, posts: number, authors: number): Seeded {
   };
   const authorIds: string[] = [];
   h.sqlite.transaction(() => {
-    for (let i = 0; i < authors; i++) authorIds.push(add(author.id, author.fields, { [f(author, "name")]: `Author ${i}`, [f(author, "bio")]: `Bio of author ${i}` }, i));
+    for (let i = 0; i < authors; i++)
+      authorIds.push(add(author.id, author.fields, { [f(author, "name")]: `Author ${i}`, [f(author, "bio")]: `Bio of author ${i}` }, i));
     for (let i = 0; i < posts; i++) {
       const day = new Date(t0 + (i % 730) * 86_400_000).toISOString().slice(0, 10);
-      add(post.id, post.fields, {
-        [f(post, "title")]: `Post number ${i}`, [f(post, "price")]: (i * 7919) % 1000, [f(post, "day")]: day,
-        [f(post, "author")]: authorIds[i % authors], [f(post, "body")]: `Body of post ${i}. `.repeat(4),
-      }, authors + i);
+      add(
+        post.id,
+        post.fields,
+        {
+          [f(post, "title")]: `Post number ${i}`,
+          [f(post, "price")]: (i * 7919) % 1000,
+          [f(post, "day")]: day,
+          [f(post, "author")]: authorIds[i % authors],
+          [f(post, "body")]: `Body of post ${i}. `.repeat(4),
+        },
+        authors + i,
+      );
     }
   })();
   h.sqlite.exec("ANALYZE");

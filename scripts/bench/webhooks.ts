@@ -35,7 +35,23 @@ async function makeCerts(dir: string) {
   await openssl(dir, ["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "1", "-subj", "/CN=Capa Bench CA"]);
   await openssl(dir, ["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
   await Bun.write(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
-  await openssl(dir, ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "1", "-extfile", "ext.cnf"]);
+  await openssl(dir, [
+    "x509",
+    "-req",
+    "-in",
+    "server.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "server.pem",
+    "-days",
+    "1",
+    "-extfile",
+    "ext.cnf",
+  ]);
   return { ca: join(dir, "ca.pem"), cert: join(dir, "server.pem"), key: join(dir, "server.key") };
 }
 
@@ -54,12 +70,21 @@ function setup(caFile: string): Setup {
   const user = createUser(s, { email: "bench@example.com", password: "bench-password" });
   const project = createProject(s, { name: "Bench", ownerId: user.id });
   const h = s.projects.get(project.id);
-  createModel(s, h, { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }, { namespace: "body", type: "markdown" }, { namespace: "price", type: "number" }] });
-  let n = 0;
-  const drafts = (count: number) => Array.from({ length: count }, () => {
-    n++;
-    return createEntry(s, h, "system", { model: "post", data: { title: `Post ${n}`, body: `Body of post ${n}. `.repeat(10), price: n } }).id as string;
+  createModel(s, h, {
+    name: "Post",
+    namespace: "post",
+    fields: [
+      { namespace: "title", type: "string" },
+      { namespace: "body", type: "markdown" },
+      { namespace: "price", type: "number" },
+    ],
   });
+  let n = 0;
+  const drafts = (count: number) =>
+    Array.from({ length: count }, () => {
+      n++;
+      return createEntry(s, h, "system", { model: "post", data: { title: `Post ${n}`, body: `Body of post ${n}. `.repeat(10), price: n } }).id as string;
+    });
   return { capa, h, dir, drafts };
 }
 
@@ -97,14 +122,19 @@ export async function benchWebhooks(): Promise<Figure[]> {
     const without: number[] = [];
     const withHooks: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const pair: [Setup, number[]][] = [[plain, without], [hooked, withHooks]];
+      const pair: [Setup, number[]][] = [
+        [plain, without],
+        [hooked, withHooks],
+      ];
       for (const [x, into] of r % 2 ? pair.reverse() : pair) into.push(publishAll(x, x.drafts(BATCH)));
     }
     const a = median(without);
     const b = median(withHooks);
     out.push({
       figure: `webhooks: publish throughput with ${ENDPOINTS} endpoints (one with content data; outbox rows only, sender idle), publishes/s, medians of ${ROUNDS} alternating rounds of ${BATCH} (target ratio >= 0.8)`,
-      value: fmt(b), baseline: `${fmt(a)} (no endpoints)`, ratio: fmt(median(withHooks.map((x, i) => x / without[i]!)), 2),
+      value: fmt(b),
+      baseline: `${fmt(a)} (no endpoints)`,
+      ratio: fmt(median(withHooks.map((x, i) => x / without[i]!)), 2),
     });
 
     // 2. End to end: the sender runs as in production (its job ticking, new deliveries start a run at once).
@@ -129,17 +159,23 @@ export async function benchWebhooks(): Promise<Figure[]> {
     const lastDelivery = performance.now();
     await live.capa.jobs.stop();
     const counts = (await (await fetch(`${base}/count`, { tls: { ca: await Bun.file(certs.ca).text() } })).json()) as Record<string, number>;
-    const delivered = Object.entries(counts).filter(([p]) => p.startsWith("/hook-")).reduce((n, [, c]) => n + c, 0);
+    const delivered = Object.entries(counts)
+      .filter(([p]) => p.startsWith("/hook-"))
+      .reduce((n, [, c]) => n + c, 0);
     const sent = (live.h.sqlite.query("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'").get() as { n: number }).n;
     if (sent !== N * ENDPOINTS) throw new Error(`only ${sent} of ${N * ENDPOINTS} deliveries succeeded`);
     const liveRate = N / ((lastPublish - t0) / 1000);
     out.push({
       figure: `webhooks: ${N} publishes to ${ENDPOINTS} endpoints, ${sent} deliveries succeeded (receiver counted ${delivered}); time from last publish to last delivery, ms`,
-      value: fmt(lastDelivery - lastPublish), baseline: `${fmt(lastDelivery - t0)} (first publish to last delivery)`, ratio: "",
+      value: fmt(lastDelivery - lastPublish),
+      baseline: `${fmt(lastDelivery - t0)} (first publish to last delivery)`,
+      ratio: "",
     });
     out.push({
       figure: "webhooks: publish throughput while the sender delivers in the same process (yielding between publishes), publishes/s",
-      value: fmt(liveRate), baseline: `${fmt(a)} (no endpoints, tight loop)`, ratio: fmt(liveRate / a, 2),
+      value: fmt(liveRate),
+      baseline: `${fmt(a)} (no endpoints, tight loop)`,
+      ratio: fmt(liveRate / a, 2),
     });
     return out;
   } finally {

@@ -17,9 +17,7 @@ export const VERSIONS: VersionEntry[] = [
   {
     date: "2026-10-01",
     status: "current",
-    changes: [
-      { id: "2026-10-01.first-release", kind: "behaviour", surfaces: ["rest", "graphql"], summary: "The first dated version of the read API." },
-    ],
+    changes: [{ id: "2026-10-01.first-release", kind: "behaviour", surfaces: ["rest", "graphql"], summary: "The first dated version of the read API." }],
   },
 ];
 

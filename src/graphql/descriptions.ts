@@ -62,7 +62,8 @@ export const derived = {
   filter: (m: Model) => `Filters entries of the ${m.name} model; every key given must hold. The same shape as REST where.`,
   relationFilter: (m: Model) => `Compares a relation into the ${m.name} model by id, or hops once into the ${m.name} entry's fields.`,
   relationListFilter: (m: Model) => `Compares a relation list into the ${m.name} model by id, or matches when one related ${m.name} entry's fields match.`,
-  sort: (m: Model) => `Sort orders of entries of the ${m.name} model: <field>_ASC or <field>_DESC; <relation>__<field> sorts by a field of a related entry. Ties are broken by id.`,
+  sort: (m: Model) =>
+    `Sort orders of entries of the ${m.name} model: <field>_ASC or <field>_DESC; <relation>__<field> sorts by a field of a related entry. Ties are broken by id.`,
   relationSort: (m: Model) => `Sort orders of a relation list into the ${m.name} model. Ties are broken by id.`,
 };
 
@@ -106,7 +107,13 @@ export const D = {
   } as Record<string, string>,
   mediaKind: "The recorded kind of a media file.",
   mediaKinds: {
-    image: "An image.", video: "A video.", audio: "An audio file.", document: "A document.", pdf: "A PDF file.", file: "Any other file.", unknown: "A file of unknown kind.",
+    image: "An image.",
+    video: "A video.",
+    audio: "An audio file.",
+    document: "A document.",
+    pdf: "A PDF file.",
+    file: "Any other file.",
+    unknown: "A file of unknown kind.",
   } as Record<string, string>,
   pageInfo: "Where a page sits in its list.",
   pageInfoFields: {

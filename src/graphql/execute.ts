@@ -3,8 +3,17 @@
 // schema), limits are measured, every root field becomes its entries read (run together), and
 // the answer is assembled by graphql-js from the reads' data.
 import {
-  execute, GraphQLError, Kind, parse, validate, type DocumentNode, type ExecutionResult, type FieldNode, type FragmentDefinitionNode,
-  type GraphQLField, type OperationDefinitionNode,
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type OperationDefinitionNode,
 } from "graphql";
 import { LRUCache } from "lru-cache";
 import { collectFields } from "graphql/execution/collectFields.js";
@@ -95,7 +104,14 @@ export function refusal(errs: AppError[] | AppError, docsBase: string, m: Measur
   const errors = gqlErrors
     ? gqlErrors.map((g, i) => errorJson(list[i] ?? list[0]!, docsBase, { locations: g.locations }))
     : list.map((e) => errorJson(e, docsBase));
-  return { status: list[0]!.status, body: { errors, extensions: { cost: costOf(m, 0) } }, cacheable: false, models: [], entryIds: [], headers: list[0]!.headers };
+  return {
+    status: list[0]!.status,
+    body: { errors, extensions: { cost: costOf(m, 0) } },
+    cacheable: false,
+    models: [],
+    entryIds: [],
+    headers: list[0]!.headers,
+  };
 }
 
 interface Prepared {
@@ -173,7 +189,7 @@ export async function runGraphql(env: GraphqlEnv, p: GraphqlParams): Promise<Gra
       }
     }
     if (query === null || query.trim() === "") {
-      fail("invalid_parameter", { message: "Send the GraphQL document in query.", param: "query", hint: "Example: { \"query\": \"{ version }\" }" });
+      fail("invalid_parameter", { message: "Send the GraphQL document in query.", param: "query", hint: 'Example: { "query": "{ version }" }' });
     }
     checkSize("query document", Buffer.byteLength(query), LIMITS.documentBytes);
     checkSize("variables JSON", p.variablesBytes, LIMITS.variablesBytes);
@@ -183,14 +199,24 @@ export async function runGraphql(env: GraphqlEnv, p: GraphqlParams): Promise<Gra
     if (op.operation === "mutation") fail("mutations_not_enabled", { message: "Mutations are not enabled; GraphQL on /api only reads." });
     if (op.operation === "subscription") fail("graphql_validation_failed", { message: "Subscriptions are not supported.", hint: VALIDATION_HINT });
     if (prepared.errors.length) {
-      return refusal(prepared.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })), docsBase, null, prepared.errors);
+      return refusal(
+        prepared.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })),
+        docsBase,
+        null,
+        prepared.errors,
+      );
     }
     const planKey = `${op.name?.value ?? ""}\n${JSON.stringify(p.variables ?? {})}`;
     let planned = prepared.plans.get(planKey);
     if (!planned) {
       const coerced = getVariableValues(built.schema, op.variableDefinitions ?? [], p.variables ?? {}, { maxErrors: 25 });
       if (coerced.errors) {
-        return refusal(coerced.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })), docsBase, null, coerced.errors);
+        return refusal(
+          coerced.errors.map((e) => new AppError("graphql_validation_failed", { message: e.message, hint: VALIDATION_HINT })),
+          docsBase,
+          null,
+          coerced.errors,
+        );
       }
       const fragments: Record<string, FragmentDefinitionNode> = {};
       for (const d of prepared.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
@@ -209,7 +235,13 @@ export async function runGraphql(env: GraphqlEnv, p: GraphqlParams): Promise<Gra
 }
 
 /** Translates each root field (those that look ids up are left for each request). */
-function plan(env: GraphqlEnv, op: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, measures: Measures): Planned {
+function plan(
+  env: GraphqlEnv,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  measures: Measures,
+): Planned {
   const { built } = env;
   const query = built.schema.getQueryType()!;
   const ctx: TranslateContext = { built, h: env.h, fragments, variables };
@@ -264,10 +296,18 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
   for (const { key: field, plan } of toRun) {
     for (const r of plan.reads) {
       rest.push({ field, url: restUrl(r) });
-      jobs.push(env.run({
-        projectId: env.h.id, ns: r.ns, id: r.id, search: r.search, production: key.row.environment === "production",
-        preview: null, grants, graphql: true,
-      }));
+      jobs.push(
+        env.run({
+          projectId: env.h.id,
+          ns: r.ns,
+          id: r.id,
+          search: r.search,
+          production: key.row.environment === "production",
+          preview: null,
+          grants,
+          graphql: true,
+        }),
+      );
     }
   }
   let outcomes: PromiseSettledResult<ReadOutcome>[] = [];
@@ -309,7 +349,14 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
   }
 
   const exec: ExecContext = { actual: 0 };
-  const result = execute({ schema: built.schema, document, rootValue: root, contextValue: exec, variableValues: p.variables ?? {}, operationName: op.name?.value }) as ExecutionResult;
+  const result = execute({
+    schema: built.schema,
+    document,
+    rootValue: root,
+    contextValue: exec,
+    variableValues: p.variables ?? {},
+    operationName: op.name?.value,
+  }) as ExecutionResult;
   const body: Json = { data: result.data ?? null };
   // Key information differs per key, so an answer holding it is never shared.
   let cacheable = !planned.roots.some((r) => r.kind === "me");
@@ -332,8 +379,13 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
       contract: 1,
       environment: key.row.environment,
       cost: {
-        depth: measures.depth, rootFields: measures.rootFields, connections: measures.connections, nodesBound: measures.requested,
-        scans: rest.length, nodes: exec.actual, fields: measures.fields,
+        depth: measures.depth,
+        rootFields: measures.rootFields,
+        connections: measures.connections,
+        nodesBound: measures.requested,
+        scans: rest.length,
+        nodes: exec.actual,
+        fields: measures.fields,
       },
       rest,
     };

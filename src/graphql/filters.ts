@@ -2,8 +2,15 @@
 // (shared ones and those of each model) and the translation of a `filter` value into the REST
 // `where` object. The translation only renames keys; every value check is the entries read's own.
 import {
-  GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLString,
-  type GraphQLInputFieldConfigMap, type GraphQLInputType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
 } from "graphql";
 import { itemType, MEDIA_TYPES, TEXT_TYPES, type FieldDef } from "../domain/models/fields.ts";
 import { D, derived } from "./descriptions.ts";
@@ -147,7 +154,7 @@ function keysOf(mn: ModelNames, naming: Naming): Map<string, FilterKey> {
   if (!m) {
     m = new Map(SYSTEM_FILTERS.map(([n, rest]) => [n, { rest, target: null }]));
     for (const { field, name } of mn.fields) {
-      m.set(name, { rest: field.namespace, target: field.relation ? naming.byId.get(field.relation) ?? null : null });
+      m.set(name, { rest: field.namespace, target: field.relation ? (naming.byId.get(field.relation) ?? null) : null });
     }
     keyCache.set(mn, m);
   }

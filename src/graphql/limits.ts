@@ -1,7 +1,15 @@
 // interface.md, "Limits: GraphQL" and decisions.md section 5: every limit is checked before any
 // query runs, and each refusal states the measured value and the limit. Sizes and bracket
 // nesting are measured on the text; depth, root fields, bounds and cost on the operation.
-import { type FieldNode, type FragmentDefinitionNode, type GraphQLField, GraphQLObjectType, type OperationDefinitionNode, isAbstractType, getNamedType } from "graphql";
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  GraphQLObjectType,
+  type OperationDefinitionNode,
+  isAbstractType,
+  getNamedType,
+} from "graphql";
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import { getArgumentValues } from "graphql/execution/values.js";
 import { fail } from "../errors.ts";
@@ -67,7 +75,10 @@ export function bracketDepth(text: string): number {
 export function checkNesting(what: string, text: string): void {
   const d = bracketDepth(text);
   if (d > LIMITS.nesting) {
-    fail("query_too_deep", { message: `The ${what} nests brackets ${d} levels deep; the limit is ${LIMITS.nesting}.`, hint: `Nest {, [ and ( at most ${LIMITS.nesting} levels.` });
+    fail("query_too_deep", {
+      message: `The ${what} nests brackets ${d} levels deep; the limit is ${LIMITS.nesting}.`,
+      hint: `Nest {, [ and ( at most ${LIMITS.nesting} levels.`,
+    });
   }
 }
 
@@ -195,7 +206,13 @@ function walkAbstract(w: Walk, nodes: readonly FieldNode[], depth: number): [num
  * Measures an operation and refuses it when it passes a limit: depth 12, 10 entry root fields,
  * first/last 1 to 200, 100 ids, 3 sort values, and the cost budget.
  */
-export function measure(built: Built, op: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, m: Measures = emptyMeasures()): Measures {
+export function measure(
+  built: Built,
+  op: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  m: Measures = emptyMeasures(),
+): Measures {
   const w: Walk = { built, fragments, variables, m };
   const query = built.schema.getQueryType()!;
   for (const [, fns] of collectFields(built.schema, fragments, variables, query, op.selectionSet)) {
@@ -218,7 +235,11 @@ export function measure(built: Built, op: OperationDefinitionNode, fragments: Re
       bound("last", args.last, LIMITS.rootFirstMax);
       const sort = args.sort as unknown[] | null | undefined;
       if (sort && sort.length > LIMITS.sortValues) {
-        fail("invalid_sort", { message: `sort takes up to ${LIMITS.sortValues} values; got ${sort.length}.`, param: "sort", hint: "Example: sort: [publishedAt_DESC, title_ASC]" });
+        fail("invalid_sort", {
+          message: `sort takes up to ${LIMITS.sortValues} values; got ${sort.length}.`,
+          param: "sort",
+          hint: "Example: sort: [publishedAt_DESC, title_ASC]",
+        });
       }
       const n = (args.first ?? args.last ?? ROOT_FIRST) as number;
       const t = built.byId.get(info.mn.model.id)!;
@@ -233,7 +254,12 @@ export function measure(built: Built, op: OperationDefinitionNode, fragments: Re
       let count = 1;
       if (info.kind === "nodes") {
         count = (args.ids as unknown[]).length;
-        if (count > LIMITS.ids) fail("invalid_parameter", { message: `nodes takes at most ${LIMITS.ids} ids; got ${count}.`, param: "ids", hint: `Send at most ${LIMITS.ids} ids per nodes field.` });
+        if (count > LIMITS.ids)
+          fail("invalid_parameter", {
+            message: `nodes takes at most ${LIMITS.ids} ids; got ${count}.`,
+            param: "ids",
+            hint: `Send at most ${LIMITS.ids} ids per nodes field.`,
+          });
       }
       const [r, c] = walkAbstract(w, fns, 2);
       m.requested += count * (1 + r);
@@ -241,7 +267,10 @@ export function measure(built: Built, op: OperationDefinitionNode, fragments: Re
     }
   }
   if (m.depth > LIMITS.depth) {
-    fail("query_too_deep", { message: `The query nests ${m.depth} selection levels; the limit is ${LIMITS.depth}.`, hint: `Flatten the query to at most ${LIMITS.depth} levels.` });
+    fail("query_too_deep", {
+      message: `The query nests ${m.depth} selection levels; the limit is ${LIMITS.depth}.`,
+      hint: `Flatten the query to at most ${LIMITS.depth} levels.`,
+    });
   }
   if (m.rootFields > LIMITS.entryRootFields) {
     fail("too_many_root_fields", { message: `The query has ${m.rootFields} entry root fields; the limit is ${LIMITS.entryRootFields}.` });

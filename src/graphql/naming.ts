@@ -6,12 +6,44 @@ import type { FieldDef } from "../domain/models/fields.ts";
 
 /** Type names the fixed part of the schema (and GraphQL itself) already uses. */
 export const FIXED_TYPE_NAMES = new Set([
-  "String", "Int", "Float", "Boolean", "ID", "Query", "Mutation", "Subscription",
-  "Node", "Entry", "EntryStatus", "DateTime", "JSON", "Media", "MediaKind", "PageInfo",
-  "KeyInfo", "KeyEnvironment", "KeyModel", "KeyLegacy", "KeyRotatedFrom", "KeyWrites", "KeyTenant",
-  "IDFilter", "EntryStatusFilter", "StringFilter", "FloatFilter", "BooleanFilter", "DateTimeFilter",
-  "StringListFilter", "FloatListFilter", "BooleanListFilter", "DateTimeListFilter",
-  "RelationIDFilter", "RelationIDListFilter", "MediaFilter", "PresenceFilter", "JSONFilter",
+  "String",
+  "Int",
+  "Float",
+  "Boolean",
+  "ID",
+  "Query",
+  "Mutation",
+  "Subscription",
+  "Node",
+  "Entry",
+  "EntryStatus",
+  "DateTime",
+  "JSON",
+  "Media",
+  "MediaKind",
+  "PageInfo",
+  "KeyInfo",
+  "KeyEnvironment",
+  "KeyModel",
+  "KeyLegacy",
+  "KeyRotatedFrom",
+  "KeyWrites",
+  "KeyTenant",
+  "IDFilter",
+  "EntryStatusFilter",
+  "StringFilter",
+  "FloatFilter",
+  "BooleanFilter",
+  "DateTimeFilter",
+  "StringListFilter",
+  "FloatListFilter",
+  "BooleanListFilter",
+  "DateTimeListFilter",
+  "RelationIDFilter",
+  "RelationIDListFilter",
+  "MediaFilter",
+  "PresenceFilter",
+  "JSONFilter",
 ]);
 
 /** Endings that generated type names use; a model type ending in one gets the `Model` suffix. */
@@ -56,7 +88,11 @@ export interface Naming {
 
 /** `blog-post` -> `BlogPost`: split on `-` and `_`, each part's first letter upper-cased. */
 export function pascal(ns: string): string {
-  return ns.split(/[-_]/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join("");
+  return ns
+    .split(/[-_]/)
+    .filter(Boolean)
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join("");
 }
 
 interface Candidate {

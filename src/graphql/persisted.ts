@@ -36,7 +36,10 @@ export function persistedRef(extensions: Record<string, unknown> | null): Persis
 
 /** The stored text of a hash, or PersistedQueryNotFound. */
 export function lookupPersisted(h: ProjectHandle, hash: string, now: number): string {
-  const row = h.sqlite.query("SELECT query, last_used_at AS used FROM graphql_persisted_queries WHERE hash = ?").get(hash) as { query: string; used: string } | null;
+  const row = h.sqlite.query("SELECT query, last_used_at AS used FROM graphql_persisted_queries WHERE hash = ?").get(hash) as {
+    query: string;
+    used: string;
+  } | null;
   if (!row) fail("persisted_query_not_found", { message: "PersistedQueryNotFound", hint: "Send the query text with its sha256Hash once to register it." });
   // The use time only orders eviction, so it is written at most once a day per document.
   if (Date.parse(row.used) < now - DAY) {
@@ -60,10 +63,14 @@ export function checkHash(query: string, ref: PersistedRef): void {
 /** Registers a document (valid against the schema) under its hash. */
 export function storePersisted(h: ProjectHandle, hash: string, query: string, now: number): void {
   const at = new Date(now).toISOString();
-  const r = h.sqlite.query("INSERT OR IGNORE INTO graphql_persisted_queries (hash, query, created_at, last_used_at) VALUES (?, ?, ?, ?)").run(hash, query, at, at);
+  const r = h.sqlite
+    .query("INSERT OR IGNORE INTO graphql_persisted_queries (hash, query, created_at, last_used_at) VALUES (?, ?, ?, ?)")
+    .run(hash, query, at, at);
   if (r.changes === 0) return;
   const n = (h.sqlite.query("SELECT count(*) AS n FROM graphql_persisted_queries").get() as { n: number }).n;
   if (n > MAX_STORED) {
-    h.sqlite.query("DELETE FROM graphql_persisted_queries WHERE hash IN (SELECT hash FROM graphql_persisted_queries ORDER BY last_used_at LIMIT ?)").run(n - MAX_STORED);
+    h.sqlite
+      .query("DELETE FROM graphql_persisted_queries WHERE hash IN (SELECT hash FROM graphql_persisted_queries ORDER BY last_used_at LIMIT ?)")
+      .run(n - MAX_STORED);
   }
 }

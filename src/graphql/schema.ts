@@ -2,23 +2,29 @@
 // definitions and cached per project, model-set version and readable model ids. Each field
 // carries `extensions.capa`, which says how translate.ts asks the entries read for it.
 import {
-  GraphQLEnumType, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
-  type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNullableType, type GraphQLOutputType,
+  type GraphQLEnumType,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  type GraphQLNullableType,
+  type GraphQLOutputType,
 } from "graphql";
 import { LRUCache } from "lru-cache";
 import type { ProjectHandle } from "../storage/pool.ts";
 import { allModels, type Model } from "../domain/models/service.ts";
 import { itemType, MEDIA_TYPES, type FieldDef } from "../domain/models/fields.ts";
 import type { SystemKey } from "../domain/reads/names.ts";
-import {
-  D, derived, fieldDescription, listRootDescription, modelTypeDescription, queryDescription, singleRootDescription,
-} from "./descriptions.ts";
+import { D, derived, fieldDescription, listRootDescription, modelTypeDescription, queryDescription, singleRootDescription } from "./descriptions.ts";
 import { modelFilters, type ModelFilters } from "./filters.ts";
 import { nameModels, type ModelNames, type Naming } from "./naming.ts";
 import { relationSortEnum, sortEnum, systemName } from "./sorts.ts";
-import {
-  DateTime, Entry, GraphQLBoolean, GraphQLFloat, JSONScalar, KeyInfo, Media, Node, PageInfo, systemFields,
-} from "./types.ts";
+import { DateTime, Entry, GraphQLBoolean, GraphQLFloat, JSONScalar, KeyInfo, Media, Node, PageInfo, systemFields } from "./types.ts";
 import { relationWindow } from "./windows.ts";
 import type { ExecContext } from "./execute.ts";
 
@@ -30,9 +36,7 @@ export type FieldInfo =
   | { kind: "relationList"; field: FieldDef; target: ModelNames };
 
 /** What a root field of Query is. */
-export type RootInfo =
-  | { kind: "list" | "single"; mn: ModelNames }
-  | { kind: "entry" | "node" | "nodes" | "version" | "me" };
+export type RootInfo = { kind: "list" | "single"; mn: ModelNames } | { kind: "entry" | "node" | "nodes" | "version" | "me" };
 
 /** The GraphQL types of one exposed model. */
 export interface ModelTypes {
@@ -63,8 +67,20 @@ const capa = <T>(info: T) => ({ capa: info });
 /** The GraphQL output type of a customer field that is not an exposed relation. */
 function valueType(f: FieldDef): GraphQLOutputType {
   const t = itemType(f);
-  const one = t === "number" ? GraphQLFloat : t === "true_false" ? GraphQLBoolean : t === "date" ? DateTime
-    : t === "relation" ? GraphQLID : MEDIA_TYPES.has(t) ? Media : t === "mixed" ? JSONScalar : GraphQLString;
+  const one =
+    t === "number"
+      ? GraphQLFloat
+      : t === "true_false"
+        ? GraphQLBoolean
+        : t === "date"
+          ? DateTime
+          : t === "relation"
+            ? GraphQLID
+            : MEDIA_TYPES.has(t)
+              ? Media
+              : t === "mixed"
+                ? JSONScalar
+                : GraphQLString;
   return f.type === "array" ? new GraphQLList(one) : one;
 }
 
@@ -75,7 +91,7 @@ export function buildSchema(models: Model[]): Built {
   const byType = new Map<string, ModelTypes>();
   const types = (mn: ModelNames) => byId.get(mn.model.id)!;
   const describe = (f: FieldDef) => {
-    const target = f.relation ? models.find((m) => m.id === f.relation) ?? null : null;
+    const target = f.relation ? (models.find((m) => m.id === f.relation) ?? null) : null;
     return fieldDescription(f, target);
   };
 
@@ -117,7 +133,11 @@ export function buildSchema(models: Model[]): Built {
       },
     });
     const t: ModelTypes = {
-      names: mn, object, connection, edge, relationConnection,
+      names: mn,
+      object,
+      connection,
+      edge,
+      relationConnection,
       filters: undefined as unknown as ModelFilters,
       sort: sortEnum(mn, naming),
       relationSort: relationSortEnum(mn),
@@ -160,7 +180,10 @@ export function buildSchema(models: Model[]): Built {
           },
         };
       } else if (target) {
-        cfg = { type: types(target).object, description, extensions: capa<FieldInfo>({ kind: "relation", field, target }),
+        cfg = {
+          type: types(target).object,
+          description,
+          extensions: capa<FieldInfo>({ kind: "relation", field, target }),
           resolve: (src, _args, ctx: ExecContext) => {
             const v = src[ns] ?? null;
             if (v !== null) ctx.actual++;
@@ -210,9 +233,27 @@ export function buildSchema(models: Model[]): Built {
       resolve: fromRoot,
     };
   }
-  queryFields.entry = { type: Entry, description: D.roots.entry, args: { id: { type: nn(GraphQLID), description: D.args.id } }, extensions: root({ kind: "entry" }), resolve: fromRoot };
-  queryFields.node = { type: Node, description: D.roots.node, args: { id: { type: nn(GraphQLID), description: D.args.id } }, extensions: root({ kind: "node" }), resolve: fromRoot };
-  queryFields.nodes = { type: new GraphQLList(Node), description: D.roots.nodes, args: { ids: { type: nn(new GraphQLList(nn(GraphQLID))), description: D.args.ids } }, extensions: root({ kind: "nodes" }), resolve: fromRoot };
+  queryFields.entry = {
+    type: Entry,
+    description: D.roots.entry,
+    args: { id: { type: nn(GraphQLID), description: D.args.id } },
+    extensions: root({ kind: "entry" }),
+    resolve: fromRoot,
+  };
+  queryFields.node = {
+    type: Node,
+    description: D.roots.node,
+    args: { id: { type: nn(GraphQLID), description: D.args.id } },
+    extensions: root({ kind: "node" }),
+    resolve: fromRoot,
+  };
+  queryFields.nodes = {
+    type: new GraphQLList(Node),
+    description: D.roots.nodes,
+    args: { ids: { type: nn(new GraphQLList(nn(GraphQLID))), description: D.args.ids } },
+    extensions: root({ kind: "nodes" }),
+    resolve: fromRoot,
+  };
   queryFields.version = { type: nn(GraphQLString), description: D.roots.version, extensions: root({ kind: "version" }), resolve: plain };
   queryFields.me = { type: nn(KeyInfo), description: D.roots.me, extensions: root({ kind: "me" }), resolve: plain };
 

@@ -73,8 +73,12 @@ export function relationSortEnum(mn: ModelNames): GraphQLEnumType {
   for (const [name, rest, path, field] of sortNames(mn)) {
     const key = field ? field.namespace : rest;
     const date = field ? itemType(field) === "date" : name !== "id";
-    add(values, name, path, (desc): RelationOrder => ({ key, select: field ? selectName(field.namespace) : rest, date, desc, sig: `${name}${desc ? "-" : "+"}` }));
+    add(
+      values,
+      name,
+      path,
+      (desc): RelationOrder => ({ key, select: field ? selectName(field.namespace) : rest, date, desc, sig: `${name}${desc ? "-" : "+"}` }),
+    );
   }
   return new GraphQLEnumType({ name: `${mn.type}RelationSort`, description: derived.relationSort(mn.model), values });
 }
-

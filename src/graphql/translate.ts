@@ -50,7 +50,8 @@ export function restUrl(r: RestRead): string {
 /** A query string from ordered pairs, escaping only what must be escaped, so the URL stays readable. */
 function queryString(pairs: [string, string][]): string {
   if (pairs.length === 0) return "";
-  const enc = (v: string) => encodeURIComponent(v).replace(/%2C/g, ",").replace(/%28/g, "(").replace(/%29/g, ")").replace(/%24/g, "$").replace(/%2A/g, "*").replace(/%3A/g, ":");
+  const enc = (v: string) =>
+    encodeURIComponent(v).replace(/%2C/g, ",").replace(/%28/g, "(").replace(/%29/g, ")").replace(/%24/g, "$").replace(/%2A/g, "*").replace(/%3A/g, ":");
   return `?${pairs.map(([k, v]) => `${k}=${enc(v)}`).join("&")}`;
 }
 
@@ -68,7 +69,10 @@ function dataOf(o: ReadOutcome, backward = false): unknown {
     const e = o.error;
     // The only select a translated read can be refused for is nesting past REST's three levels.
     if (e.code === "invalid_select") {
-      throw new AppError(e.code, { message: "Relations expand at most 3 levels below a root field, as REST select does.", hint: "Query deeper relations from another root field, e.g. entry(id:)." });
+      throw new AppError(e.code, {
+        message: "Relations expand at most 3 levels below a root field, as REST select does.",
+        hint: "Query deeper relations from another root field, e.g. entry(id:).",
+      });
     }
     throw new AppError(e.code, { message: e.message, param: argParam(e.param, backward), hint: e.hint, extra: e.extra });
   }
@@ -116,7 +120,10 @@ function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly Field
       items.set(name, selectName(info.field.namespace));
     } else {
       let r = relations.get(name);
-      if (!r) relations.set(name, (r = { info, nodes: [], extra: new Set() }));
+      if (!r) {
+        r = { info, nodes: [], extra: new Set() };
+        relations.set(name, r);
+      }
       if (info.kind === "relation") {
         r.nodes.push(...fns);
         continue;
@@ -163,7 +170,8 @@ function checkFilterVariables(node: ValueNode, vars: Record<string, unknown>, de
 }
 
 function uuidOrFail(id: unknown, param: string): string {
-  if (!isUuid(id)) fail("invalid_parameter", { message: "Entry ids are UUIDs.", param, hint: "Entry ids are UUIDs, e.g. 0192f2c4-7d3a-7b6e-9a1c-2f4b5c6d7e8f." });
+  if (!isUuid(id))
+    fail("invalid_parameter", { message: "Entry ids are UUIDs.", param, hint: "Entry ids are UUIDs, e.g. 0192f2c4-7d3a-7b6e-9a1c-2f4b5c6d7e8f." });
   return id.toLowerCase();
 }
 
@@ -178,11 +186,17 @@ export function planRoot(ctx: TranslateContext, field: GraphQLField<unknown, unk
   const info = infoOf<RootInfo>(field);
   const args = getArgumentValues(field, nodes[0]!, ctx.variables);
   switch (info.kind) {
-    case "list": return planList(ctx, ctx.built.byId.get(info.mn.model.id)!, args, nodes);
-    case "single": return planSingle(ctx, ctx.built.byId.get(info.mn.model.id)!, args.id, nodes);
-    case "entry": case "node": return planById(ctx, uuidOrFail(args.id, "id"), nodes);
-    case "nodes": return planNodes(ctx, args.ids as string[], nodes);
-    default: return { reads: [], finish: () => null };
+    case "list":
+      return planList(ctx, ctx.built.byId.get(info.mn.model.id)!, args, nodes);
+    case "single":
+      return planSingle(ctx, ctx.built.byId.get(info.mn.model.id)!, args.id, nodes);
+    case "entry":
+    case "node":
+      return planById(ctx, uuidOrFail(args.id, "id"), nodes);
+    case "nodes":
+      return planNodes(ctx, args.ids as string[], nodes);
+    default:
+      return { reads: [], finish: () => null };
   }
 }
 
@@ -192,13 +206,25 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
   const after = args.after as string | null | undefined;
   const before = args.before as string | null | undefined;
   if (first != null && before != null) {
-    fail("invalid_parameter", { message: "first takes after, not before.", param: "before", hint: "Page forward with first and after, backward with last and before." });
+    fail("invalid_parameter", {
+      message: "first takes after, not before.",
+      param: "before",
+      hint: "Page forward with first and after, backward with last and before.",
+    });
   }
   if (last != null && (first != null || after != null)) {
-    fail("invalid_parameter", { message: `last cannot be sent with ${first != null ? "first" : "after"}.`, param: "last", hint: "Page forward with first and after, backward with last and before." });
+    fail("invalid_parameter", {
+      message: `last cannot be sent with ${first != null ? "first" : "after"}.`,
+      param: "last",
+      hint: "Page forward with first and after, backward with last and before.",
+    });
   }
   if (after != null && before != null) {
-    fail("invalid_parameter", { message: "Send after or before, not both.", param: "before", hint: "Page forward with first and after, backward with last and before." });
+    fail("invalid_parameter", {
+      message: "Send after or before, not both.",
+      param: "before",
+      hint: "Page forward with first and after, backward with last and before.",
+    });
   }
   const backward = last != null || before != null;
   const { nodeNodes, totalCount } = connectionParts(ctx, t.connection, nodes);
@@ -244,7 +270,16 @@ function planSingle(ctx: TranslateContext, t: ModelTypes, id: unknown, nodes: re
   if (id == null) {
     // A single-entry model without id: its one entry (REST limit=1).
     return {
-      reads: [{ ns, id: null, search: queryString([["select", select], ["limit", "1"]]) }],
+      reads: [
+        {
+          ns,
+          id: null,
+          search: queryString([
+            ["select", select],
+            ["limit", "1"],
+          ]),
+        },
+      ],
       finish: ([o]) => (dataOf(o!) as Obj[])[0] ?? null,
     };
   }
@@ -259,7 +294,10 @@ function planSingle(ctx: TranslateContext, t: ModelTypes, id: unknown, nodes: re
 
 /** The exposed model types of entries by id (one statement). */
 function typesOf(ctx: TranslateContext, ids: string[]): Map<string, ModelTypes> {
-  const rows = ctx.h.sqlite.query("SELECT id, model_id FROM entries WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as { id: string; model_id: string }[];
+  const rows = ctx.h.sqlite.query("SELECT id, model_id FROM entries WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as {
+    id: string;
+    model_id: string;
+  }[];
   const out = new Map<string, ModelTypes>();
   for (const r of rows) {
     const t = ctx.built.byId.get(r.model_id);

@@ -1,8 +1,21 @@
 // The fixed part of every schema (interface.md, GraphQL "Schema" and the field-kind table): the
 // Node and Entry interfaces, scalars, Media, PageInfo and KeyInfo. Shared by every built schema.
 import {
-  GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull,
-  GraphQLObjectType, GraphQLScalarType, GraphQLString, Kind, type GraphQLFieldConfigMap, type GraphQLNullableType, type ValueNode,
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLString,
+  Kind,
+  type GraphQLFieldConfigMap,
+  type GraphQLNullableType,
+  type ValueNode,
 } from "graphql";
 import { MEDIA_KINDS } from "../domain/models/fields.ts";
 import { D } from "./descriptions.ts";
@@ -29,13 +42,22 @@ export const DateTime = new GraphQLScalarType({
 
 function literal(node: ValueNode, vars: Record<string, unknown> | null | undefined): unknown {
   switch (node.kind) {
-    case Kind.STRING: case Kind.ENUM: return node.value;
-    case Kind.BOOLEAN: return node.value;
-    case Kind.INT: case Kind.FLOAT: return Number(node.value);
-    case Kind.NULL: return null;
-    case Kind.LIST: return node.values.map((v) => literal(v, vars));
-    case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value, vars)]));
-    case Kind.VARIABLE: return vars?.[node.name.value];
+    case Kind.STRING:
+    case Kind.ENUM:
+      return node.value;
+    case Kind.BOOLEAN:
+      return node.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return node.values.map((v) => literal(v, vars));
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value, vars)]));
+    case Kind.VARIABLE:
+      return vars?.[node.name.value];
   }
 }
 
@@ -147,30 +169,52 @@ export const KeyInfo = obj("KeyInfo", D.keyInfo, {
   bundle: [nn(GraphQLString), D.keyInfoFields.bundle!],
   surfaces: [strings, D.keyInfoFields.surfaces!],
   scopes: [strings, D.keyInfoFields.scopes!],
-  models: [nn(new GraphQLList(nn(obj("KeyModel", D.keyModel, {
-    namespace: [nn(GraphQLString), D.keyModelFields.namespace!],
-    id: [nn(GraphQLID), D.keyModelFields.id!],
-    can: [strings, D.keyModelFields.can!],
-    typeName: [GraphQLString, D.keyModelFields.typeName!],
-  })))), D.keyInfoFields.models!],
+  models: [
+    nn(
+      new GraphQLList(
+        nn(
+          obj("KeyModel", D.keyModel, {
+            namespace: [nn(GraphQLString), D.keyModelFields.namespace!],
+            id: [nn(GraphQLID), D.keyModelFields.id!],
+            can: [strings, D.keyModelFields.can!],
+            typeName: [GraphQLString, D.keyModelFields.typeName!],
+          }),
+        ),
+      ),
+    ),
+    D.keyInfoFields.models!,
+  ],
   version: [nn(GraphQLString), D.keyInfoFields.version!],
   contract: [nn(GraphQLInt), D.keyInfoFields.contract!],
-  legacy: [nn(obj("KeyLegacy", D.keyLegacy, {
-    contract: [GraphQLInt, D.keyLegacyFields.contract!],
-    legacyRefused: [nn(GraphQLBoolean), D.keyLegacyFields.legacyRefused!],
-    reason: [GraphQLString, D.keyLegacyFields.reason!],
-  })), D.keyInfoFields.legacy!],
+  legacy: [
+    nn(
+      obj("KeyLegacy", D.keyLegacy, {
+        contract: [GraphQLInt, D.keyLegacyFields.contract!],
+        legacyRefused: [nn(GraphQLBoolean), D.keyLegacyFields.legacyRefused!],
+        reason: [GraphQLString, D.keyLegacyFields.reason!],
+      }),
+    ),
+    D.keyInfoFields.legacy!,
+  ],
   expiresAt: [DateTime, D.keyInfoFields.expiresAt!],
   lastUsedAt: [DateTime, D.keyInfoFields.lastUsedAt!],
-  rotatedFrom: [obj("KeyRotatedFrom", D.keyRotatedFrom, {
-    id: [nn(GraphQLID), D.keyRotatedFromFields.id!],
-    expiresAt: [DateTime, D.keyRotatedFromFields.expiresAt!],
-  }), D.keyInfoFields.rotatedFrom!],
+  rotatedFrom: [
+    obj("KeyRotatedFrom", D.keyRotatedFrom, {
+      id: [nn(GraphQLID), D.keyRotatedFromFields.id!],
+      expiresAt: [DateTime, D.keyRotatedFromFields.expiresAt!],
+    }),
+    D.keyInfoFields.rotatedFrom!,
+  ],
   writes: [nn(obj("KeyWrites", D.keyWrites, { enabled: [nn(GraphQLBoolean), D.keyWritesEnabled] })), D.keyInfoFields.writes!],
-  tenant: [nn(obj("KeyTenant", D.keyTenant, {
-    id: [nn(GraphQLID), D.keyTenantFields.id!],
-    name: [nn(GraphQLString), D.keyTenantFields.name!],
-  })), D.keyInfoFields.tenant!],
+  tenant: [
+    nn(
+      obj("KeyTenant", D.keyTenant, {
+        id: [nn(GraphQLID), D.keyTenantFields.id!],
+        name: [nn(GraphQLString), D.keyTenantFields.name!],
+      }),
+    ),
+    D.keyInfoFields.tenant!,
+  ],
 });
 
 export { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLString };

@@ -55,7 +55,12 @@ function compare(a: [string | number | null, string], b: [string | number | null
 }
 
 /** The window of relation list `ns` of a parent entry, for the nested connection's arguments. */
-export function relationWindow(parent: Obj, ns: string, idKey: string, args: { first?: number | null; after?: string | null; sort?: RelationOrder | null }): Window {
+export function relationWindow(
+  parent: Obj,
+  ns: string,
+  idKey: string,
+  args: { first?: number | null; after?: string | null; sort?: RelationOrder | null },
+): Window {
   const first = args.first ?? NESTED_FIRST;
   const resolved = (Array.isArray(parent[ns]) ? parent[ns] : []) as Obj[];
   if (args.sort) return sortedWindow(resolved, idKey, first, args.after ?? null, args.sort);

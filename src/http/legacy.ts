@@ -10,7 +10,7 @@ import { readList } from "../domain/reads/query.ts";
 import { readerOf } from "./api/entries.ts";
 
 /** Authenticates a legacy key from x-api-key. */
-export function legacyKey(s: Services, keys: KeyAuth, request: Request): AuthKey {
+export function legacyKey(_s: Services, keys: KeyAuth, request: Request): AuthKey {
   const secret = request.headers.get("x-api-key");
   if (!secret) fail("invalid_api_key");
   const check = keys.check(secret.trim());
@@ -29,18 +29,20 @@ export function legacyRoutes(s: Services, keys: KeyAuth) {
     const result = readList(s.projects.get(key.row.projectId), readerOf(key), ns, new URL(request.url).searchParams);
     return { data: result.data };
   };
-  return new Elysia()
-    .get("/v2/schema", ({ request }) => {
-      const key = legacyKey(s, keys, request);
-      return { data: allModels(s.projects.get(key.row.projectId)).list.map(modelRecord) };
-    })
-    // Legacy entry lists: the read grammar of /api/entries, answered as { data }.
-    .get("/v2/api/:ns", ({ request, params }) => listLegacy(request, params.ns))
-    .get("/v3/api/:ns", ({ request, params }) => listLegacy(request, params.ns))
-    .get("/v2/api/*", notYet)
-    .get("/v3/api/*", notYet)
-    .get("/v2/seo", notYet)
-    .get("/v2/seo/*", notYet)
-    .get("/files", notYet)
-    .get("/files/*", notYet);
+  return (
+    new Elysia()
+      .get("/v2/schema", ({ request }) => {
+        const key = legacyKey(s, keys, request);
+        return { data: allModels(s.projects.get(key.row.projectId)).list.map(modelRecord) };
+      })
+      // Legacy entry lists: the read grammar of /api/entries, answered as { data }.
+      .get("/v2/api/:ns", ({ request, params }) => listLegacy(request, params.ns))
+      .get("/v3/api/:ns", ({ request, params }) => listLegacy(request, params.ns))
+      .get("/v2/api/*", notYet)
+      .get("/v3/api/*", notYet)
+      .get("/v2/seo", notYet)
+      .get("/v2/seo/*", notYet)
+      .get("/files", notYet)
+      .get("/files/*", notYet)
+  );
 }

@@ -27,12 +27,15 @@ function collectAppMetrics(m: CapaMetrics, s: Services, renderCache: RenderCache
   r.counter("capa_render_cache_misses_total", "Read answers that had to be rendered.").collect(() => renderCache.misses);
   r.gauge("capa_open_project_files", "Project files open in the pool.").collect(() => s.projects.openCount);
   r.gauge("process_resident_memory_bytes", "Resident memory of the server process.").collect(() => process.memoryUsage().rss);
-  r.gauge("capa_litestream_up", "1 while the Litestream child runs; absent when replication is off.")
-    .collect(() => (replication.enabled ? (replication.status().state === "running" ? 1 : 0) : null));
-  r.counter("capa_litestream_restarts_total", "Litestream restarts after it died or could not start.")
-    .collect(() => (replication.enabled ? replication.status().restarts : null));
-  r.gauge("capa_litestream_lag_seconds", "Estimated seconds the file replica is behind; absent for S3 replicas.")
-    .collect(() => (replication.enabled ? replication.status().lagSeconds : null));
+  r.gauge("capa_litestream_up", "1 while the Litestream child runs; absent when replication is off.").collect(() =>
+    replication.enabled ? (replication.status().state === "running" ? 1 : 0) : null,
+  );
+  r.counter("capa_litestream_restarts_total", "Litestream restarts after it died or could not start.").collect(() =>
+    replication.enabled ? replication.status().restarts : null,
+  );
+  r.gauge("capa_litestream_lag_seconds", "Estimated seconds the file replica is behind; absent for S3 replicas.").collect(() =>
+    replication.enabled ? replication.status().lagSeconds : null,
+  );
 }
 
 export function metricsRoutes(s: Services, deps: { metrics: CapaMetrics; renderCache: RenderCache; replication: Replication }) {

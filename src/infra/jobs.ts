@@ -28,7 +28,10 @@ export class JobTable {
   private readonly jobs = new Map<string, { job: Job; cron: Cron | null; status: JobStatus }>();
   private started = false;
 
-  constructor(private readonly clock: Clock, private readonly log: Logger) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
 
   /** Adds a job; it starts with the table (or at once when the table runs already). */
   add(job: Job): void {

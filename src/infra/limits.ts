@@ -72,7 +72,10 @@ export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   refusals = 0;
 
-  constructor(private readonly rate: number, private readonly burst: number) {}
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+  ) {}
 
   take(key: string, now: number): RateDecision {
     let b = this.buckets.get(key);

@@ -72,7 +72,7 @@ export function configYaml(r: ReplicaSettings, dataDir: string, files: string[])
     "dbs:",
   ];
   for (const rel of files) lines.push(`  - path: ${q(join(dataDir, rel))}`, "    replicas:", ...replicaYaml(r, rel));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** Writes a configuration atomically, so a Litestream starting meanwhile never reads half a file. */

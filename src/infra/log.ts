@@ -21,7 +21,7 @@ function redact(fields: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A logger writing JSON lines to `write` (stdout by default) at or above `level`. */
-export function createLogger(level: Config["logLevel"], write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+export function createLogger(level: Config["logLevel"], write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger {
   const min = LEVELS[level];
   const emit = (lvl: Level, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;

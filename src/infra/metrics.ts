@@ -151,7 +151,9 @@ export class Histogram implements Metric {
   render(): string[] {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const s of this.series.values()) {
-      this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket${renderLabels(this.labelNames, s.labels, ["le", renderNumber(b)])} ${s.counts[i]}`));
+      this.buckets.forEach((b, i) => {
+        lines.push(`${this.name}_bucket${renderLabels(this.labelNames, s.labels, ["le", renderNumber(b)])} ${s.counts[i]}`);
+      });
       lines.push(`${this.name}_bucket${renderLabels(this.labelNames, s.labels, ["le", "+Inf"])} ${s.count}`);
       lines.push(`${this.name}_sum${renderLabels(this.labelNames, s.labels)} ${renderNumber(s.sum)}`);
       lines.push(`${this.name}_count${renderLabels(this.labelNames, s.labels)} ${s.count}`);
@@ -189,7 +191,7 @@ export class Registry {
   render(): string {
     const lines: string[] = [];
     for (const m of this.metrics.values()) lines.push(...m.render());
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 }
 

@@ -38,7 +38,10 @@ export class ReadPool {
   /** Told each refusal (`pool`: no worker in time; `timeout`: a read ran too long), for metrics. */
   onRefuse: (limit: "pool" | "timeout") => void = () => {};
 
-  constructor(private readonly opts: ReadPoolOptions, private readonly log: Logger) {}
+  constructor(
+    private readonly opts: ReadPoolOptions,
+    private readonly log: Logger,
+  ) {}
 
   /** Runs a read on a worker. */
   run(job: ReadJob): Promise<ReadOutcome> {

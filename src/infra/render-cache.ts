@@ -83,7 +83,7 @@ export function serveAnswer(request: Request, answer: CachedAnswer, headers: Rec
     headers["surrogate-key"] = answer.surrogate;
     const inm = request.headers.get("if-none-match");
     const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
-    if (inm && inm.split(",").some((t) => matches(t.trim()))) return new Response(null, { status: 304, headers });
+    if (inm?.split(",").some((t) => matches(t.trim()))) return new Response(null, { status: 304, headers });
   }
   if (enc.encoding) headers["content-encoding"] = enc.encoding;
   return new Response(enc.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });

@@ -176,8 +176,7 @@ export class Replication {
     try {
       for await (const chunk of stream) {
         buf += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buf.indexOf("\n")) >= 0) {
+        for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
           const line = buf.slice(0, nl);
           buf = buf.slice(nl + 1);
           if (/\blevel=(ERROR|WARN)\b/.test(line)) {

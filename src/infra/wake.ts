@@ -11,7 +11,10 @@ export class WakeTable {
    * `projectIds` lists every project on disk; `nextDue` answers when a project next has work
    * (epoch ms, or null for none).
    */
-  constructor(private readonly projectIds: () => string[], private readonly nextDue: (projectId: string) => number | null) {}
+  constructor(
+    private readonly projectIds: () => string[],
+    private readonly nextDue: (projectId: string) => number | null,
+  ) {}
 
   /** Records that a project has work due at `at` (epoch ms). */
   note(projectId: string, at: number): void {
@@ -30,7 +33,10 @@ export class WakeTable {
       }
       this.loaded = true;
     }
-    return [...this.due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).map(([id]) => id);
+    return [...this.due]
+      .filter(([, at]) => at <= now)
+      .sort((a, b) => a[1] - b[1])
+      .map(([id]) => id);
   }
 
   /** Re-reads one project's next due time, after its work ran. */

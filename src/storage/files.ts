@@ -12,7 +12,10 @@ export function projectFile(projectId: string): string {
 
 /** The ids of every project the control file knows, in a stable order. */
 export function projectIds(control: Database): string[] {
-  return control.query<{ id: string }, []>("SELECT id FROM projects ORDER BY id").all().map((r) => r.id);
+  return control
+    .query<{ id: string }, []>("SELECT id FROM projects ORDER BY id")
+    .all()
+    .map((r) => r.id);
 }
 
 /** Every SQLite file of a data directory: the control file first, then each project's file. */

@@ -29,7 +29,11 @@ export function closeHandle(sqlite: Database): void {
 
 export class ProjectPool {
   private readonly lru: LRUCache<string, ProjectHandle>;
-  constructor(private readonly dir: string, max: number, idleMs: number) {
+  constructor(
+    private readonly dir: string,
+    max: number,
+    idleMs: number,
+  ) {
     this.lru = new LRUCache<string, ProjectHandle>({
       max,
       ttl: idleMs,

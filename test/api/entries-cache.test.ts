@@ -167,7 +167,10 @@ describe("invalidation", () => {
 
 describe("model deletion", () => {
   test("a deleted model answers model_not_found on the next read", async () => {
-    const m = await h.json("POST", "/v2/models", { token: s.token, body: { name: "Temp", namespace: "temp", fields: [{ namespace: "name", type: "string" }] } });
+    const m = await h.json("POST", "/v2/models", {
+      token: s.token,
+      body: { name: "Temp", namespace: "temp", fields: [{ namespace: "name", type: "string" }] },
+    });
     expect(m.status).toBe(201);
     const x = await s.create("temp", { name: "t" });
     await s.publish(x.id);

@@ -19,7 +19,11 @@ beforeAll(async () => {
   const prices = [5, 5, 5, null, 7, null, 10, 10, 2, null, 3.5, 5, 8, null, 1, 9, 9, null, 4, 6];
   for (let i = 0; i < prices.length; i++) {
     const p = prices[i];
-    const x = await s.create("item", { title: `P${String(i + 1).padStart(2, "0")}`, ...(p === null ? {} : { price: p }), ...(i % 3 ? { onSale: i % 2 === 0 } : {}) });
+    const x = await s.create("item", {
+      title: `P${String(i + 1).padStart(2, "0")}`,
+      ...(p === null ? {} : { price: p }),
+      ...(i % 3 ? { onSale: i % 2 === 0 } : {}),
+    });
     if (i % 2 === 0) await s.publish(x.id);
   }
   // Three items saved at the same instant: the default sort breaks their tie by id.
@@ -58,7 +62,7 @@ async function walkBoth(key: string, params: string, limit: number) {
   const seen: string[] = [];
   let cur = await page(key, `${params}&limit=${limit}`);
   expect(cur.prev).toBeNull();
-  const forwardPages: typeof cur[] = [];
+  const forwardPages: (typeof cur)[] = [];
   for (;;) {
     forwardPages.push(cur);
     expect(cur.rows.map((x) => x.id)).toEqual(ids.slice(seen.length, seen.length + limit));
@@ -96,7 +100,10 @@ async function walkBoth(key: string, params: string, limit: number) {
 }
 
 describe("walking every page", () => {
-  for (const [name, key] of [["development", () => s.dev], ["production", () => s.prod]] as const) {
+  for (const [name, key] of [
+    ["development", () => s.dev],
+    ["production", () => s.prod],
+  ] as const) {
     test(`${name}: nullable number sort, both directions`, async () => {
       const asc = await walkBoth(key(), "sort=price", 4);
       const desc = await walkBoth(key(), "sort=-price", 3);
@@ -128,7 +135,12 @@ describe("walking every page", () => {
 
   test("a text sort over 128 bytes: digests keep the cursor short and work both ways", async () => {
     const all = await walkBoth(s.dev, "sort=body", 2);
-    expect(all.slice(-4).map((x) => x.title).every((t) => !t.startsWith("L"))).toBe(true);
+    expect(
+      all
+        .slice(-4)
+        .map((x) => x.title)
+        .every((t) => !t.startsWith("L")),
+    ).toBe(true);
     await walkBoth(s.prod, "sort=-body", 1);
     const p = await page(s.dev, `sort=body&limit=1&${w({ title: { startsWith: "L" } })}`);
     expect(p.rows[0]!.title).toBe("L1");
@@ -154,8 +166,14 @@ describe("refused cursors", () => {
     }
     expectError(await s.get(`/api/entries/item?sort=-price&before=${p.next}`, s.prod), 400, "invalid_cursor");
     const garbage = [
-      "abc!", "zzzz", "%00", "end2", Buffer.from("[1,2,3]").toString("base64url"), Buffer.from('["x",[],"not-a-uuid"]').toString("base64url"),
-      Buffer.from(`["x",[1,2,3,4],"${s.e.Alpha.id}"]`).toString("base64url"), "a".repeat(3000),
+      "abc!",
+      "zzzz",
+      "%00",
+      "end2",
+      Buffer.from("[1,2,3]").toString("base64url"),
+      Buffer.from('["x",[],"not-a-uuid"]').toString("base64url"),
+      Buffer.from(`["x",[1,2,3,4],"${s.e.Alpha.id}"]`).toString("base64url"),
+      "a".repeat(3000),
     ];
     for (const g of garbage) {
       expectError(await s.get(`/api/entries/item?after=${encodeURIComponent(g)}`, s.prod), 400, "invalid_cursor");

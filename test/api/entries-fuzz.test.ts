@@ -16,7 +16,14 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const GRAMMAR_CODES = new Set([
-  "invalid_parameter", "invalid_select", "unknown_field", "invalid_where", "invalid_filter_value", "invalid_sort", "invalid_limit", "invalid_cursor",
+  "invalid_parameter",
+  "invalid_select",
+  "unknown_field",
+  "invalid_where",
+  "invalid_filter_value",
+  "invalid_sort",
+  "invalid_limit",
+  "invalid_cursor",
 ]);
 
 function rng(seed: number) {
@@ -34,10 +41,77 @@ function rng(seed: number) {
 }
 type R = ReturnType<typeof rng>;
 
-const NAMES = [...ITEM_FIELDS, "$id", "$createdAt", "$updatedAt", "$publishedAt", "$tags", "_tags", "$version", "$folder", "$model", "$status", "id", "createdAt",
-  "nope", "author.name", "author.rank", "authors.name", "author.mentor.name", "author.$tags", "", "$", "..", "a.b.c", "__proto__", "constructor", "toString"];
-const OPS = ["eq", "ne", "in", "nin", "contains", "startsWith", "endsWith", "exists", "null", "lt", "lte", "gt", "gte", "has", "hasAny", "hasAll", "id", "and", "or", "not", "like", ""];
-const STRINGS = ["Alpha", "", "2026-01-01", "2026-01-01T01:00:00+02:00", "2026-02-30", "not-a-date", "img_1", "red", "\u0000", "'; DROP TABLE entries; --", "%", "_", "\"", "\\", "é", "\ud83d\ude00", "x".repeat(300)];
+const NAMES = [
+  ...ITEM_FIELDS,
+  "$id",
+  "$createdAt",
+  "$updatedAt",
+  "$publishedAt",
+  "$tags",
+  "_tags",
+  "$version",
+  "$folder",
+  "$model",
+  "$status",
+  "id",
+  "createdAt",
+  "nope",
+  "author.name",
+  "author.rank",
+  "authors.name",
+  "author.mentor.name",
+  "author.$tags",
+  "",
+  "$",
+  "..",
+  "a.b.c",
+  "__proto__",
+  "constructor",
+  "toString",
+];
+const OPS = [
+  "eq",
+  "ne",
+  "in",
+  "nin",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "exists",
+  "null",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "has",
+  "hasAny",
+  "hasAll",
+  "id",
+  "and",
+  "or",
+  "not",
+  "like",
+  "",
+];
+const STRINGS = [
+  "Alpha",
+  "",
+  "2026-01-01",
+  "2026-01-01T01:00:00+02:00",
+  "2026-02-30",
+  "not-a-date",
+  "img_1",
+  "red",
+  "\u0000",
+  "'; DROP TABLE entries; --",
+  "%",
+  "_",
+  '"',
+  "\\",
+  "é",
+  "\ud83d\ude00",
+  "x".repeat(300),
+];
 
 function randomBytes(r: R, n: number): string {
   let out = "";
@@ -50,21 +124,34 @@ function randomText(r: R, n: number): string {
   let out = "";
   for (let i = 0; i < n; i++) {
     const c = r.int(10);
-    out += c < 6 ? String.fromCharCode(32 + r.int(95)) : c < 7 ? String.fromCharCode(r.int(32)) : String.fromCodePoint(r.chance(0.5) ? 0x80 + r.int(0x7000) : 0x10000 + r.int(0x1000));
+    out +=
+      c < 6
+        ? String.fromCharCode(32 + r.int(95))
+        : c < 7
+          ? String.fromCharCode(r.int(32))
+          : String.fromCodePoint(r.chance(0.5) ? 0x80 + r.int(0x7000) : 0x10000 + r.int(0x1000));
   }
   return out;
 }
 
 function randomValue(r: R, depth: number): unknown {
   switch (r.int(depth > 3 ? 7 : 10)) {
-    case 0: return null;
-    case 1: return r.chance(0.5);
-    case 2: return r.pick([0, 1, -1, 5.5, 10, 1e308, -1e-9, 2 ** 53, 20]);
-    case 3: return r.pick(STRINGS);
-    case 4: return r.pick([s.e.Alpha.id, s.a.ann.id, s.a.ann.id.toUpperCase(), "00000000-0000-0000-0000-000000000000"]);
-    case 5: return Array.from({ length: r.int(4) }, () => randomValue(r, depth + 1));
-    case 6: return r.pick(STRINGS);
-    default: return randomWhere(r, depth + 1);
+    case 0:
+      return null;
+    case 1:
+      return r.chance(0.5);
+    case 2:
+      return r.pick([0, 1, -1, 5.5, 10, 1e308, -1e-9, 2 ** 53, 20]);
+    case 3:
+      return r.pick(STRINGS);
+    case 4:
+      return r.pick([s.e.Alpha.id, s.a.ann.id, s.a.ann.id.toUpperCase(), "00000000-0000-0000-0000-000000000000"]);
+    case 5:
+      return Array.from({ length: r.int(4) }, () => randomValue(r, depth + 1));
+    case 6:
+      return r.pick(STRINGS);
+    default:
+      return randomWhere(r, depth + 1);
   }
 }
 
@@ -88,23 +175,38 @@ function deep(r: R): string {
   // Most fit the 16 KB request line; the largest get the HTTP layer's bare 431.
   const n = r.pick([50, 200, 400, 600, 700, 1500, 5000]);
   switch (r.int(5)) {
-    case 0: return "[".repeat(n) + "]".repeat(n);
-    case 1: return '{"not":'.repeat(n) + '{"title":"Alpha"}' + "}".repeat(n);
-    case 2: return '{"or":['.repeat(n) + '{"price":1}' + "]}".repeat(n);
-    case 3: return JSON.stringify({ or: Array.from({ length: n }, (_, i) => ({ price: i })) });
-    default: return JSON.stringify({ and: Array.from({ length: Math.min(n, 3000) }, () => ({ labels: { hasAll: Array.from({ length: 100 }, (_, i) => `v${i}`) } })) });
+    case 0:
+      return "[".repeat(n) + "]".repeat(n);
+    case 1:
+      return `${'{"not":'.repeat(n)}{"title":"Alpha"}${"}".repeat(n)}`;
+    case 2:
+      return `${'{"or":['.repeat(n)}{"price":1}${"]}".repeat(n)}`;
+    case 3:
+      return JSON.stringify({ or: Array.from({ length: n }, (_, i) => ({ price: i })) });
+    default:
+      return JSON.stringify({ and: Array.from({ length: Math.min(n, 3000) }, () => ({ labels: { hasAll: Array.from({ length: 100 }, (_, i) => `v${i}`) } })) });
   }
 }
 
 function randomSelect(r: R): string {
   switch (r.int(8)) {
-    case 0: return Array.from({ length: 1 + r.int(5) }, () => r.pick(NAMES)).join(",");
-    case 1: return `author(${"mentor(".repeat(r.int(6))}name${")".repeat(r.int(7))}`;
-    case 2: return `"${r.pick(["odd,name", 'odd""name', "title", "", "x"])}"${r.pick(["", ",title", "(", '"', "*"])}`;
-    case 3: return r.pick(["*", "*,author(*)", "*,authors(name,mentor(name))", "$tags,tags", "id", "", ",", "()", "(((", ")))", "$", "$$id"]);
-    case 4: return "(".repeat(r.pick([10, 500, 10_000]));
-    case 5: return `${"a(".repeat(r.int(40))}`;
-    default: return Array.from({ length: 1 + r.int(3) }, () => `${r.pick(["title", "author", "authors", "cover", "$id"])}${r.chance(0.4) ? `(${r.pick(NAMES)})` : ""}`).join(",");
+    case 0:
+      return Array.from({ length: 1 + r.int(5) }, () => r.pick(NAMES)).join(",");
+    case 1:
+      return `author(${"mentor(".repeat(r.int(6))}name${")".repeat(r.int(7))}`;
+    case 2:
+      return `"${r.pick(["odd,name", 'odd""name', "title", "", "x"])}"${r.pick(["", ",title", "(", '"', "*"])}`;
+    case 3:
+      return r.pick(["*", "*,author(*)", "*,authors(name,mentor(name))", "$tags,tags", "id", "", ",", "()", "(((", ")))", "$", "$$id"]);
+    case 4:
+      return "(".repeat(r.pick([10, 500, 10_000]));
+    case 5:
+      return `${"a(".repeat(r.int(40))}`;
+    default:
+      return Array.from(
+        { length: 1 + r.int(3) },
+        () => `${r.pick(["title", "author", "authors", "cover", "$id"])}${r.chance(0.4) ? `(${r.pick(NAMES)})` : ""}`,
+      ).join(",");
   }
 }
 
@@ -118,15 +220,27 @@ const cursors: string[] = [];
 /** A query built from valid pieces only, so the generator also reaches 200 pages with cursors. */
 function plausibleQuery(r: R): string {
   const parts: string[] = [];
-  if (r.chance(0.5)) parts.push(`select=${encodeURIComponent(r.pick(["title", "title,price", "*", "title,author(name)", "$tags,tags", '"odd,name"', "authors(mentor(name))"]))}`);
+  if (r.chance(0.5))
+    parts.push(
+      `select=${encodeURIComponent(r.pick(["title", "title,price", "*", "title,author(name)", "$tags,tags", '"odd,name"', "authors(mentor(name))"]))}`,
+    );
   if (r.chance(0.5)) {
     const v = r.pick<unknown>([
-      { price: { gte: r.int(30) } }, { title: { contains: r.pick(["a", "e", "Al"]) } }, { labels: { has: "blue" } }, { or: [{ onSale: true }, { price: { lt: 6 } }] },
-      { not: { body: { exists: true } } }, { "author.name": "Ann" }, { launch: { gte: "2026-01-01" } }, { $tags: { exists: r.chance(0.5) } },
+      { price: { gte: r.int(30) } },
+      { title: { contains: r.pick(["a", "e", "Al"]) } },
+      { labels: { has: "blue" } },
+      { or: [{ onSale: true }, { price: { lt: 6 } }] },
+      { not: { body: { exists: true } } },
+      { "author.name": "Ann" },
+      { launch: { gte: "2026-01-01" } },
+      { $tags: { exists: r.chance(0.5) } },
     ]);
     parts.push(`where=${encodeURIComponent(JSON.stringify(v))}`);
   }
-  if (r.chance(0.6)) parts.push(`sort=${encodeURIComponent(r.pick(["price", "-price", "title", "-launch,title", "onSale,-price,title", "author.name", "-$updatedAt", "body"]))}`);
+  if (r.chance(0.6))
+    parts.push(
+      `sort=${encodeURIComponent(r.pick(["price", "-price", "title", "-launch,title", "onSale,-price,title", "author.name", "-$updatedAt", "body"]))}`,
+    );
   parts.push(`limit=${1 + r.int(4)}`);
   if (r.chance(0.3)) parts.push("count=true");
   if (r.chance(0.5) && cursors.length) parts.push(`${r.pick(["after", "before"])}=${r.pick(cursors)}`);
@@ -152,11 +266,14 @@ function randomQuery(r: R): string {
   if (r.chance(0.2)) add("count", r.pick(["true", "false", "1", "", "TRUE"]));
   if (r.chance(0.3)) {
     const k = r.pick(["after", "before"]);
-    const v = r.chance(0.5) && cursors.length ? r.pick(cursors) : r.pick(["end", "", "abc", "%%%", "x".repeat(3000), Buffer.from('["a",[null],"' + s.e.Alpha.id + '"]').toString("base64url")]);
+    const v =
+      r.chance(0.5) && cursors.length
+        ? r.pick(cursors)
+        : r.pick(["end", "", "abc", "%%%", "x".repeat(3000), Buffer.from(`["a",[null],"${s.e.Alpha.id}"]`).toString("base64url")]);
     add(k, v);
     if (r.chance(0.15)) add(k === "after" ? "before" : "after", "end");
   }
-  if (r.chance(0.03)) parts.push(randomBytes(r, 1 + r.int(20)) + "=" + randomBytes(r, r.int(20)));
+  if (r.chance(0.03)) parts.push(`${randomBytes(r, 1 + r.int(20))}=${randomBytes(r, r.int(20))}`);
   if (r.chance(0.1)) add(r.pick(["select", "sort", "limit", "after", "count", randomText(r, 3)]), randomText(r, r.int(30)));
   if (r.chance(0.05)) add("select", "title");
   // Shuffle.

@@ -295,33 +295,72 @@ describe("where: errors", () => {
   test("invalid_where: not JSON, not an object, an operator on the wrong kind, unfilterable system keys", async () => {
     for (const raw of ["{", "title=Alpha", "", "[1]", "3", '"x"', "null"]) await bad(raw, 400, "invalid_where");
     for (const v of [
-      { title: { gt: "a" } }, { title: { has: "a" } }, { price: { contains: "1" } }, { onSale: { lt: true } }, { launch: { contains: "2026" } },
-      { labels: { eq: "red" } }, { labels: { contains: "r" } }, { cover: { eq: "img_1" } }, { gallery: { has: "x" } }, { gallery: { id: "x" } },
-      { meta: { eq: 1 } }, { extras: { has: 1 } }, { price: { exists: true, like: "x" } },
-      { $version: { eq: 1 } }, { $folder: { eq: "x" } }, { _version: 1 }, { $model: "item" },
+      { title: { gt: "a" } },
+      { title: { has: "a" } },
+      { price: { contains: "1" } },
+      { onSale: { lt: true } },
+      { launch: { contains: "2026" } },
+      { labels: { eq: "red" } },
+      { labels: { contains: "r" } },
+      { cover: { eq: "img_1" } },
+      { gallery: { has: "x" } },
+      { gallery: { id: "x" } },
+      { meta: { eq: 1 } },
+      { extras: { has: 1 } },
+      { price: { exists: true, like: "x" } },
+      { $version: { eq: 1 } },
+      { $folder: { eq: "x" } },
+      { _version: 1 },
+      { $model: "item" },
       { "author.mentor.name": "Cid" },
-    ]) await bad(JSON.stringify(v), 400, "invalid_where");
+    ])
+      await bad(JSON.stringify(v), 400, "invalid_where");
   });
 
   test("invalid_filter_value: null, {}, empty not, wrong value types", async () => {
     for (const v of [
-      { title: null }, { title: {} }, { not: {} }, { and: [] }, { or: [{}] }, { or: {} }, { title: { eq: null } },
-      { price: { eq: "10" } }, { price: "10" }, { price: { in: 5 } }, { price: { in: [] } }, { price: { in: ["1"] } },
-      { title: { eq: 1 } }, { title: { contains: ["a"] } }, { onSale: { eq: 1 } }, { onSale: "true" },
-      { launch: { eq: "yesterday" } }, { launch: { eq: "2026-02-30" } }, { launch: { lt: "2026-01-01T10:00:00" } }, { launch: { gt: 5 } },
-      { labels: { hasAny: [] } }, { labels: { has: 1 } }, { scores: { has: "2" } }, { days: { has: "soon" } },
-      { author: "not-a-uuid" }, { authors: { has: 3 } }, { cover: { id: 3 } },
-      { title: { exists: "yes" } }, { price: { null: 1 } }, { $createdAt: { gt: "now" } }, { $tags: { has: 1 } },
-    ]) await bad(JSON.stringify(v), 400, "invalid_filter_value");
+      { title: null },
+      { title: {} },
+      { not: {} },
+      { and: [] },
+      { or: [{}] },
+      { or: {} },
+      { title: { eq: null } },
+      { price: { eq: "10" } },
+      { price: "10" },
+      { price: { in: 5 } },
+      { price: { in: [] } },
+      { price: { in: ["1"] } },
+      { title: { eq: 1 } },
+      { title: { contains: ["a"] } },
+      { onSale: { eq: 1 } },
+      { onSale: "true" },
+      { launch: { eq: "yesterday" } },
+      { launch: { eq: "2026-02-30" } },
+      { launch: { lt: "2026-01-01T10:00:00" } },
+      { launch: { gt: 5 } },
+      { labels: { hasAny: [] } },
+      { labels: { has: 1 } },
+      { scores: { has: "2" } },
+      { days: { has: "soon" } },
+      { author: "not-a-uuid" },
+      { authors: { has: 3 } },
+      { cover: { id: 3 } },
+      { title: { exists: "yes" } },
+      { price: { null: 1 } },
+      { $createdAt: { gt: "now" } },
+      { $tags: { has: 1 } },
+    ])
+      await bad(JSON.stringify(v), 400, "invalid_filter_value");
   });
 
   test("nesting is bounded (invalid_where past 32 levels); long and/or lists and one hop per path", async () => {
-    const nest = (n: number) => '{"not":'.repeat(n) + '{"title":"Alpha"}' + "}".repeat(n);
+    const nest = (n: number) => `${'{"not":'.repeat(n)}{"title":"Alpha"}${"}".repeat(n)}`;
     expect(await match(JSON.parse(nest(32)))).toEqual(["Alpha"]);
     expect(await match(JSON.parse(nest(31)))).toEqual(but("Alpha").sort());
     await bad(nest(33), 400, "invalid_where");
     await bad(nest(400), 400, "invalid_where");
-    await bad('{"or":['.repeat(40) + '{"price":1}' + "]}".repeat(40), 400, "invalid_where");
+    await bad(`${'{"or":['.repeat(40)}{"price":1}${"]}".repeat(40)}`, 400, "invalid_where");
     // A list of 1,050 alternatives (as long as fits in the 16 KB request line) is one flat condition.
     const alts = Array.from({ length: 1050 }, (_, i) => `{%22rank%22:${i % 10}}`).join(",");
     const r = await h.json("GET", `/api/entries/author?select=name&sort=name&where={%22or%22:[${alts}]}`, { headers: { "x-api-key": s.dev } });
@@ -344,7 +383,15 @@ describe("where: errors", () => {
 });
 
 describe("sort", () => {
-  let all: { id: string; title: string; price: number | null; onSale: boolean | null; launch: string | null; createdAt: string; author: { name: string } | null }[];
+  let all: {
+    id: string;
+    title: string;
+    price: number | null;
+    onSale: boolean | null;
+    launch: string | null;
+    createdAt: string;
+    author: { name: string } | null;
+  }[];
   beforeAll(async () => {
     const r = await s.get(`/api/entries/item?limit=200&select=title,price,onSale,launch,$createdAt,author(name)`, s.dev);
     all = r.body.data;
@@ -354,7 +401,11 @@ describe("sort", () => {
     if (r.status !== 200) throw new Error(`${sort}: ${JSON.stringify(r.body)}`);
     return (r.body.data as { title: string }[]).map((x) => x.title);
   };
-  const byId = (...titles: string[]) => titles.map((t) => all.find((x) => x.title === t)!).sort((a, b) => (a.id < b.id ? -1 : 1)).map((x) => x.title);
+  const byId = (...titles: string[]) =>
+    titles
+      .map((t) => all.find((x) => x.title === t)!)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((x) => x.title);
 
   test("default is newest first", async () => {
     expect(await order("")).toEqual(["Zeta", "Epsilon", "Delta", "gamma", "Eta v2", "Beta", "Alpha"]);
@@ -384,8 +435,17 @@ describe("sort", () => {
 
   test("up to three keys agree with the spec order", async () => {
     const val = (k: string) => (r: (typeof all)[number]) =>
-      k === "launch" ? instant(r.launch) : k === "author.name" ? r.author?.name ?? null : (r as Record<string, unknown>)[k];
-    for (const sort of ["onSale,-launch,title", "-onSale,launch", "onSale,price", "-onSale,-price,title", "launch,-onSale", "author.name,-price", "-author.name,title", "onSale,-createdAt"]) {
+      k === "launch" ? instant(r.launch) : k === "author.name" ? (r.author?.name ?? null) : (r as Record<string, unknown>)[k];
+    for (const sort of [
+      "onSale,-launch,title",
+      "-onSale,launch",
+      "onSale,price",
+      "-onSale,-price,title",
+      "launch,-onSale",
+      "author.name,-price",
+      "-author.name,title",
+      "onSale,-createdAt",
+    ]) {
       const keys = sort.split(",").map((k) => ({ desc: k.startsWith("-"), value: val(k.replace(/^-/, "")) }));
       expect({ sort, got: await order(sort) }).toEqual({ sort, got: specOrder(all, keys).map((x) => x.title) });
     }

@@ -30,11 +30,37 @@ describe("entry object", () => {
     const x = r.body.data[0];
     expect(Object.keys(x)).toEqual([...SYSTEM_ORDER.map((k) => (k === "tags" ? "$tags" : k)), ...ITEM_FIELDS]);
     expect(x).toEqual({
-      id: s.e.Alpha.id, model: "item", status: "published", createdAt: s.e.Alpha.createdAt, updatedAt: s.e.Alpha.createdAt,
-      publishedAt: s.publishedAt, version: 1, $tags: ["featured", "news"], folder: null,
-      title: "Alpha", body: "# Alpha", rich: "<p>Alpha</p>", snippet: "const a = 1;", size: "s", tint: "#ff0000", price: 10, onSale: true,
-      launch: "2026-01-01", labels: ["red", "blue"], scores: [1, 2], flags: [true], days: ["2026-01-01"], authors: [s.a.ann.id],
-      gallery: [IMG1], extras: [{ k: 1 }], author: s.a.ann.id, cover: IMG1, clip: VID, manual: FILE, meta: { x: 1 }, tags: ["t1", "t2"],
+      id: s.e.Alpha.id,
+      model: "item",
+      status: "published",
+      createdAt: s.e.Alpha.createdAt,
+      updatedAt: s.e.Alpha.createdAt,
+      publishedAt: s.publishedAt,
+      version: 1,
+      $tags: ["featured", "news"],
+      folder: null,
+      title: "Alpha",
+      body: "# Alpha",
+      rich: "<p>Alpha</p>",
+      snippet: "const a = 1;",
+      size: "s",
+      tint: "#ff0000",
+      price: 10,
+      onSale: true,
+      launch: "2026-01-01",
+      labels: ["red", "blue"],
+      scores: [1, 2],
+      flags: [true],
+      days: ["2026-01-01"],
+      authors: [s.a.ann.id],
+      gallery: [IMG1],
+      extras: [{ k: 1 }],
+      author: s.a.ann.id,
+      cover: IMG1,
+      clip: VID,
+      manual: FILE,
+      meta: { x: 1 },
+      tags: ["t1", "t2"],
       "odd,name": "odd-alpha",
     });
     expect(r.body.meta.page).toEqual({ limit: 25, next: null, prev: null });
@@ -104,7 +130,10 @@ describe("select", () => {
     const r = await one(s.dev, "Beta", "authors(name,rank),author(mentor(mentor(name)))");
     expect(r.body.data[0]).toEqual({
       id: s.e.Beta.id,
-      authors: [{ id: s.a.ann.id, name: "Ann", rank: 1 }, { id: s.a.bob.id, name: "Bob", rank: 2 }],
+      authors: [
+        { id: s.a.ann.id, name: "Ann", rank: 1 },
+        { id: s.a.bob.id, name: "Bob", rank: 2 },
+      ],
       author: { id: s.a.bob.id, mentor: { id: s.a.cid.id, mentor: { id: s.a.dee.id, name: "Dee" } } },
     });
     expect(r.body.meta.missingReferences).toBeUndefined();

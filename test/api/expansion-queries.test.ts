@@ -13,11 +13,29 @@ beforeAll(async () => {
   const o = await withOwner(h);
   projectId = o.project.id;
   const t = o.token;
-  const person = await h.json("POST", "/v2/models", { token: t, body: { name: "Person", namespace: "person", fields: [{ namespace: "name", type: "string" }, { namespace: "mentor", type: "relation", relation: "person" }] } });
+  const person = await h.json("POST", "/v2/models", {
+    token: t,
+    body: {
+      name: "Person",
+      namespace: "person",
+      fields: [
+        { namespace: "name", type: "string" },
+        { namespace: "mentor", type: "relation", relation: "person" },
+      ],
+    },
+  });
   expect(person.status).toBe(201);
   const post = await h.json("POST", "/v2/models", {
     token: t,
-    body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }, { namespace: "author", type: "relation", relation: "person" }, { namespace: "editors", type: "array", arrayType: "relation", relation: "person" }] },
+    body: {
+      name: "Post",
+      namespace: "post",
+      fields: [
+        { namespace: "title", type: "string" },
+        { namespace: "author", type: "relation", relation: "person" },
+        { namespace: "editors", type: "array", arrayType: "relation", relation: "person" },
+      ],
+    },
   });
   expect(post.status).toBe(201);
   // A chain of mentors three deep, and 25 posts that each name different people.
@@ -29,7 +47,10 @@ beforeAll(async () => {
     mentor = i % 3 === 2 ? null : p.body.id;
   }
   for (let i = 0; i < 25; i++) {
-    await h.json("POST", "/v2/model-instances", { token: t, body: { model: "post", data: { title: `Post ${i}`, author: people[i], editors: [people[(i + 1) % 30], people[(i + 2) % 30]] } } });
+    await h.json("POST", "/v2/model-instances", {
+      token: t,
+      body: { model: "post", data: { title: `Post ${i}`, author: people[i], editors: [people[(i + 1) % 30], people[(i + 2) % 30]] } },
+    });
   }
 });
 afterAll(() => h.close());
@@ -45,7 +66,12 @@ test("a page of 25 entries expanded three levels deep issues 1 + 3 statements", 
     return original(sql);
   }) as typeof sqlite.query;
   try {
-    const r = readList(handle, { vis: DRAFTS, readable: () => true }, "post", new URLSearchParams("limit=25&select=title,author(name,mentor(name,mentor(name))),editors(name)"));
+    const r = readList(
+      handle,
+      { vis: DRAFTS, readable: () => true },
+      "post",
+      new URLSearchParams("limit=25&select=title,author(name,mentor(name,mentor(name))),editors(name)"),
+    );
     expect(r.data).toHaveLength(25);
     const withMentors = r.data.filter((p) => (p.author as { mentor: unknown } | null)?.mentor);
     expect(withMentors.length).toBeGreaterThan(10);

@@ -125,7 +125,9 @@ describe("minting a scoped key", () => {
     const r = await v2("POST", KEYS, { scopes: ["instance:read"], contractId: 1 });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
-      error: "contractId is not accepted until contracts exist; this project has contract 1 only", code: "invalid_body", field: "contractId",
+      error: "contractId is not accepted until contracts exist; this project has contract 1 only",
+      code: "invalid_body",
+      field: "contractId",
     });
   });
 
@@ -147,7 +149,10 @@ describe("minting a scoped key", () => {
     const r = await v2("POST", KEYS, { scopes: ["instance:read:blog"] });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
-      error: "A per-model scope names the model id, never the namespace: instance:read:blog", code: "invalid_scope", field: "scopes[0]", scope: "instance:read:blog",
+      error: "A per-model scope names the model id, never the namespace: instance:read:blog",
+      code: "invalid_scope",
+      field: "scopes[0]",
+      scope: "instance:read:blog",
     });
     const k = await mint({ scopes: [`instance:read:${blog.id}`, `model:update:${news.id}`] });
     expect(k.scopes).toEqual([`instance:read:${blog.id}`, `model:update:${news.id}`]);
@@ -158,12 +163,26 @@ describe("minting a scoped key", () => {
     expect(k.scopes).toEqual(["instance:create", "instance:update", "instance:publish", "instance:delete"]);
     const all = await mint({ scopes: ["model:*", "media:*", "category:*", "type:*", "workspace:*", "webhook:*"] });
     expect(all.scopes).toEqual([
-      "model:create", "model:update", "model:publish", "model:delete",
-      "media:create", "media:update", "media:delete",
-      "category:create", "category:update", "category:delete",
-      "type:create", "type:update", "type:delete",
-      "workspace:create", "workspace:update", "workspace:delete",
-      "webhook:read", "webhook:create", "webhook:update", "webhook:delete",
+      "model:create",
+      "model:update",
+      "model:publish",
+      "model:delete",
+      "media:create",
+      "media:update",
+      "media:delete",
+      "category:create",
+      "category:update",
+      "category:delete",
+      "type:create",
+      "type:update",
+      "type:delete",
+      "workspace:create",
+      "workspace:update",
+      "workspace:delete",
+      "webhook:read",
+      "webhook:create",
+      "webhook:update",
+      "webhook:delete",
     ]);
     const r = await v2("POST", KEYS, { scopes: [`instance:*:${blog.id}`] });
     expect(r.status).toBe(400);
@@ -175,10 +194,29 @@ describe("minting a scoped key", () => {
     const expected: Record<string, string[]> = {
       read_only: READ_GROUP,
       content_writer: writer,
-      full_integration: [...writer, "instance:delete", "media:delete", "category:create", "category:update", "category:delete",
-        "workspace:create", "workspace:update", "workspace:delete"],
-      schema_builder: [...READ_GROUP, "model:create", "model:update", "model:publish", "type:create", "type:update", "type:delete",
-        "category:create", "category:update", "category:delete"],
+      full_integration: [
+        ...writer,
+        "instance:delete",
+        "media:delete",
+        "category:create",
+        "category:update",
+        "category:delete",
+        "workspace:create",
+        "workspace:update",
+        "workspace:delete",
+      ],
+      schema_builder: [
+        ...READ_GROUP,
+        "model:create",
+        "model:update",
+        "model:publish",
+        "type:create",
+        "type:update",
+        "type:delete",
+        "category:create",
+        "category:update",
+        "category:delete",
+      ],
     };
     for (const [preset, scopes] of Object.entries(expected)) {
       const k = await mint({ preset });
@@ -212,7 +250,9 @@ describe("minting a legacy key", () => {
     expect(byPermission.get("read")).toEqual(READ_GROUP);
     expect(byPermission.get("write")).toEqual(write);
     expect(byPermission.get("delete")).toEqual([...write, "instance:delete"]);
-    expect(byPermission.get("agent")).toEqual(expect.arrayContaining([...write, "instance:delete", "workspace:create", "workspace:update", "workspace:delete"]));
+    expect(byPermission.get("agent")).toEqual(
+      expect.arrayContaining([...write, "instance:delete", "workspace:create", "workspace:update", "workspace:delete"]),
+    );
   });
 
   test("an unknown permission, permission beside scopes, and neither are refused", async () => {
@@ -267,7 +307,9 @@ describe("who may mint", () => {
     // A per-model grant within an unscoped one the editor holds is fine; the same on edit is refused.
     const ok = mintKey(h.capa.services, projectId, editorP, { scopes: [`instance:update:${blog.id}`] });
     secrets.push({ secret: ok.apiKey, at: -1 });
-    expect(() => updateKey(h.capa.services, projectId, editorP, ok.id, { scopes: [`model:update:${blog.id}`] })).toThrow("Cannot grant a scope you do not hold");
+    expect(() => updateKey(h.capa.services, projectId, editorP, ok.id, { scopes: [`model:update:${blog.id}`] })).toThrow(
+      "Cannot grant a scope you do not hold",
+    );
   });
 });
 
@@ -280,8 +322,15 @@ describe("listing and grantable", () => {
     const item = plain.body.data.find((x: any) => x.id === k.id);
     expect(Object.keys(item)).toEqual(LIST_ITEM);
     expect(item).toEqual({
-      id: k.id, name: "Listed", keyPrefix: k.keyPrefix, bundle: "scoped", environment: "production", scopes: ["instance:read"],
-      permission: null, version: V1, createdAt: expect.any(String),
+      id: k.id,
+      name: "Listed",
+      keyPrefix: k.keyPrefix,
+      bundle: "scoped",
+      environment: "production",
+      scopes: ["instance:read"],
+      permission: null,
+      version: V1,
+      createdAt: expect.any(String),
     });
     for (const x of plain.body.data) for (const f of STATUS_FIELDS) expect(x).not.toHaveProperty(f);
 
@@ -369,7 +418,9 @@ describe("editing (PATCH /:id)", () => {
     const r = await v2("PATCH", `${KEYS}/${k.id}`, { scopes: ["instance:read"] });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
-      error: "Scopes need a scoped key; legacy keys are never converted. Mint a scoped key instead.", code: "invalid_body", field: "scopes",
+      error: "Scopes need a scoped key; legacy keys are never converted. Mint a scoped key instead.",
+      code: "invalid_body",
+      field: "scopes",
     });
     const list = await v2("GET", KEYS);
     expect(list.body.data.find((x: any) => x.id === k.id)).toMatchObject({ bundle: "legacy", permission: "read", scopes: READ_GROUP });
@@ -401,13 +452,26 @@ describe("rotation", () => {
     expect(s.apiKey).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
     expect(s.apiKey).not.toBe(k.apiKey);
     expect(s).toMatchObject({
-      name: "Rotated", keyPrefix: s.apiKey.slice(0, 12), environment: "development", scopes: k.scopes, version: k.version, contract: 1,
-      expiresAt: null, permission: null, rotatedFrom: { id: k.id, expiresAt: new Date(t0 + 2 * HOUR).toISOString() },
+      name: "Rotated",
+      keyPrefix: s.apiKey.slice(0, 12),
+      environment: "development",
+      scopes: k.scopes,
+      version: k.version,
+      contract: 1,
+      expiresAt: null,
+      permission: null,
+      rotatedFrom: { id: k.id, expiresAt: new Date(t0 + 2 * HOUR).toISOString() },
     });
     const list = (await v2("GET", `${KEYS}?includeStatus=true`)).body.data;
     const pred = list.find((x: any) => x.id === k.id);
     const succ = list.find((x: any) => x.id === s.id);
-    expect(succ).toMatchObject({ name: "Rotated", environment: "development", scopes: k.scopes, version: pred.version, allowedOrigins: ["https://shop.example.com"] });
+    expect(succ).toMatchObject({
+      name: "Rotated",
+      environment: "development",
+      scopes: k.scopes,
+      version: pred.version,
+      allowedOrigins: ["https://shop.example.com"],
+    });
     expect(pred.expiresAt).toBe(new Date(t0 + 2 * HOUR).toISOString());
     // The successor carries the origins: another origin is refused.
     const refused = await me(s.apiKey, { origin: "https://evil.example.com" });
@@ -635,16 +699,23 @@ describe("granting over HTTP", () => {
     const h = startApp();
     try {
       const o = await withOwner(h);
-      const add = await h.json("POST", `/v2/projects/${o.project.id}/members`, { token: o.token, body: { email: "dev@example.com", role: "developer", password: "developer-pass-1" } });
+      const add = await h.json("POST", `/v2/projects/${o.project.id}/members`, {
+        token: o.token,
+        body: { email: "dev@example.com", role: "developer", password: "developer-pass-1" },
+      });
       expect(add.status).toBe(201);
       const login = await h.json("POST", "/v2/user/login", { body: { email: "dev@example.com", password: "developer-pass-1" } });
       const r = await h.json("POST", "/v2/tenants/api-keys", {
-        token: login.body.accessToken, headers: { "x-svc-project": o.project.id }, body: { scopes: ["instance:read", "media:create"] },
+        token: login.body.accessToken,
+        headers: { "x-svc-project": o.project.id },
+        body: { scopes: ["instance:read", "media:create"] },
       });
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ error: "Cannot grant a scope you do not hold", code: "scope_not_held", scope: "media:create" });
       const ok = await h.json("POST", "/v2/tenants/api-keys", {
-        token: login.body.accessToken, headers: { "x-svc-project": o.project.id }, body: { scopes: ["instance:read", "model:create"] },
+        token: login.body.accessToken,
+        headers: { "x-svc-project": o.project.id },
+        body: { scopes: ["instance:read", "model:create"] },
       });
       expect(ok.status).toBe(201);
       expect(ok.body.scopes).toEqual(["instance:read", "model:create"]);

@@ -6,8 +6,22 @@ import { call, createModel, expectApiError, expectNoSecret, HOUR, KEYED_VARY, V1
 
 const KEYS = "/v2/tenants/api-keys";
 const FIELDS = [
-  "keyId", "name", "keyPrefix", "environment", "bundle", "surfaces", "scopes", "models", "version", "contract", "legacy",
-  "expiresAt", "lastUsedAt", "rotatedFrom", "writes", "tenant",
+  "keyId",
+  "name",
+  "keyPrefix",
+  "environment",
+  "bundle",
+  "surfaces",
+  "scopes",
+  "models",
+  "version",
+  "contract",
+  "legacy",
+  "expiresAt",
+  "lastUsedAt",
+  "rotatedFrom",
+  "writes",
+  "tenant",
 ];
 const READ_GROUP = ["instance:read", "model:read", "media:read", "search:read", "category:read", "type:read", "workspace:read"];
 const LEGACY_SURFACES = ["/api/", "/v2/api", "/v3/api", "/v2/schema", "/v2/seo", "/v2/agent/*"];

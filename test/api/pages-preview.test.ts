@@ -123,8 +123,12 @@ describe("preview tokens", () => {
     expect(week.status).toBe(201);
     expect(week.body.expiresAt).toBe(new Date(h.clock.now() + 7 * 24 * 3600_000).toISOString());
     for (const bad of [
-      { entryIds: [s.e.Zeta.id], expiresIn: 7 * 24 * 3600 + 1 }, { entryIds: [s.e.Zeta.id], expiresIn: "1h" }, {}, { entryIds: ["nope"] },
-      { model: "nope" }, { entryIds: [s.e.Zeta.id], other: 1 },
+      { entryIds: [s.e.Zeta.id], expiresIn: 7 * 24 * 3600 + 1 },
+      { entryIds: [s.e.Zeta.id], expiresIn: "1h" },
+      {},
+      { entryIds: ["nope"] },
+      { model: "nope" },
+      { entryIds: [s.e.Zeta.id], other: 1 },
     ]) {
       expect((await mint(bad)).status).toBe(400);
     }

@@ -12,9 +12,29 @@ export const FILE = { id: "file_1", url: "https://cdn.example.com/f.pdf", alt: "
 
 /** The item model's fields, in model order. */
 export const ITEM_FIELDS = [
-  "title", "body", "rich", "snippet", "size", "tint", "price", "onSale", "launch",
-  "labels", "scores", "flags", "days", "authors", "gallery", "extras",
-  "author", "cover", "clip", "manual", "meta", "tags", "odd,name",
+  "title",
+  "body",
+  "rich",
+  "snippet",
+  "size",
+  "tint",
+  "price",
+  "onSale",
+  "launch",
+  "labels",
+  "scores",
+  "flags",
+  "days",
+  "authors",
+  "gallery",
+  "extras",
+  "author",
+  "cover",
+  "clip",
+  "manual",
+  "meta",
+  "tags",
+  "odd,name",
 ] as const;
 
 export const SYSTEM_ORDER = ["id", "model", "status", "createdAt", "updatedAt", "publishedAt", "version", "tags", "folder"];
@@ -52,7 +72,8 @@ export async function seed(h: Harness): Promise<Seed> {
     return r.body;
   };
   const authorModel = await ok("POST", "/v2/models", {
-    name: "Author", namespace: "author",
+    name: "Author",
+    namespace: "author",
     fields: [
       { namespace: "name", type: "string" },
       { namespace: "rank", type: "number" },
@@ -60,7 +81,8 @@ export async function seed(h: Harness): Promise<Seed> {
     ],
   });
   const itemModel = await ok("POST", "/v2/models", {
-    name: "Item", namespace: "item",
+    name: "Item",
+    namespace: "item",
     fields: [
       { namespace: "title", type: "string" },
       { namespace: "body", type: "markdown" },
@@ -109,26 +131,90 @@ export async function seed(h: Harness): Promise<Seed> {
   for (const x of [cid, bob, ann]) await publish(x.id);
 
   const e: Seed["e"] = {};
-  e.Alpha = await create("item", {
-    title: "Alpha", body: "# Alpha", rich: "<p>Alpha</p>", snippet: "const a = 1;", size: "s", tint: "#ff0000", price: 10, onSale: true,
-    launch: "2026-01-01", labels: ["red", "blue"], scores: [1, 2], flags: [true], days: ["2026-01-01"], authors: [ann.id],
-    gallery: [IMG1], extras: [{ k: 1 }], author: ann.id, cover: IMG1, clip: VID, manual: FILE, meta: { x: 1 }, tags: ["t1", "t2"],
-    "odd,name": "odd-alpha",
-  }, ["featured", "news"]);
-  e.Beta = await create("item", {
-    title: "Beta", body: "", rich: "<p>Beta</p>", snippet: "", size: "m", tint: "#00ff00", price: 20, onSale: false,
-    launch: "2025-12-31T23:00:00Z", labels: [], scores: [2, 3], flags: [false], days: ["2026-01-01T01:00:00+02:00"],
-    authors: [ann.id, bob.id], gallery: [], extras: [], author: bob.id, cover: IMG2, clip: null, manual: null, meta: null, tags: [],
-    "odd,name": "odd-beta",
-  }, ["news"]);
+  e.Alpha = await create(
+    "item",
+    {
+      title: "Alpha",
+      body: "# Alpha",
+      rich: "<p>Alpha</p>",
+      snippet: "const a = 1;",
+      size: "s",
+      tint: "#ff0000",
+      price: 10,
+      onSale: true,
+      launch: "2026-01-01",
+      labels: ["red", "blue"],
+      scores: [1, 2],
+      flags: [true],
+      days: ["2026-01-01"],
+      authors: [ann.id],
+      gallery: [IMG1],
+      extras: [{ k: 1 }],
+      author: ann.id,
+      cover: IMG1,
+      clip: VID,
+      manual: FILE,
+      meta: { x: 1 },
+      tags: ["t1", "t2"],
+      "odd,name": "odd-alpha",
+    },
+    ["featured", "news"],
+  );
+  e.Beta = await create(
+    "item",
+    {
+      title: "Beta",
+      body: "",
+      rich: "<p>Beta</p>",
+      snippet: "",
+      size: "m",
+      tint: "#00ff00",
+      price: 20,
+      onSale: false,
+      launch: "2025-12-31T23:00:00Z",
+      labels: [],
+      scores: [2, 3],
+      flags: [false],
+      days: ["2026-01-01T01:00:00+02:00"],
+      authors: [ann.id, bob.id],
+      gallery: [],
+      extras: [],
+      author: bob.id,
+      cover: IMG2,
+      clip: null,
+      manual: null,
+      meta: null,
+      tags: [],
+      "odd,name": "odd-beta",
+    },
+    ["news"],
+  );
   e.Eta = await create("item", { title: "Eta", price: 40 });
   e.gamma = await create("item", {
-    title: "gamma", body: "gamma body", size: "l", tint: "#0000ff", price: 5.5, onSale: true, launch: "2026-06-15T12:30:00.500Z",
-    labels: ["blue"], scores: [3], flags: [true, false], days: ["2026-06-15", "2026-01-01"], authors: [], meta: { nested: [1] }, tags: ["t2"],
+    title: "gamma",
+    body: "gamma body",
+    size: "l",
+    tint: "#0000ff",
+    price: 5.5,
+    onSale: true,
+    launch: "2026-06-15T12:30:00.500Z",
+    labels: ["blue"],
+    scores: [3],
+    flags: [true, false],
+    days: ["2026-06-15", "2026-01-01"],
+    authors: [],
+    meta: { nested: [1] },
+    tags: ["t2"],
   });
   e.Delta = await create("item", { title: "Delta" });
   e.Epsilon = await create("item", {
-    title: "Epsilon", body: "Alpha in body", price: null, launch: "2026-01-01T00:00:00+00:00", labels: ["Red"], author: ann.id, meta: "text",
+    title: "Epsilon",
+    body: "Alpha in body",
+    price: null,
+    launch: "2026-01-01T00:00:00+00:00",
+    labels: ["Red"],
+    author: ann.id,
+    meta: "text",
   });
   e.Zeta = await create("item", { title: "Zeta", price: 30, onSale: false, launch: "2027-03-01" });
   h.clock.advance(60_000);
@@ -144,8 +230,20 @@ export async function seed(h: Harness): Promise<Seed> {
   const itemOnly = await mint({ scopes: [`instance:read:${itemModel.id}`], environment: "production" });
 
   return {
-    token, projectId: project.id, itemModelId: itemModel.id, authorModelId: authorModel.id, prod, dev, itemOnly, e,
-    a: { ann, bob, cid, dee }, publishedAt, etaEditedAt, create, patch, publish,
+    token,
+    projectId: project.id,
+    itemModelId: itemModel.id,
+    authorModelId: authorModel.id,
+    prod,
+    dev,
+    itemOnly,
+    e,
+    a: { ann, bob, cid, dee },
+    publishedAt,
+    etaEditedAt,
+    create,
+    patch,
+    publish,
     get: (path, key, headers = {}) => h.json("GET", path, { headers: { "x-api-key": key, ...headers } }),
   };
 }

@@ -62,8 +62,15 @@ describe("missing and invalid keys", () => {
     // A display value as a client would send it: "…" travels as its UTF-8 bytes.
     const ellipsis = Buffer.from(`${reader.keyPrefix}…`, "utf8").toString("latin1");
     const values = [
-      "svc_live_" + "A".repeat(32), "svc_test_" + "b".repeat(32), "pk_" + "c".repeat(32), "d".repeat(40),
-      revoked.apiKey, expiring.apiKey, ellipsis, "svc_live_abc***", reader.keyPrefix,
+      `svc_live_${"A".repeat(32)}`,
+      `svc_test_${"b".repeat(32)}`,
+      `pk_${"c".repeat(32)}`,
+      "d".repeat(40),
+      revoked.apiKey,
+      expiring.apiKey,
+      ellipsis,
+      "svc_live_abc***",
+      reader.keyPrefix,
     ];
     const errors: unknown[] = [];
     for (const secret of values) {
@@ -121,7 +128,15 @@ describe("refusals after the key is known", () => {
   test("Svc-Contract other than 1 (or malformed) is 404 contract_not_found naming the header", async () => {
     for (const contract of ["2", "abc"]) {
       const r = await get("/api/me", { "x-api-key": reader.apiKey, "svc-contract": contract });
-      expectApiError(r, { status: 404, type: "not_found", code: "contract_not_found", param: "Svc-Contract", hint: "contract 1", keyId: reader.id, keyed: true });
+      expectApiError(r, {
+        status: 404,
+        type: "not_found",
+        code: "contract_not_found",
+        param: "Svc-Contract",
+        hint: "contract 1",
+        keyId: reader.id,
+        keyed: true,
+      });
       expect(r.body.error.message).toContain("does not exist");
     }
     const ok = await get("/api/me", { "x-api-key": reader.apiKey, "svc-contract": "1" });
@@ -195,7 +210,7 @@ describe("routes and methods", () => {
 describe("legacy surfaces", () => {
   test("a scoped key on /v2/schema, /v2/seo, /files and a /v2 management route gets exactly 401 Invalid API key", async () => {
     for (const path of ["/v2/schema", "/v2/seo", "/files", "/v2/models", KEYS]) {
-      for (const secret of [reader.apiKey, "svc_live_" + "z".repeat(32)]) {
+      for (const secret of [reader.apiKey, `svc_live_${"z".repeat(32)}`]) {
         const r = await call(h, "GET", path, { headers: { "x-api-key": secret } });
         expect({ path, status: r.status, body: r.body }).toEqual({ path, status: 401, body: INVALID_API_KEY });
         expectNoSecret(r, secret);

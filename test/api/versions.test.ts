@@ -61,7 +61,7 @@ describe("GET /api/versions", () => {
   });
 
   test("a key sent along is neither needed nor echoed", async () => {
-    for (const secret of [scoped.apiKey, "svc_live_" + "q".repeat(32)]) {
+    for (const secret of [scoped.apiKey, `svc_live_${"q".repeat(32)}`]) {
       const r = await call(h, "GET", "/api/versions", { headers: { "x-api-key": secret } });
       expect(r.status).toBe(200);
       expect(r.headers.get("svc-key-id")).toBeNull();

@@ -30,9 +30,13 @@ describe("inside the request (up to 50)", () => {
     const r = await bulk("publish", { instanceIds: [a, b, live, broken, a.toUpperCase()] });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      action: "publish", count: 4, counts: { done: 2, skipped: 1, failed: 1 },
+      action: "publish",
+      count: 4,
+      counts: { done: 2, skipped: 1, failed: 1 },
       results: [
-        { id: a, result: "done" }, { id: b, result: "done" }, { id: live, result: "skipped" },
+        { id: a, result: "done" },
+        { id: b, result: "done" },
+        { id: live, result: "skipped" },
         { id: broken, result: "failed", error: "title is required before the entry can be published" },
       ],
     });
@@ -131,8 +135,17 @@ describe("above 50: a background batch", () => {
     expect(r.status).toBe(202);
     expect(r.body).toEqual({ batchId: expect.any(String), count: 121, poll: `/v2/model-instances/bulk/${r.body.batchId}` });
     expect(await poll(r.body.poll)).toMatchObject({
-      batchId: r.body.batchId, action: "publish", status: "queued", total: 121, counts: { done: 0, skipped: 0, failed: 0, remaining: 121 },
-      failures: [], selection: { instanceIds: 121 }, createdBy: { kind: "user", id: w.userId }, startedAt: null, finishedAt: null, poll: r.body.poll,
+      batchId: r.body.batchId,
+      action: "publish",
+      status: "queued",
+      total: 121,
+      counts: { done: 0, skipped: 0, failed: 0, remaining: 121 },
+      failures: [],
+      selection: { instanceIds: 121 },
+      createdBy: { kind: "user", id: w.userId },
+      startedAt: null,
+      finishedAt: null,
+      poll: r.body.poll,
     });
     // Nothing happened inside the request.
     expect(events(w, "instance.published")).toEqual([]);

@@ -28,7 +28,10 @@ describe("the agent mount", () => {
     write = await legacyKey(h, token, "write");
     scoped = await scopedKey(h, token, ["model:read", "model:update"]);
     agentId = (await h.json("GET", "/v2/tenants/api-keys", { token })).body.data.find((k: any) => k.name === "legacy agent").id;
-    m = await model(h, token, "doc", [{ namespace: "pages", type: "string" }, { namespace: "x", type: "string" }]);
+    m = await model(h, token, "doc", [
+      { namespace: "pages", type: "string" },
+      { namespace: "x", type: "string" },
+    ]);
     await entry(h, token, "doc", { pages: "12", x: "a" });
     await entry(h, token, "doc", { pages: "many", x: "b" });
   });
@@ -39,7 +42,11 @@ describe("the agent mount", () => {
     const p = await h.json("POST", `${A}/models/doc/field-changes/plan`, key(agent, body));
     expect(p.status).toBe(200);
     expect(p.body.ops[0].counts).toEqual({ values: 2, convert: 1, loseDetail: 0, fail: 1 });
-    const a = await h.json("POST", `${A}/models/doc/field-changes`, key(agent, { ...body, planHash: p.body.planHash, decisions: [{ opId: m.f.pages, choice: "keep_both" }] }));
+    const a = await h.json(
+      "POST",
+      `${A}/models/doc/field-changes`,
+      key(agent, { ...body, planHash: p.body.planHash, decisions: [{ opId: m.f.pages, choice: "keep_both" }] }),
+    );
     expect(a.status).toBe(202);
     expect(a.body).toMatchObject({ state: "queued", createdBy: { kind: "api_key", id: agentId }, poll: `/v2/agent/field-changes/${a.body.id}` });
     expect((await h.json("GET", `${A}/models/doc/field-changes/current`, key(agent))).body.id).toBe(a.body.id);
@@ -57,10 +64,16 @@ describe("the agent mount", () => {
     const hist = await h.json("GET", `${A}/models/doc/field-changes`, key(agent));
     expect(hist.body.data.map((x: any) => x.id)).toEqual([a.body.id]);
     // The model event names the key as its actor.
-    const ev = h.capa.services.projects.get(projectId).sqlite.query("SELECT body FROM events WHERE type = 'model.published' ORDER BY seq DESC LIMIT 1").get() as { body: string };
+    const ev = h.capa.services.projects
+      .get(projectId)
+      .sqlite.query("SELECT body FROM events WHERE type = 'model.published' ORDER BY seq DESC LIMIT 1")
+      .get() as { body: string };
     expect(JSON.parse(ev.body).actor).toEqual({ kind: "api_key", id: agentId });
     const dev = await scopedKey(h, token, ["instance:read"], "development");
-    expect((await readEntries(h, dev, "doc", "sort=x")).map((e) => [e.pages, e.pages_old])).toEqual([[12, "12"], [null, "many"]]);
+    expect((await readEntries(h, dev, "doc", "sort=x")).map((e) => [e.pages, e.pages_old])).toEqual([
+      [12, "12"],
+      [null, "many"],
+    ]);
   });
 
   test("read and write keys read changes but cannot plan, apply, cancel or resume", async () => {
@@ -69,7 +82,12 @@ describe("the agent mount", () => {
       expect((await h.json("GET", `${A}/models/doc/field-changes`, key(k))).status).toBe(200);
       expect((await h.json("GET", `${A}/field-changes/${id}`, key(k))).status).toBe(200);
       expect((await h.req("GET", `${A}/models/doc/field-changes/current`, key(k))).status).toBe(204);
-      for (const path of [`${A}/models/doc/field-changes/plan`, `${A}/models/doc/field-changes`, `${A}/field-changes/${id}/cancel`, `${A}/field-changes/${id}/resume`]) {
+      for (const path of [
+        `${A}/models/doc/field-changes/plan`,
+        `${A}/models/doc/field-changes`,
+        `${A}/field-changes/${id}/cancel`,
+        `${A}/field-changes/${id}/resume`,
+      ]) {
         const r = await h.json("POST", path, key(k, {}));
         expect({ path, status: r.status, body: r.body }).toEqual({ path, status: 403, body: INSUFFICIENT });
       }
@@ -103,9 +121,12 @@ describe("CAPA_FIELD_CHANGES=off", () => {
 
   const DISABLED = { error: "Field changes are switched off on this server.", code: "feature_disabled" };
   const routes = (prefix: string): [string, string][] => [
-    ["POST", `${prefix}/models/doc/field-changes/plan`], ["POST", `${prefix}/models/doc/field-changes`],
-    ["GET", `${prefix}/models/doc/field-changes/current`], ["GET", `${prefix}/models/doc/field-changes`],
-    ["GET", `${prefix}/field-changes/0192f0c1-0000-7000-8000-000000000000`], ["POST", `${prefix}/field-changes/0192f0c1-0000-7000-8000-000000000000/cancel`],
+    ["POST", `${prefix}/models/doc/field-changes/plan`],
+    ["POST", `${prefix}/models/doc/field-changes`],
+    ["GET", `${prefix}/models/doc/field-changes/current`],
+    ["GET", `${prefix}/models/doc/field-changes`],
+    ["GET", `${prefix}/field-changes/0192f0c1-0000-7000-8000-000000000000`],
+    ["POST", `${prefix}/field-changes/0192f0c1-0000-7000-8000-000000000000/cancel`],
     ["POST", `${prefix}/field-changes/0192f0c1-0000-7000-8000-000000000000/resume`],
   ];
 

@@ -21,12 +21,17 @@ async function setUp() {
   open.push(h);
   const { token, project } = await withOwner(h);
   const dev = await scopedKey(h, token, ["instance:read"], "development");
-  const m = await model(h, token, "wrap", [{ namespace: "v", type: "string" }, { namespace: "i", type: "number" }]);
+  const m = await model(h, token, "wrap", [
+    { namespace: "v", type: "string" },
+    { namespace: "i", type: "number" },
+  ]);
   for (let i = 0; i < 7; i++) {
     const e = await entry(h, token, "wrap", { v: `first-${i}`, i }, i % 2 === 0);
     await h.json("PATCH", `/v2/model-instances/${e.id}`, { token, body: { data: { v: `x${i}` } } });
   }
-  const { change: ch } = await planAndApply(h, token, "wrap", { editFields: [{ id: m.f.v, type: "array", arrayType: "string" }] }, () => ({ choice: "convert" }));
+  const { change: ch } = await planAndApply(h, token, "wrap", { editFields: [{ id: m.f.v, type: "array", arrayType: "string" }] }, () => ({
+    choice: "convert",
+  }));
   return { h, token, dev, m, ch, projectId: project.id };
 }
 
@@ -84,7 +89,8 @@ describe("a crash", () => {
     await run(h, { maxSteps: 1, chunkSize: 3 });
     const failed = await change(h, token, ch.id);
     expect(failed).toMatchObject({
-      state: "failed", progress: { done: 3 },
+      state: "failed",
+      progress: { done: 3 },
       error: { code: "internal", message: "The change stopped on an unexpected error; resume it to try again." },
     });
     expect(hdl.sqlite.query("SELECT count(*) AS n FROM field_change_rows WHERE change_id = ?").get(ch.id)).toEqual({ n: 3 });

@@ -27,11 +27,12 @@ export async function plan(h: Harness, token: string, ref: string, body: Record<
 }
 
 /** Plans and applies a change with one decision for every op (by op kind unless given). */
-export async function planAndApply(
-  h: Harness, token: string, ref: string, body: Record<string, unknown>, decide: (op: any) => Record<string, unknown>,
-) {
+export async function planAndApply(h: Harness, token: string, ref: string, body: Record<string, unknown>, decide: (op: any) => Record<string, unknown>) {
   const p = await plan(h, token, ref, body);
-  const r = await h.json("POST", `/v2/models/${ref}/field-changes`, { token, body: { ...body, planHash: p.planHash, decisions: p.ops.map((op: any) => ({ opId: op.id, ...decide(op) })) } });
+  const r = await h.json("POST", `/v2/models/${ref}/field-changes`, {
+    token,
+    body: { ...body, planHash: p.planHash, decisions: p.ops.map((op: any) => ({ opId: op.id, ...decide(op) })) },
+  });
   expect(r.status).toBe(202);
   return { plan: p, change: r.body };
 }

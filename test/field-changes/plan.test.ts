@@ -25,29 +25,69 @@ beforeAll(async () => {
   await model(h, token, "other", [{ namespace: "name", type: "string" }]);
   a1 = await entry(h, token, "author", { name: "Ann" });
   item = await model(h, token, "item", [
-    { namespace: "price", type: "string" }, { namespace: "active", type: "string" }, { namespace: "launch", type: "string" },
-    { namespace: "count", type: "number" }, { namespace: "flag", type: "true_false" }, { namespace: "day", type: "date" },
-    { namespace: "label", type: "string" }, { namespace: "nums", type: "array", arrayType: "number" },
-    { namespace: "writer", type: "relation", relation: "author" }, { namespace: "pic", type: "image" },
-    { namespace: "title", type: "string" }, { namespace: "old", type: "string" },
+    { namespace: "price", type: "string" },
+    { namespace: "active", type: "string" },
+    { namespace: "launch", type: "string" },
+    { namespace: "count", type: "number" },
+    { namespace: "flag", type: "true_false" },
+    { namespace: "day", type: "date" },
+    { namespace: "label", type: "string" },
+    { namespace: "nums", type: "array", arrayType: "number" },
+    { namespace: "writer", type: "relation", relation: "author" },
+    { namespace: "pic", type: "image" },
+    { namespace: "title", type: "string" },
+    { namespace: "old", type: "string" },
   ]);
   // e1: published, then edited, so its published copy is a second copy that counts.
-  e1 = await entry(h, token, "item", {
-    price: "12.5", active: "yes", launch: "2026-01-02", count: 3, flag: true, day: "2026-03-04", label: "a", nums: [1, 2, 3],
-    writer: a1.id, pic: MEDIA, title: "One", old: "x",
-  }, true);
+  e1 = await entry(
+    h,
+    token,
+    "item",
+    {
+      price: "12.5",
+      active: "yes",
+      launch: "2026-01-02",
+      count: 3,
+      flag: true,
+      day: "2026-03-04",
+      label: "a",
+      nums: [1, 2, 3],
+      writer: a1.id,
+      pic: MEDIA,
+      title: "One",
+      old: "x",
+    },
+    true,
+  );
   expect((await h.json("PATCH", `/v2/model-instances/${e1.id}`, { token, body: { data: { price: "abc" } } })).status).toBe(200);
-  e2 = await entry(h, token, "item", { price: " 7 ", active: "FALSE", launch: "soon", count: 4.5, flag: false, day: "2026-03-05T10:00:00Z", label: "b", nums: [5], title: "Two" });
+  e2 = await entry(h, token, "item", {
+    price: " 7 ",
+    active: "FALSE",
+    launch: "soon",
+    count: 4.5,
+    flag: false,
+    day: "2026-03-05T10:00:00Z",
+    label: "b",
+    nums: [5],
+    title: "Two",
+  });
   // e3: published with its draft, so it counts once.
   e3 = await entry(h, token, "item", { active: "maybe", launch: "2026-01-02T10:00:00Z", nums: [], label: "c", title: "Three" }, true);
   const f = item.f;
   const other = (await h.json("GET", "/v2/models/other", { token })).body;
   body = {
     editFields: [
-      { id: f.price, type: "number" }, { id: f.active, type: "true_false" }, { id: f.launch, type: "date" },
-      { id: f.count, type: "string" }, { id: f.flag, type: "string" }, { id: f.day, type: "string" },
-      { id: f.label, type: "array", arrayType: "string" }, { id: f.nums, type: "number" },
-      { id: f.writer, relation: other.id }, { id: f.pic, type: "number" }, { id: f.title, namespace: "heading", label: "Heading" },
+      { id: f.price, type: "number" },
+      { id: f.active, type: "true_false" },
+      { id: f.launch, type: "date" },
+      { id: f.count, type: "string" },
+      { id: f.flag, type: "string" },
+      { id: f.day, type: "string" },
+      { id: f.label, type: "array", arrayType: "string" },
+      { id: f.nums, type: "number" },
+      { id: f.writer, relation: other.id },
+      { id: f.pic, type: "number" },
+      { id: f.title, namespace: "heading", label: "Heading" },
     ],
     removeIds: [f.old],
   };
@@ -94,7 +134,8 @@ describe("a plan", () => {
     ]);
     const price = p.ops[0];
     expect(price).toMatchObject({
-      id: f.price, fieldId: f.price,
+      id: f.price,
+      fieldId: f.price,
       from: { namespace: "price", type: "string", arrayType: null, relation: null },
       to: { namespace: "price", type: "number", arrayType: null, relation: null },
     });
@@ -125,7 +166,9 @@ describe("a plan", () => {
     const ex = Object.fromEntries(p.ops.map((o: any) => [o.namespace, o.examples]));
     expect(ex.price).toEqual([{ entryId: e1.id, copy: "draft", value: "abc", outcome: "fail", reason: '"abc" is not a number' }]);
     expect(ex.active).toEqual([{ entryId: e3.id, copy: "draft", value: "maybe", outcome: "fail", reason: '"maybe" is not true or false' }]);
-    expect(ex.launch).toEqual([{ entryId: e2.id, copy: "draft", value: "soon", outcome: "fail", reason: '"soon" is not a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone' }]);
+    expect(ex.launch).toEqual([
+      { entryId: e2.id, copy: "draft", value: "soon", outcome: "fail", reason: '"soon" is not a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone' },
+    ]);
     expect(ex.nums).toEqual([
       { entryId: e1.id, copy: "draft", value: [1, 2, 3], outcome: "loseDetail", reason: "only the first of 3 items is kept: 1" },
       { entryId: e1.id, copy: "published", value: [1, 2, 3], outcome: "loseDetail", reason: "only the first of 3 items is kept: 1" },
@@ -163,7 +206,10 @@ describe("a plan", () => {
   });
 
   test("keep_both picks a free namespace when <namespace>_old is taken", async () => {
-    const m = await model(h, token, "taken", [{ namespace: "size", type: "string" }, { namespace: "size_old", type: "string" }]);
+    const m = await model(h, token, "taken", [
+      { namespace: "size", type: "string" },
+      { namespace: "size_old", type: "string" },
+    ]);
     await entry(h, token, "taken", { size: "1" });
     const r = await plan(h, token, "taken", { editFields: [{ id: m.f.size, type: "number" }] });
     expect(r.ops[0].keepBothNamespace).toBe("size_old_2");
@@ -172,16 +218,66 @@ describe("a plan", () => {
 
 describe("plan refusals", () => {
   const cases: [string, () => Record<string, unknown>, number, Record<string, unknown>][] = [
-    ["an unknown key", () => ({ addFields: [] }), 400, { error: "addFields is not part of a field change; send editFields and removeIds", code: "invalid_body", field: "addFields" }],
+    [
+      "an unknown key",
+      () => ({ addFields: [] }),
+      400,
+      { error: "addFields is not part of a field change; send editFields and removeIds", code: "invalid_body", field: "addFields" },
+    ],
     ["removeIds not a list", () => ({ removeIds: "x" }), 400, { error: "removeIds must be a list of field ids", code: "invalid_body", field: "removeIds" }],
-    ["removeIds naming no field", () => ({ removeIds: ["nope"] }), 400, { error: "removeIds[0] is not a field of this model", code: "invalid_body", field: "removeIds[0]" }],
-    ["removeIds twice", () => ({ removeIds: [item.f.old, item.f.old] }), 400, { error: "removeIds[1] is listed twice", code: "invalid_body", field: "removeIds[1]" }],
+    [
+      "removeIds naming no field",
+      () => ({ removeIds: ["nope"] }),
+      400,
+      { error: "removeIds[0] is not a field of this model", code: "invalid_body", field: "removeIds[0]" },
+    ],
+    [
+      "removeIds twice",
+      () => ({ removeIds: [item.f.old, item.f.old] }),
+      400,
+      { error: "removeIds[1] is listed twice", code: "invalid_body", field: "removeIds[1]" },
+    ],
     ["editFields not a list", () => ({ editFields: {} }), 400, { error: "editFields must be a list", code: "invalid_body", field: "editFields" }],
-    ["an edit of no field", () => ({ editFields: [{ id: "nope", type: "number" }] }), 400, { error: "editFields[0].id is not a field of this model", code: "invalid_body", field: "editFields[0].id" }],
-    ["an edit of a removed field", () => ({ editFields: [{ id: item.f.old, type: "number" }], removeIds: [item.f.old] }), 400, { error: "editFields[0].id is also in removeIds", code: "invalid_body", field: "editFields[0].id" }],
-    ["a field edited twice", () => ({ editFields: [{ id: item.f.price, type: "number" }, { id: item.f.price, type: "date" }] }), 400, { error: "editFields[1].id is edited twice", code: "invalid_body", field: "editFields[1].id" }],
-    ["an unknown type", () => ({ editFields: [{ id: item.f.price, type: "money" }] }), 400, { error: "editFields[0].type must be one of string, markdown, html, code, enum, color, number, true_false, date, array, relation, image, video, file, mixed", code: "invalid_body", field: "editFields[0].type" }],
-    ["two fields with one namespace", () => ({ editFields: [{ id: item.f.price, namespace: "label" }] }), 400, { error: 'Two fields would be named "label"', code: "invalid_body", field: "editFields" }],
+    [
+      "an edit of no field",
+      () => ({ editFields: [{ id: "nope", type: "number" }] }),
+      400,
+      { error: "editFields[0].id is not a field of this model", code: "invalid_body", field: "editFields[0].id" },
+    ],
+    [
+      "an edit of a removed field",
+      () => ({ editFields: [{ id: item.f.old, type: "number" }], removeIds: [item.f.old] }),
+      400,
+      { error: "editFields[0].id is also in removeIds", code: "invalid_body", field: "editFields[0].id" },
+    ],
+    [
+      "a field edited twice",
+      () => ({
+        editFields: [
+          { id: item.f.price, type: "number" },
+          { id: item.f.price, type: "date" },
+        ],
+      }),
+      400,
+      { error: "editFields[1].id is edited twice", code: "invalid_body", field: "editFields[1].id" },
+    ],
+    [
+      "an unknown type",
+      () => ({ editFields: [{ id: item.f.price, type: "money" }] }),
+      400,
+      {
+        error:
+          "editFields[0].type must be one of string, markdown, html, code, enum, color, number, true_false, date, array, relation, image, video, file, mixed",
+        code: "invalid_body",
+        field: "editFields[0].type",
+      },
+    ],
+    [
+      "two fields with one namespace",
+      () => ({ editFields: [{ id: item.f.price, namespace: "label" }] }),
+      400,
+      { error: 'Two fields would be named "label"', code: "invalid_body", field: "editFields" },
+    ],
   ];
   test.each(cases)("%s", async (_n, b, status, want) => {
     const r = await h.json("POST", "/v2/models/item/field-changes/plan", { token, body: b() });
@@ -216,7 +312,14 @@ describe("a model with more than 1,000 entries", () => {
     const body = { editFields: [{ id: big.f.n, type: "number" }] };
     const r = await h.json("POST", "/v2/models/big/field-changes/plan", { token, body });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ state: "planned", modelId: big.id, model: "big", countsReady: false, counts: null, progress: { total: 1001, done: 0, failed: 0 } });
+    expect(r.body).toMatchObject({
+      state: "planned",
+      modelId: big.id,
+      model: "big",
+      countsReady: false,
+      counts: null,
+      progress: { total: 1001, done: 0, failed: 0 },
+    });
     expect(r.body.poll).toBe(`/v2/field-changes/${r.body.id}`);
     expect(r.body.planHash).toMatch(/^[0-9a-f]{64}$/);
     // Asking again answers the same planned change rather than counting twice.
@@ -237,7 +340,10 @@ describe("a model with more than 1,000 entries", () => {
     expect(counted.ops[0].examples).toHaveLength(5);
     // The job has nothing more to do for it.
     expect(await run(h)).toBe(0);
-    const applied = await h.json("POST", "/v2/models/big/field-changes", { token, body: { ...body, planHash: r.body.planHash, decisions: [{ opId: big.f.n, choice: "convert" }] } });
+    const applied = await h.json("POST", "/v2/models/big/field-changes", {
+      token,
+      body: { ...body, planHash: r.body.planHash, decisions: [{ opId: big.f.n, choice: "convert" }] },
+    });
     expect(applied.status).toBe(202);
     expect(applied.body).toMatchObject({ id: r.body.id, state: "queued", countsReady: true });
     await run(h);

@@ -21,16 +21,25 @@ const step = () => run(h, { maxSteps: 1, chunkSize: 2 });
 
 /** A model `ns` with `n` entries whose `v` is "0".."n-1", and a queued string -> number change. */
 async function queued(ns: string, n: number, onFailure = "clear") {
-  const m = await model(h, token, ns, [{ namespace: "v", type: "string" }, { namespace: "i", type: "number" }]);
+  const m = await model(h, token, ns, [
+    { namespace: "v", type: "string" },
+    { namespace: "i", type: "number" },
+  ]);
   for (let i = 0; i < n; i++) await entry(h, token, ns, { v: String(i), i });
   const { change: ch } = await planAndApply(h, token, ns, { editFields: [{ id: m.f.v, type: "number" }] }, () => ({ choice: "convert", onFailure }));
   return { m, ch };
 }
 
 const notCancellable = (st: string, why: string) => ({
-  error: `This field change can no longer be cancelled: ${why}.`, code: "field_change_not_cancellable", state: st,
+  error: `This field change can no longer be cancelled: ${why}.`,
+  code: "field_change_not_cancellable",
+  state: st,
 });
-const notResumable = (st: string) => ({ error: `Only a failed or cancelled field change can be resumed; this one is ${st}.`, code: "field_change_not_resumable", state: st });
+const notResumable = (st: string) => ({
+  error: `Only a failed or cancelled field change can be resumed; this one is ${st}.`,
+  code: "field_change_not_resumable",
+  state: st,
+});
 
 beforeAll(async () => {
   h = startApp();
@@ -156,7 +165,10 @@ describe("resume", () => {
   test("failed -> cancelled", async () => {
     const m = await model(h, token, "fc", [{ namespace: "v", type: "string" }]);
     await entry(h, token, "fc", { v: "x" });
-    const { change: ch } = await planAndApply(h, token, "fc", { editFields: [{ id: m.f.v, type: "number" }] }, () => ({ choice: "convert", onFailure: "stop" }));
+    const { change: ch } = await planAndApply(h, token, "fc", { editFields: [{ id: m.f.v, type: "number" }] }, () => ({
+      choice: "convert",
+      onFailure: "stop",
+    }));
     await run(h);
     expect(await state(ch.id)).toBe("failed");
     const r = await cancel(ch.id);
@@ -179,7 +191,10 @@ describe("resume", () => {
     expect((await h.json("PATCH", "/v2/models/stale", { token, body: { description: "edited meanwhile" } })).status).toBe(200);
     await step();
     const failed = await change(h, token, ch.id);
-    expect(failed).toMatchObject({ state: "failed", error: { code: "plan_stale", message: "The model changed while the change ran; resume it to start again on the new version." } });
+    expect(failed).toMatchObject({
+      state: "failed",
+      error: { code: "plan_stale", message: "The model changed while the change ran; resume it to start again on the new version." },
+    });
     expect((await h.json("GET", "/v2/models/stale", { token })).body.version).toBe(m.version + 1);
     const r = await resume(ch.id);
     expect(r.status).toBe(200);
@@ -202,7 +217,10 @@ describe("resume", () => {
     expect((await change(h, token, ch.id)).error.code).toBe("plan_stale");
     const r = await resume(ch.id);
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ error: "The model changed since this change was planned, and the change no longer applies; make a new plan.", code: "plan_stale" });
+    expect(r.body).toEqual({
+      error: "The model changed since this change was planned, and the change no longer applies; make a new plan.",
+      code: "plan_stale",
+    });
     expect(await state(ch.id)).toBe("failed");
   });
 
@@ -224,7 +242,10 @@ describe("resume", () => {
   test("resume refuses a body other than { onFailure }", async () => {
     const m = await model(h, token, "rb", [{ namespace: "v", type: "string" }]);
     await entry(h, token, "rb", { v: "x" });
-    const { change: ch } = await planAndApply(h, token, "rb", { editFields: [{ id: m.f.v, type: "number" }] }, () => ({ choice: "convert", onFailure: "stop" }));
+    const { change: ch } = await planAndApply(h, token, "rb", { editFields: [{ id: m.f.v, type: "number" }] }, () => ({
+      choice: "convert",
+      onFailure: "stop",
+    }));
     await run(h);
     const bad = await resume(ch.id, { onFailure: "ignore" });
     expect(bad.status).toBe(400);
@@ -257,7 +278,10 @@ describe("a large plan: planned -> queued, planned -> cancelled", () => {
   test("planned -> queued by applying its hash, then done", async () => {
     const body = { editFields: [{ id: m.f.v, type: "number" }] };
     const r = await h.json("POST", "/v2/models/lp/field-changes/plan", { token, body });
-    const a = await h.json("POST", "/v2/models/lp/field-changes", { token, body: { ...body, planHash: r.body.planHash, decisions: [{ opId: m.f.v, choice: "convert" }] } });
+    const a = await h.json("POST", "/v2/models/lp/field-changes", {
+      token,
+      body: { ...body, planHash: r.body.planHash, decisions: [{ opId: m.f.v, choice: "convert" }] },
+    });
     expect(a.status).toBe(202);
     expect(a.body).toMatchObject({ id: r.body.id, state: "queued" });
     await run(h, { budgetMs: 60_000 });
@@ -277,7 +301,13 @@ describe("entries saved while a change converts", () => {
     await run(h);
     expect((await change(h, token, ch.id)).state).toBe("done");
     const after = await readEntries(h, dev, "live", "sort=i");
-    expect(after.map((r) => [r.i, r.v])).toEqual([[0, 100], [1, 1], [2, 2], [3, 3], [9, 7]]);
+    expect(after.map((r) => [r.i, r.v])).toEqual([
+      [0, 100],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [9, 7],
+    ]);
     expect(after.at(-1).id).toBe(late.id);
     const prod = await scopedKey(h, token, ["instance:read"], "production");
     expect((await readEntries(h, prod, "live")).map((r) => r.v)).toEqual([1]);
@@ -288,7 +318,10 @@ describe("history and one change", () => {
   let m: any;
   let ids: string[] = [];
   beforeAll(async () => {
-    m = await model(h, token, "hist", [{ namespace: "a", type: "string" }, { namespace: "b", type: "string" }]);
+    m = await model(h, token, "hist", [
+      { namespace: "a", type: "string" },
+      { namespace: "b", type: "string" },
+    ]);
     await entry(h, token, "hist", { a: "x", b: "1" });
     ids = [];
     const first = await planAndApply(h, token, "hist", { editFields: [{ id: m.f.a, type: "number" }] }, () => ({ choice: "convert" }));
@@ -306,7 +339,11 @@ describe("history and one change", () => {
   test("GET history lists the model's changes newest first, by page", async () => {
     const r = await h.json("GET", "/v2/models/hist/field-changes", { token });
     expect(r.status).toBe(200);
-    expect(r.body.data.map((c: any) => [c.id, c.state])).toEqual([[ids[2], "queued"], [ids[1], "cancelled"], [ids[0], "done"]]);
+    expect(r.body.data.map((c: any) => [c.id, c.state])).toEqual([
+      [ids[2], "queued"],
+      [ids[1], "cancelled"],
+      [ids[0], "done"],
+    ]);
     expect(r.body).toMatchObject({ page: 1, limit: 50, total: 3 });
     const p2 = await h.json("GET", `/v2/models/${m.id}/field-changes?limit=2&page=2`, { token });
     expect(p2.body.data.map((c: any) => c.id)).toEqual([ids[0]]);
@@ -318,7 +355,9 @@ describe("history and one change", () => {
   test("GET one change carries its failed values", async () => {
     const c = await change(h, token, ids[0]!);
     expect(c.failures).toMatchObject({ total: 1, page: 1, limit: 1000 });
-    expect(c.failures.data).toEqual([{ entryId: expect.any(String), fieldId: m.f.a, namespace: "a", copy: "draft", value: "x", reason: '"x" is not a number' }]);
+    expect(c.failures.data).toEqual([
+      { entryId: expect.any(String), fieldId: m.f.a, namespace: "a", copy: "draft", value: "x", reason: '"x" is not a number' },
+    ]);
     const page2 = await h.json("GET", `/v2/field-changes/${ids[0]}?failuresPage=2`, { token });
     expect(page2.body.failures).toMatchObject({ total: 1, page: 2, data: [] });
     const bad = await h.json("GET", `/v2/field-changes/${ids[0]}?failuresPage=0`, { token });
@@ -341,8 +380,10 @@ describe("history and one change", () => {
     expect((await h.json("GET", `/v2/field-changes/${ids[0]}`, as)).status).toBe(200);
     const want = { error: "Insufficient permissions", required: ["owner", "admin", "developer"], current: "viewer" };
     for (const [method, path] of [
-      ["POST", "/v2/models/hist/field-changes/plan"], ["POST", "/v2/models/hist/field-changes"],
-      ["POST", `/v2/field-changes/${ids[1]}/cancel`], ["POST", `/v2/field-changes/${ids[1]}/resume`],
+      ["POST", "/v2/models/hist/field-changes/plan"],
+      ["POST", "/v2/models/hist/field-changes"],
+      ["POST", `/v2/field-changes/${ids[1]}/cancel`],
+      ["POST", `/v2/field-changes/${ids[1]}/resume`],
     ]) {
       const r = await h.json(method!, path!, { ...as, body: {} });
       expect({ path, status: r.status, body: r.body }).toEqual({ path, status: 403, body: want });

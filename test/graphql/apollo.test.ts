@@ -31,17 +31,23 @@ interface Sent {
 }
 
 function client(key: string, sent: Sent[]) {
-  const logged: typeof fetch = Object.assign(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const res = await fetch(input, init);
-    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-    const method = init?.method ?? "GET";
-    const hasQuery = method === "GET" ? url.searchParams.has("query") : JSON.parse(String(init?.body ?? "{}")).query !== undefined;
-    sent.push({ method, hasQuery, status: res.status, cacheControl: res.headers.get("cache-control") });
-    return res;
-  }, { preconnect: fetch.preconnect });
+  const logged: typeof fetch = Object.assign(
+    async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      const method = init?.method ?? "GET";
+      const hasQuery = method === "GET" ? url.searchParams.has("query") : JSON.parse(String(init?.body ?? "{}")).query !== undefined;
+      sent.push({ method, hasQuery, status: res.status, cacheControl: res.headers.get("cache-control") });
+      return res;
+    },
+    { preconnect: fetch.preconnect },
+  );
   const persisted = new PersistedQueryLink({ sha256: (q: string) => createHash("sha256").update(q).digest("hex"), useGETForHashedQueries: true });
   const http = new HttpLink({ uri: `${server.url.origin}/api/graphql`, headers: { "x-api-key": key }, fetch: logged });
-  return new ApolloClient({ link: persisted.concat(http), cache: new InMemoryCache({ possibleTypes: { Entry: ["Item", "Author"], Node: ["Item", "Author"] } }) });
+  return new ApolloClient({
+    link: persisted.concat(http),
+    cache: new InMemoryCache({ possibleTypes: { Entry: ["Item", "Author"], Node: ["Item", "Author"] } }),
+  });
 }
 
 const ITEMS = gql`

@@ -8,7 +8,7 @@ import { expectGqlError, fixture, type Fixture } from "./fixture.ts";
 let h: Harness;
 let f: Fixture;
 const LONG = (n: number) => `${"L".repeat(200)}-${n}`;
-let longIds: string[] = [];
+const longIds: string[] = [];
 
 beforeAll(async () => {
   h = startApp();
@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Page = { ids: string[]; cursors: string[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } };
+type Page = {
+  ids: string[];
+  cursors: string[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+};
 
 async function gqlPage(key: string, args: string): Promise<Page> {
   const r = await f.gql(key, `{ item(${args}) { edges { cursor node { id } } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`);
@@ -40,7 +44,11 @@ async function restPage(key: string, params: string) {
 const q = (v: string) => JSON.stringify(v);
 
 describe("forward", () => {
-  for (const [label, sortArg, sortParam] of [["default order", "", ""], ["price ascending", ", sort: [price_ASC]", "&sort=price"], ["title descending", ", sort: [title_DESC, price_ASC]", "&sort=-title,price"]]) {
+  for (const [label, sortArg, sortParam] of [
+    ["default order", "", ""],
+    ["price ascending", ", sort: [price_ASC]", "&sort=price"],
+    ["title descending", ", sort: [title_DESC, price_ASC]", "&sort=-title,price"],
+  ]) {
     test(`${label}: endCursor equals REST page.next while hasNextPage; the last page names its last entry`, async () => {
       for (const key of [f.dev, f.prod]) {
         const all = await restPage(key, `limit=200${sortParam}`);
@@ -152,7 +160,7 @@ describe("invalid_cursor", () => {
   });
 
   test("a long sort value is carried as a digest; the entry changing since the page was read refuses the cursor", async () => {
-    const g = await gqlPage(f.dev, "first: 1, sort: [body_DESC], filter: { body: { startsWith: \"LLLL\" } }");
+    const g = await gqlPage(f.dev, 'first: 1, sort: [body_DESC], filter: { body: { startsWith: "LLLL" } }');
     expect(g.ids).toEqual([longIds[2]]);
     const next = await gqlPage(f.dev, `first: 1, sort: [body_DESC], filter: { body: { startsWith: "LLLL" } }, after: ${q(g.pageInfo.endCursor!)}`);
     expect(next.ids).toEqual([longIds[1]]);

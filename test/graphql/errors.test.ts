@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const post = async (key: string | null, body: unknown, headers: Record<string, string> = {}): Promise<GqlAnswer> =>
-  h.json("POST", "/api/graphql", { headers: { ...(key ? { "x-api-key": key } : {}), ...headers }, ...(typeof body === "string" ? { raw: body, headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}), ...headers } } : { body }) });
+  h.json("POST", "/api/graphql", {
+    headers: { ...(key ? { "x-api-key": key } : {}), ...headers },
+    ...(typeof body === "string" ? { raw: body, headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}), ...headers } } : { body }),
+  });
 
 describe("whole-request refusals", () => {
   test("a batch (JSON array body) is invalid_parameter with param body", async () => {
@@ -26,12 +29,18 @@ describe("whole-request refusals", () => {
 
   test("several operations with one unnamed: graphql_validation_failed asking to name every operation", async () => {
     const r = await post(f.dev, { query: "query A { version } { version }", operationName: "A" });
-    expectRefusal(r, 400, "graphql_validation_failed", "invalid_request", { hint: "Name every operation and pick one with operationName.", message: "The document has 2 operations and not every one is named." });
+    expectRefusal(r, 400, "graphql_validation_failed", "invalid_request", {
+      hint: "Name every operation and pick one with operationName.",
+      message: "The document has 2 operations and not every one is named.",
+    });
     const named = await post(f.dev, { query: "query A { version } query B { v: version }", operationName: "B" });
     expect(named.status).toBe(200);
     expect(named.body.data).toEqual({ v: "2026-10-01" });
     const unpicked = await post(f.dev, { query: "query A { version } query B { v: version }" });
-    expectRefusal(unpicked, 400, "graphql_validation_failed", "invalid_request", { hint: "Name every operation", message: "The document has 2 operations; pick one with operationName." });
+    expectRefusal(unpicked, 400, "graphql_validation_failed", "invalid_request", {
+      hint: "Name every operation",
+      message: "The document has 2 operations; pick one with operationName.",
+    });
     const unknown = await post(f.dev, { query: "query A { version }", operationName: "C" });
     expectRefusal(unknown, 400, "graphql_validation_failed", "invalid_request", { message: 'The document has no operation named "C".' });
   });
@@ -79,9 +88,21 @@ describe("whole-request refusals", () => {
   });
 
   test("first and last outside 1 to 200: invalid_limit", async () => {
-    expectRefusal(await post(f.dev, { query: "{ item(first: 201) { nodes { id } } }" }), 400, "invalid_limit", "invalid_request", { param: "first", message: "first must be from 1 to 200; got 201." });
-    expectRefusal(await post(f.dev, { query: "{ item(first: 0) { nodes { id } } }" }), 400, "invalid_limit", "invalid_request", { param: "first", message: "first must be from 1 to 200; got 0." });
-    expectRefusal(await post(f.dev, { query: "query($l: Int) { item(last: $l) { nodes { id } } }", variables: { l: 500 } }), 400, "invalid_limit", "invalid_request", { param: "last", message: "last must be from 1 to 200; got 500." });
+    expectRefusal(await post(f.dev, { query: "{ item(first: 201) { nodes { id } } }" }), 400, "invalid_limit", "invalid_request", {
+      param: "first",
+      message: "first must be from 1 to 200; got 201.",
+    });
+    expectRefusal(await post(f.dev, { query: "{ item(first: 0) { nodes { id } } }" }), 400, "invalid_limit", "invalid_request", {
+      param: "first",
+      message: "first must be from 1 to 200; got 0.",
+    });
+    expectRefusal(
+      await post(f.dev, { query: "query($l: Int) { item(last: $l) { nodes { id } } }", variables: { l: 500 } }),
+      400,
+      "invalid_limit",
+      "invalid_request",
+      { param: "last", message: "last must be from 1 to 200; got 500." },
+    );
     // A first bound to an unsent variable or null takes the default.
     const d = await post(f.dev, { query: "query($n: Int) { item(first: $n) { nodes { id } } a: item(first: null) { nodes { id } } }" });
     expect(d.status).toBe(200);
@@ -111,19 +132,30 @@ describe("whole-request refusals", () => {
     expectRefusal(r, 400, "query_too_deep", "invalid_request", { message: "The query document nests brackets 132 levels deep; the limit is 128." });
     // Variables nest no deeper than the document may.
     const deepVars = `{"query":"query($v: JSON) { version }","variables":{"v":${"[".repeat(130)}${"]".repeat(130)}}}`;
-    expectRefusal(await post(f.dev, deepVars), 400, "query_too_deep", "invalid_request", { message: "The POST body nests brackets 132 levels deep; the limit is 128." });
+    expectRefusal(await post(f.dev, deepVars), 400, "query_too_deep", "invalid_request", {
+      message: "The POST body nests brackets 132 levels deep; the limit is 128.",
+    });
     // Brackets inside strings and comments do not count.
-    const quoted = await post(f.dev, { query: `{ version } # ${"{".repeat(200)}\n query B { x: item(filter: { title: { eq: "${"(".repeat(200)}" } }) { nodes { id } } }`, operationName: "B" });
+    const quoted = await post(f.dev, {
+      query: `{ version } # ${"{".repeat(200)}\n query B { x: item(filter: { title: { eq: "${"(".repeat(200)}" } }) { nodes { id } } }`,
+      operationName: "B",
+    });
     expect(quoted.body.errors?.[0]?.extensions.code).not.toBe("query_too_deep");
   });
 
   test("sizes: document 32 KB, variables 32 KB, POST body 64 KB, GET URL 8 KB", async () => {
     const big = `{ version }${" ".repeat(32_768)}`;
-    expectRefusal(await post(f.dev, { query: big }), 400, "query_too_large", "invalid_request", { message: `The query document is ${32_768 + 11} bytes; the limit is 32768.` });
+    expectRefusal(await post(f.dev, { query: big }), 400, "query_too_large", "invalid_request", {
+      message: `The query document is ${32_768 + 11} bytes; the limit is 32768.`,
+    });
     const vars = { s: "x".repeat(33_000) };
-    expectRefusal(await post(f.dev, { query: "query($s: String) { version }", variables: vars }), 400, "query_too_large", "invalid_request", { message: `The variables JSON is ${JSON.stringify(vars).length} bytes; the limit is 32768.` });
+    expectRefusal(await post(f.dev, { query: "query($s: String) { version }", variables: vars }), 400, "query_too_large", "invalid_request", {
+      message: `The variables JSON is ${JSON.stringify(vars).length} bytes; the limit is 32768.`,
+    });
     const body = JSON.stringify({ query: "{ version }", extensions: { pad: "y".repeat(70_000) } });
-    expectRefusal(await post(f.dev, body), 400, "query_too_large", "invalid_request", { message: `The POST body is ${body.length} bytes; the limit is 65536.` });
+    expectRefusal(await post(f.dev, body), 400, "query_too_large", "invalid_request", {
+      message: `The POST body is ${body.length} bytes; the limit is 65536.`,
+    });
     const url = `/api/graphql?query=${encodeURIComponent("{ version }")}&pad=${"z".repeat(8200)}`;
     const g = await h.json("GET", url, { headers: { "x-api-key": f.dev } });
     expectRefusal(g, 400, "query_too_large", "invalid_request", { message: `The GET URL is ${url.length} bytes; the limit is 8192.` });
@@ -180,7 +212,12 @@ describe("root fields fail alone", () => {
   });
 
   test("a non-UUID id: invalid_parameter with the hint that entry ids are UUIDs", async () => {
-    for (const [q, param] of [['itemById(id: "42")', "id"], ['entry(id: "42")', "id"], ['node(id: "x")', "id"], ['nodes(ids: ["x"])', "ids"]] as const) {
+    for (const [q, param] of [
+      ['itemById(id: "42")', "id"],
+      ['entry(id: "42")', "id"],
+      ['node(id: "x")', "id"],
+      ['nodes(ids: ["x"])', "ids"],
+    ] as const) {
       const name = q.slice(0, q.indexOf("("));
       const e = await field(`{ bad: ${q} { id } ${OK} }`);
       expectGqlError(e, "invalid_parameter", "invalid_request", { param, path: ["bad"], hint: "Entry ids are UUIDs" });
@@ -196,7 +233,7 @@ describe("root fields fail alone", () => {
       ["{ not: {} }"],
       ["{ and: [] }"],
       ["{ title: { eq: $t } }", {}],
-      ["{ title: { eq: $t, ne: \"x\" } }", {}],
+      ['{ title: { eq: $t, ne: "x" } }', {}],
       ["{ author: { name: { eq: $t } } }", {}],
     ];
     for (const [filter, vars] of cases) {

@@ -57,7 +57,7 @@ const NAMING_MODELS: { name: string; namespace: string; singleEntry?: boolean; f
       { namespace: "$secret", type: "string" },
       { namespace: "__hidden", type: "string" },
       { namespace: "sizes", type: "array", arrayType: "enum", options: { values: ["x", "y"] } },
-      { namespace: "say \"hi\"", type: "string" },
+      { namespace: 'say "hi"', type: "string" },
       { namespace: "legacyPost", type: "relation", relation: "blog-post", label: "Post from the old blog" },
     ],
   },
@@ -72,7 +72,12 @@ export async function fixture(h: Harness): Promise<Fixture> {
   };
   const models: Record<string, string> = { item: s.itemModelId, author: s.authorModelId };
   for (const m of NAMING_MODELS) {
-    const b = await ok("POST", "/v2/models", { name: m.name, namespace: m.namespace, singleEntry: m.singleEntry, fields: m.fields ?? [{ namespace: "title", type: "string" }] });
+    const b = await ok("POST", "/v2/models", {
+      name: m.name,
+      namespace: m.namespace,
+      singleEntry: m.singleEntry,
+      fields: m.fields ?? [{ namespace: "title", type: "string" }],
+    });
     models[m.namespace] = b.id;
   }
   const settings = await ok("POST", "/v2/model-instances", { model: "settings", data: { title: "My site" } });
@@ -80,7 +85,12 @@ export async function fixture(h: Harness): Promise<Fixture> {
   const itemOnlyDev = (await ok("POST", "/v2/tenants/api-keys", { scopes: [`instance:read:${s.itemModelId}`], environment: "development" })).apiKey;
   const noRead = (await ok("POST", "/v2/tenants/api-keys", { scopes: ["model:read"], environment: "production" })).apiKey;
   return {
-    ...s, h, models, itemOnlyDev, noRead, settingsId: settings.id,
+    ...s,
+    h,
+    models,
+    itemOnlyDev,
+    noRead,
+    settingsId: settings.id,
     async gql(key, query, variables, extra = {}) {
       const r = await h.json("POST", "/api/graphql", { headers: { "x-api-key": key }, body: { query, ...(variables ? { variables } : {}), ...extra } });
       return r;
@@ -102,7 +112,13 @@ export function expectGqlError(e: any, code: string, type: string, opts: { param
 }
 
 /** A whole-request refusal: status, `errors` and `extensions` only (no `data`), one error of `code`. */
-export function expectRefusal(r: GqlAnswer, status: number, code: string, type: string, opts: { param?: string; hint?: string; message?: string | RegExp } = {}): any {
+export function expectRefusal(
+  r: GqlAnswer,
+  status: number,
+  code: string,
+  type: string,
+  opts: { param?: string; hint?: string; message?: string | RegExp } = {},
+): any {
   if (r.status !== status || r.body?.errors?.[0]?.extensions?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${JSON.stringify(r.body)}`);
   }

@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const get = (key: string, params: Record<string, unknown>, headers: Record<string, string> = {}) => {
-  const qs = Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(typeof v === "string" ? v : JSON.stringify(v))}`).join("&");
+  const qs = Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === "string" ? v : JSON.stringify(v))}`)
+    .join("&");
   return h.json("GET", `/api/graphql?${qs}`, { headers: { "x-api-key": key, ...headers } });
 };
 
@@ -46,7 +48,10 @@ describe("headers", () => {
   });
 
   test("a JSON body that is not application/json is refused", async () => {
-    const r = await h.json("POST", "/api/graphql", { headers: { "x-api-key": f.dev, "content-type": "text/plain" }, raw: JSON.stringify({ query: "{ version }" }) });
+    const r = await h.json("POST", "/api/graphql", {
+      headers: { "x-api-key": f.dev, "content-type": "text/plain" },
+      raw: JSON.stringify({ query: "{ version }" }),
+    });
     expectRefusal(r, 400, "invalid_parameter", "invalid_request", { param: "Content-Type" });
   });
 
@@ -61,7 +66,11 @@ describe("GET", () => {
   const query = '{ item(first: 2, filter: { title: { in: ["Alpha", "Beta"] } }, sort: [title_ASC]) { nodes { title } } }';
 
   test("the same result as POST; variables and operationName as query parameters", async () => {
-    const g = await get(f.dev, { query: "query Q($n: Int) { item(first: $n, sort: [title_ASC]) { nodes { title } } }", variables: { n: 2 }, operationName: "Q" });
+    const g = await get(f.dev, {
+      query: "query Q($n: Int) { item(first: $n, sort: [title_ASC]) { nodes { title } } }",
+      variables: { n: 2 },
+      operationName: "Q",
+    });
     const p = await f.gql(f.dev, "query Q($n: Int) { item(first: $n, sort: [title_ASC]) { nodes { title } } }", { n: 2 });
     expect(g.status).toBe(200);
     expect(g.body).toEqual(p.body);
@@ -102,7 +111,10 @@ describe("GET", () => {
     const r = await h.json("PATCH", `/v2/models/${f.models.post}`, { token: f.token, body: { addFields: [{ namespace: "lede", type: "string" }] } });
     const after = await get(f.prod, { query: t });
     expect(after.body.data.__type.fields.length).toBe(before.body.data.__type.fields.length + 1);
-    await h.json("PATCH", `/v2/models/${f.models.post}`, { token: f.token, body: { removeIds: [r.body.fields.find((x: { namespace: string }) => x.namespace === "lede").id] } });
+    await h.json("PATCH", `/v2/models/${f.models.post}`, {
+      token: f.token,
+      body: { removeIds: [r.body.fields.find((x: { namespace: string }) => x.namespace === "lede").id] },
+    });
   });
 
   test("an answer with errors or svc is not cached", async () => {
@@ -183,7 +195,9 @@ describe("automatic persisted queries", () => {
     const k = await h.json("POST", "/v2/tenants/api-keys", { token: other.token, body: { scopes: ["instance:read"] } });
     const r = await h.json("POST", "/api/graphql", { headers: { "x-api-key": k.body.apiKey }, body: { extensions: ext(q) } });
     expectRefusal(r, 400, "persisted_query_not_found", "invalid_request");
-    const row = h.capa.services.projects.get(f.projectId).sqlite.query("SELECT query FROM graphql_persisted_queries WHERE hash = ?").get(sha(q)) as { query: string };
+    const row = h.capa.services.projects.get(f.projectId).sqlite.query("SELECT query FROM graphql_persisted_queries WHERE hash = ?").get(sha(q)) as {
+      query: string;
+    };
     expect(row.query).toBe(q);
   });
 });

@@ -1,18 +1,35 @@
 // The naming rules (interface.md, "Naming rules"; decisions.md 9) as a table: model namespaces in,
 // the SDL of the types and roots out. Pure: the schema is built from model definitions alone.
 import { describe, expect, test } from "bun:test";
-import { GraphQLObjectType, printType } from "graphql";
+import { type GraphQLObjectType, printType } from "graphql";
 import type { Model } from "../../src/domain/models/service.ts";
 import type { FieldDef } from "../../src/domain/models/fields.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
 import { nameFields } from "../../src/graphql/naming.ts";
 
 let n = 0;
-const field = (namespace: string, type: FieldDef["type"] = "string"): FieldDef =>
-  ({ id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`, namespace, label: null, type, arrayType: null, relation: null, required: false, options: null });
+const field = (namespace: string, type: FieldDef["type"] = "string"): FieldDef => ({
+  id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
+  namespace,
+  label: null,
+  type,
+  arrayType: null,
+  relation: null,
+  required: false,
+  options: null,
+});
 const model = (namespace: string, fields: FieldDef[] = [field("title")]): Model => ({
-  id: `10000000-0000-4000-8000-${String(++n).padStart(12, "0")}`, namespace, name: namespace, description: null, singleEntry: false, fields,
-  layout: null, embedByDefault: false, version: 1, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
+  id: `10000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
+  namespace,
+  name: namespace,
+  description: null,
+  singleEntry: false,
+  fields,
+  layout: null,
+  embedByDefault: false,
+  version: 1,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
 });
 
 /** The model type names and the entry roots of a schema built from these namespaces. */
@@ -33,21 +50,67 @@ describe("types and roots", () => {
     [["blog-post", "blogPost"], ["Model_blog_post", "Model_blogPost"], ["model_blog_post", "model_blog_postById", "model_blogPost", "model_blogPostById"], []],
     [["a-b", "a_b", "aB"], ["Model_aB"], ["model_aB", "model_aBById"], ["a-b", "a_b"]],
     [["_", "-"], [], [], ["_", "-"]],
-    [["query", "string-filter", "page-info", "user-edge", "tag-relation", "tag-relation-list"],
+    [
+      ["query", "string-filter", "page-info", "user-edge", "tag-relation", "tag-relation-list"],
       ["QueryModel", "StringFilterModel", "PageInfoModel", "UserEdgeModel", "TagRelationModel", "TagRelationListModel"],
-      ["query", "queryById", "stringFilter", "stringFilterById", "pageInfo", "pageInfoById", "userEdge", "userEdgeById", "tagRelation", "tagRelationById", "tagRelationList", "tagRelationListById"], []],
-    [["entry", "entries", "media", "search", "schema", "contract", "me", "version", "node", "nodes"],
+      [
+        "query",
+        "queryById",
+        "stringFilter",
+        "stringFilterById",
+        "pageInfo",
+        "pageInfoById",
+        "userEdge",
+        "userEdgeById",
+        "tagRelation",
+        "tagRelationById",
+        "tagRelationList",
+        "tagRelationListById",
+      ],
+      [],
+    ],
+    [
+      ["entry", "entries", "media", "search", "schema", "contract", "me", "version", "node", "nodes"],
       ["EntryModel", "Entries", "MediaModel", "Search", "Schema", "Contract", "Me", "Version", "NodeModel", "Nodes"],
-      ["entryList", "entryListById", "entriesList", "entriesListById", "mediaList", "mediaListById", "searchList", "searchListById", "schemaList", "schemaListById",
-        "contractList", "contractListById", "meList", "meListById", "versionList", "versionListById", "nodeList", "nodeListById", "nodesList", "nodesListById"], []],
+      [
+        "entryList",
+        "entryListById",
+        "entriesList",
+        "entriesListById",
+        "mediaList",
+        "mediaListById",
+        "searchList",
+        "searchListById",
+        "schemaList",
+        "schemaListById",
+        "contractList",
+        "contractListById",
+        "meList",
+        "meListById",
+        "versionList",
+        "versionListById",
+        "nodeList",
+        "nodeListById",
+        "nodesList",
+        "nodesListById",
+      ],
+      [],
+    ],
     [["post", "post-model"], ["Post", "PostModel"], ["post", "postById", "postModel", "postModelById"], []],
     // entries gets entriesList, which entries-list derives too: both become Model_<namespace>.
-    [["entries", "entries-list"], ["Model_entries", "Model_entries_list"], ["model_entries", "model_entry", "model_entries_list", "model_entries_listById"], []],
+    [
+      ["entries", "entries-list"],
+      ["Model_entries", "Model_entries_list"],
+      ["model_entries", "model_entry", "model_entries_list", "model_entries_listById"],
+      [],
+    ],
   ];
   for (const [namespaces, types, roots, leftOut] of cases) {
     test(namespaces.join(", "), () => {
       expect(names(namespaces)).toEqual({
-        types, roots, leftOut,
+        types,
+        roots,
+        leftOut,
         query: expect.stringMatching(leftOut.length ? new RegExp(`\\n\\nModels not exposed in GraphQL: ${leftOut.join(", ")}$`) : /REST routes\.$/),
       });
     });
@@ -56,11 +119,21 @@ describe("types and roots", () => {
 
 describe("fields", () => {
   test("system names get _field, unusable characters become _, clashes and $ fields are left out", () => {
-    const defs = ["title", "id", "status", "_version", "tags", "version", "odd,name", "2nd", "a-b", "a_b", "$secret", "__x", "émoji", "createdAt_field"].map((x) => field(x));
+    const defs = ["title", "id", "status", "_version", "tags", "version", "odd,name", "2nd", "a-b", "a_b", "$secret", "__x", "émoji", "createdAt_field"].map(
+      (x) => field(x),
+    );
     const r = nameFields(defs);
     expect(r.fields.map((x) => [x.field.namespace, x.name])).toEqual([
-      ["title", "title"], ["id", "id_field"], ["status", "status_field"], ["_version", "_version_field"], ["tags", "tags"], ["version", "version"],
-      ["odd,name", "odd_name"], ["2nd", "_nd"], ["émoji", "_moji"], ["createdAt_field", "createdAt_field"],
+      ["title", "title"],
+      ["id", "id_field"],
+      ["status", "status_field"],
+      ["_version", "_version_field"],
+      ["tags", "tags"],
+      ["version", "version"],
+      ["odd,name", "odd_name"],
+      ["2nd", "_nd"],
+      ["émoji", "_moji"],
+      ["createdAt_field", "createdAt_field"],
     ]);
     expect(r.notExposed).toEqual(["a-b", "a_b", "__x"]);
   });
@@ -73,9 +146,23 @@ describe("fields", () => {
 
   test("the model type in SDL", () => {
     const b = buildSchema([model("note", [field("title"), field("id"), field("$hidden"), field("x-y"), field("x_y")])]);
-    expect(printType(b.schema.getType("Note") as GraphQLObjectType).split("\n").filter((l) => /^ {2}\w+: /.test(l)).map((l) => l.trim())).toEqual([
-      "id: ID!", "model: String!", "status: EntryStatus!", "createdAt: DateTime!", "updatedAt: DateTime!", "publishedAt: DateTime", "_version: Int!",
-      "_tags: [String!]!", "_folder: ID", "title: String", "id_field: String",
+    expect(
+      printType(b.schema.getType("Note") as GraphQLObjectType)
+        .split("\n")
+        .filter((l) => /^ {2}\w+: /.test(l))
+        .map((l) => l.trim()),
+    ).toEqual([
+      "id: ID!",
+      "model: String!",
+      "status: EntryStatus!",
+      "createdAt: DateTime!",
+      "updatedAt: DateTime!",
+      "publishedAt: DateTime",
+      "_version: Int!",
+      "_tags: [String!]!",
+      "_folder: ID",
+      "title: String",
+      "id_field: String",
     ]);
     expect(b.schema.getType("Note")!.description).toBe("note (model note)\nNot exposed: x-y, x_y");
   });

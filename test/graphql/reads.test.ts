@@ -45,9 +45,26 @@ describe("root list = GET /api/entries/{ns}", () => {
       r.body.data.forEach((e: any, i: number) => {
         const g = gql[i];
         expect(g).toMatchObject({
-          title: e.title, price: e.price, onSale: e.onSale, launch: e.launch, labels: e.labels, scores: e.scores, flags: e.flags, days: e.days,
-          meta: e.meta, extras: e.extras, tags: e.tags, odd_name: e["odd,name"], _tags: e.$tags, _version: e.version, status: e.status,
-          model: "item", createdAt: e.createdAt, updatedAt: e.updatedAt, publishedAt: e.publishedAt, _folder: e.folder,
+          title: e.title,
+          price: e.price,
+          onSale: e.onSale,
+          launch: e.launch,
+          labels: e.labels,
+          scores: e.scores,
+          flags: e.flags,
+          days: e.days,
+          meta: e.meta,
+          extras: e.extras,
+          tags: e.tags,
+          odd_name: e["odd,name"],
+          _tags: e.$tags,
+          _version: e.version,
+          status: e.status,
+          model: "item",
+          createdAt: e.createdAt,
+          updatedAt: e.updatedAt,
+          publishedAt: e.publishedAt,
+          _folder: e.folder,
         });
         expect(g.author).toEqual(e.author === null ? null : { id: e.author.id, name: e.author.name });
         expect(g.cover).toEqual(e.cover);
@@ -67,27 +84,29 @@ describe("root list = GET /api/entries/{ns}", () => {
 
   test("filters mirror where: typed keys, and/or/not, one hop into a relation, tags", async () => {
     const cases: [string, unknown][] = [
-      ['{ price: { gte: 10 } }', { price: { gte: 10 } }],
+      ["{ price: { gte: 10 } }", { price: { gte: 10 } }],
       ['{ title: { in: ["Alpha", "Beta"] }, onSale: { eq: true } }', { title: { in: ["Alpha", "Beta"] }, onSale: { eq: true } }],
       ['{ or: [{ price: { lt: 6 } }, { size: { eq: "m" } }] }', { or: [{ price: { lt: 6 } }, { size: { eq: "m" } }] }],
-      ['{ not: { price: { exists: true } } }', { not: { price: { exists: true } } }],
+      ["{ not: { price: { exists: true } } }", { not: { price: { exists: true } } }],
       ['{ author: { name: { eq: "Ann" } } }', { "author.name": { eq: "Ann" } }],
       [`{ author: { eq: "${f.a.bob.id}" } }`, { author: { eq: f.a.bob.id } }],
       ['{ authors: { name: { eq: "Bob" } } }', { "authors.name": { eq: "Bob" } }],
       ['{ _tags: { has: "news" } }', { $tags: { has: "news" } }],
-      ['{ _tags: { exists: false } }', { $tags: { exists: false } }],
+      ["{ _tags: { exists: false } }", { $tags: { exists: false } }],
       ['{ tags: { hasAll: ["t1", "t2"] } }', { tags: { hasAll: ["t1", "t2"] } }],
       ['{ launch: { gte: "2026-01-01" } }', { launch: { gte: "2026-01-01" } }],
       ['{ days: { has: "2026-01-01T00:00:00Z" } }', { days: { has: "2026-01-01T00:00:00Z" } }],
       ['{ cover: { id: "img_1" } }', { cover: { id: "img_1" } }],
-      ['{ meta: { null: true } }', { meta: { null: true } }],
+      ["{ meta: { null: true } }", { meta: { null: true } }],
       ['{ odd_name: { endsWith: "beta" } }', { "odd,name": { endsWith: "beta" } }],
-      ['{ status: { eq: changed } }', { $status: { eq: "changed" } }],
+      ["{ status: { eq: changed } }", { $status: { eq: "changed" } }],
     ];
     for (const [filter, where] of cases) {
       for (const key of [f.dev, f.prod]) {
         const body = ok(await f.gql(key, `{ item(first: 200, filter: ${filter}) { nodes { id } } }`));
-        const r = await h.json("GET", `/api/entries/item?limit=200&select=title&where=${encodeURIComponent(JSON.stringify(where))}`, { headers: { "x-api-key": key } });
+        const r = await h.json("GET", `/api/entries/item?limit=200&select=title&where=${encodeURIComponent(JSON.stringify(where))}`, {
+          headers: { "x-api-key": key },
+        });
         expect(r.status).toBe(200);
         expect({ filter, ids: body.data.item.nodes.map((x: any) => x.id) }).toEqual({ filter, ids: r.body.data.map((x: any) => x.id) });
       }
@@ -113,10 +132,20 @@ describe("root list = GET /api/entries/{ns}", () => {
   });
 
   test("aliases and fragments under a connection all reach the select", async () => {
-    const body = ok(await f.gql(f.dev, `{ item(first: 2, sort: [title_ASC]) { a: nodes { title } b: edges { c: node { ...P } } } } fragment P on Item { price author { name } }`, undefined, { extensions: { svc: true } }));
+    const body = ok(
+      await f.gql(
+        f.dev,
+        `{ item(first: 2, sort: [title_ASC]) { a: nodes { title } b: edges { c: node { ...P } } } } fragment P on Item { price author { name } }`,
+        undefined,
+        { extensions: { svc: true } },
+      ),
+    );
     expect(body.extensions.svc.rest[0].url).toBe("/api/entries/item?select=title,price,author(name)&sort=title&limit=2");
     expect(body.data.item.a).toEqual([{ title: "Alpha" }, { title: "Beta" }]);
-    expect(body.data.item.b.map((e: any) => e.c)).toEqual([{ price: 10, author: { name: "Ann" } }, { price: 20, author: { name: "Bob" } }]);
+    expect(body.data.item.b.map((e: any) => e.c)).toEqual([
+      { price: 10, author: { name: "Ann" } },
+      { price: 20, author: { name: "Bob" } },
+    ]);
   });
 
   test("totalCount is counted only when selected", async () => {
@@ -137,8 +166,15 @@ describe("root list = GET /api/entries/{ns}", () => {
 
 describe("one entry", () => {
   test("<single>(id:) is GET /api/entries/{ns}/{id}; unknown, unpublished or another model's id is null", async () => {
-    const body = ok(await f.gql(f.prod, `{ a: itemById(id: "${f.e.Alpha!.id}") { title } z: itemById(id: "${f.e.Zeta!.id}") { title }
-      other: itemById(id: "${f.a.ann.id}") { title } none: itemById(id: "00000000-0000-4000-8000-000000000000") { title } }`, undefined, { extensions: { svc: true } }));
+    const body = ok(
+      await f.gql(
+        f.prod,
+        `{ a: itemById(id: "${f.e.Alpha!.id}") { title } z: itemById(id: "${f.e.Zeta!.id}") { title }
+      other: itemById(id: "${f.a.ann.id}") { title } none: itemById(id: "00000000-0000-4000-8000-000000000000") { title } }`,
+        undefined,
+        { extensions: { svc: true } },
+      ),
+    );
     expect(body.data).toEqual({ a: { title: "Alpha" }, z: null, other: null, none: null });
     expect(body.extensions.svc.rest[0]).toEqual({ field: "a", url: `/api/entries/item/${f.e.Alpha!.id}?select=title` });
     expect(body.errors).toBeUndefined();
@@ -158,7 +194,14 @@ describe("one entry", () => {
 
   test("nodes(ids:) answers in the order sent, twice for an id sent twice, null for what does not resolve", async () => {
     const ids = [f.e.Beta!.id, f.a.bob.id, f.e.Zeta!.id, f.e.Beta!.id, f.a.dee.id];
-    const body = ok(await f.gql(f.prod, `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Item { title } ... on Author { name } } }`, { ids }, { extensions: { svc: true } }));
+    const body = ok(
+      await f.gql(
+        f.prod,
+        `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Item { title } ... on Author { name } } }`,
+        { ids },
+        { extensions: { svc: true } },
+      ),
+    );
     expect(body.data.nodes).toEqual([
       { __typename: "Item", id: f.e.Beta!.id, title: "Beta" },
       { __typename: "Author", id: f.a.bob.id, name: "Bob" },
@@ -169,7 +212,7 @@ describe("one entry", () => {
     // One read per model; each id read once.
     const urls = body.extensions.svc.rest.map((x: any) => decodeURIComponent(x.url));
     expect(urls).toHaveLength(2);
-    expect(urls.every((u: string) => u.includes("where={\"$id\":{\"in\":["))).toBe(true);
+    expect(urls.every((u: string) => u.includes('where={"$id":{"in":['))).toBe(true);
     expect(body.extensions.svc.rest.every((x: any) => x.field === "nodes")).toBe(true);
   });
 
@@ -180,15 +223,35 @@ describe("one entry", () => {
   });
 
   test("system keys under a customer field of the same name", async () => {
-    const k = await h.json("POST", "/v2/model-instances", { token: f.token, body: { model: "kitchen", data: { id: "custom", createdAt: "2020-01-01", status: "mine", tags: ["x"], _tags: "t" }, tags: ["sys"] } });
-    const body = ok(await f.gql(f.dev, `{ kitchenById(id: "${k.body.id}") { id id_field createdAt createdAt_field status status_field tags _tags _tags_field } }`, undefined, { extensions: { svc: true } }));
-    expect(body.data.kitchenById).toMatchObject({ id: k.body.id, id_field: "custom", createdAt_field: "2020-01-01", status: "draft", status_field: "mine", tags: ["x"], _tags: ["sys"], _tags_field: "t" });
+    const k = await h.json("POST", "/v2/model-instances", {
+      token: f.token,
+      body: { model: "kitchen", data: { id: "custom", createdAt: "2020-01-01", status: "mine", tags: ["x"], _tags: "t" }, tags: ["sys"] },
+    });
+    const body = ok(
+      await f.gql(
+        f.dev,
+        `{ kitchenById(id: "${k.body.id}") { id id_field createdAt createdAt_field status status_field tags _tags _tags_field } }`,
+        undefined,
+        { extensions: { svc: true } },
+      ),
+    );
+    expect(body.data.kitchenById).toMatchObject({
+      id: k.body.id,
+      id_field: "custom",
+      createdAt_field: "2020-01-01",
+      status: "draft",
+      status_field: "mine",
+      tags: ["x"],
+      _tags: ["sys"],
+      _tags_field: "t",
+    });
     expect(body.extensions.svc.rest[0].url).toBe(`/api/entries/kitchen/${k.body.id}?select=id,$createdAt,createdAt,$status,status,tags,$tags,_tags`);
   });
 });
 
 describe("nested relation connections", () => {
-  const q = (args: string) => `query($id: ID!) { itemById(id: $id) { authors${args} { edges { cursor node { name } } nodes { name } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`;
+  const q = (args: string) =>
+    `query($id: ID!) { itemById(id: $id) { authors${args} { edges { cursor node { name } } nodes { name } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`;
 
   test("a window of the stored ids: an unseen id keeps its place without a node, endCursor passes it", async () => {
     const p1 = ok(await f.gql(f.prod, q("(first: 2)"), { id: windowed }));
@@ -232,7 +295,11 @@ describe("nested relation connections", () => {
     const x = await f.create("item", { title: "Shrinking", authors: [f.a.ann.id, f.a.bob.id, f.a.cid.id] });
     const p1 = ok(await f.gql(f.dev, q("(first: 2)"), { id: x.id }));
     await f.patch(x.id, { data: { authors: [f.a.ann.id, f.a.cid.id] } });
-    const r = await f.gql(f.dev, `query($id: ID!) { itemById(id: $id) { authors(first: 2, after: "${p1.data.itemById.authors.pageInfo.endCursor}") { nodes { name } } } version }`, { id: x.id });
+    const r = await f.gql(
+      f.dev,
+      `query($id: ID!) { itemById(id: $id) { authors(first: 2, after: "${p1.data.itemById.authors.pageInfo.endCursor}") { nodes { name } } } version }`,
+      { id: x.id },
+    );
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ itemById: null, version: "2026-10-01" });
     expect(r.body.errors).toHaveLength(1);
@@ -248,7 +315,9 @@ describe("nested relation connections", () => {
   });
 
   test("a single relation expands; a relation into an unreadable model is an id", async () => {
-    const full = ok(await f.gql(f.prod, `{ itemById(id: "${f.e.Alpha!.id}") { author { name mentor { name mentor { name } } } } }`, undefined, { extensions: { svc: true } }));
+    const full = ok(
+      await f.gql(f.prod, `{ itemById(id: "${f.e.Alpha!.id}") { author { name mentor { name mentor { name } } } } }`, undefined, { extensions: { svc: true } }),
+    );
     expect(full.data.itemById.author).toEqual({ name: "Ann", mentor: { name: "Bob", mentor: { name: "Cid" } } });
     expect(full.extensions.svc.rest[0].url).toBe(`/api/entries/item/${f.e.Alpha!.id}?select=author(name,mentor(name,mentor(name)))`);
     // Past REST's three levels of expansion the root field fails alone.

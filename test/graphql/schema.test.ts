@@ -4,8 +4,17 @@
 // schema is cached until a model changes. `UPDATE_GOLDEN=1 bun test test/graphql` rewrites the files.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
-  buildClientSchema, getIntrospectionQuery, GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType,
-  isIntrospectionType, isSpecifiedScalarType, lexicographicSortSchema, printSchema, type GraphQLSchema,
+  buildClientSchema,
+  getIntrospectionQuery,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInterfaceType,
+  GraphQLObjectType,
+  isIntrospectionType,
+  isSpecifiedScalarType,
+  lexicographicSortSchema,
+  printSchema,
+  type GraphQLSchema,
 } from "graphql";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -145,8 +154,27 @@ describe("naming and descriptions", () => {
     const k = s.getType("Kitchen") as GraphQLObjectType;
     const names = Object.keys(k.getFields());
     expect(names).toEqual([
-      "id", "model", "status", "createdAt", "updatedAt", "publishedAt", "_version", "_tags", "_folder",
-      "title", "size", "tint", "id_field", "createdAt_field", "status_field", "_tags_field", "tags", "_nd", "sizes", "say__hi_", "legacyPost",
+      "id",
+      "model",
+      "status",
+      "createdAt",
+      "updatedAt",
+      "publishedAt",
+      "_version",
+      "_tags",
+      "_folder",
+      "title",
+      "size",
+      "tint",
+      "id_field",
+      "createdAt_field",
+      "status_field",
+      "_tags_field",
+      "tags",
+      "_nd",
+      "sizes",
+      "say__hi_",
+      "legacyPost",
     ]);
     expect(k.description).toBe("Kitchen sink (model kitchen)\nNot exposed: a-b, a_b, __hidden");
     const item = s.getType("Item") as GraphQLObjectType;
@@ -172,30 +200,99 @@ describe("naming and descriptions", () => {
     const item = (s.getType("Item") as GraphQLObjectType).getFields();
     const types = Object.fromEntries(Object.entries(item).map(([n, x]) => [n, String(x.type)]));
     expect(types).toMatchObject({
-      title: "String", body: "String", rich: "String", snippet: "String", size: "String", tint: "String", price: "Float", onSale: "Boolean",
-      launch: "DateTime", labels: "[String]", scores: "[Float]", flags: "[Boolean]", days: "[DateTime]", authors: "AuthorRelationConnection!",
-      gallery: "[Media]", extras: "[JSON]", author: "Author", cover: "Media", clip: "Media", manual: "Media", meta: "JSON", tags: "[String]", odd_name: "String",
+      title: "String",
+      body: "String",
+      rich: "String",
+      snippet: "String",
+      size: "String",
+      tint: "String",
+      price: "Float",
+      onSale: "Boolean",
+      launch: "DateTime",
+      labels: "[String]",
+      scores: "[Float]",
+      flags: "[Boolean]",
+      days: "[DateTime]",
+      authors: "AuthorRelationConnection!",
+      gallery: "[Media]",
+      extras: "[JSON]",
+      author: "Author",
+      cover: "Media",
+      clip: "Media",
+      manual: "Media",
+      meta: "JSON",
+      tags: "[String]",
+      odd_name: "String",
     });
     const filter = (s.getType("ItemFilter") as GraphQLInputObjectType).getFields();
     const filters = Object.fromEntries(Object.entries(filter).map(([n, x]) => [n, String(x.type)]));
     expect(filters).toMatchObject({
-      id: "IDFilter", status: "EntryStatusFilter", createdAt: "DateTimeFilter", _tags: "StringListFilter",
-      title: "StringFilter", size: "StringFilter", price: "FloatFilter", onSale: "BooleanFilter", launch: "DateTimeFilter",
-      labels: "StringListFilter", scores: "FloatListFilter", flags: "BooleanListFilter", days: "DateTimeListFilter",
-      authors: "AuthorRelationListFilter", gallery: "PresenceFilter", extras: "PresenceFilter", author: "AuthorRelationFilter",
-      cover: "MediaFilter", meta: "JSONFilter", and: "[ItemFilter!]", or: "[ItemFilter!]", not: "ItemFilter",
+      id: "IDFilter",
+      status: "EntryStatusFilter",
+      createdAt: "DateTimeFilter",
+      _tags: "StringListFilter",
+      title: "StringFilter",
+      size: "StringFilter",
+      price: "FloatFilter",
+      onSale: "BooleanFilter",
+      launch: "DateTimeFilter",
+      labels: "StringListFilter",
+      scores: "FloatListFilter",
+      flags: "BooleanListFilter",
+      days: "DateTimeListFilter",
+      authors: "AuthorRelationListFilter",
+      gallery: "PresenceFilter",
+      extras: "PresenceFilter",
+      author: "AuthorRelationFilter",
+      cover: "MediaFilter",
+      meta: "JSONFilter",
+      and: "[ItemFilter!]",
+      or: "[ItemFilter!]",
+      not: "ItemFilter",
     });
     expect(filters._version).toBeUndefined();
     expect(filters._folder).toBeUndefined();
-    expect((s.getType("MediaKind") as GraphQLEnumType).getValues().map((v) => v.name)).toEqual(["image", "video", "audio", "document", "pdf", "file", "unknown"]);
+    expect((s.getType("MediaKind") as GraphQLEnumType).getValues().map((v) => v.name)).toEqual([
+      "image",
+      "video",
+      "audio",
+      "document",
+      "pdf",
+      "file",
+      "unknown",
+    ]);
     const hop = (s.getType("AuthorRelationFilter") as GraphQLInputObjectType).getFields();
-    expect(Object.keys(hop)).toEqual(["eq", "ne", "in", "nin", "exists", "null", "status", "createdAt", "updatedAt", "publishedAt", "_tags", "name", "rank", "mentor"]);
+    expect(Object.keys(hop)).toEqual([
+      "eq",
+      "ne",
+      "in",
+      "nin",
+      "exists",
+      "null",
+      "status",
+      "createdAt",
+      "updatedAt",
+      "publishedAt",
+      "_tags",
+      "name",
+      "rank",
+      "mentor",
+    ]);
     expect(String(hop.mentor!.type)).toBe("RelationIDFilter");
   });
 
   test("sort enums: system sorts, sortable fields, one hop; the relation sort has no hops", () => {
     const sort = (s.getType("ItemSort") as GraphQLEnumType).getValues().map((v) => v.name);
-    expect(sort.slice(0, 8)).toEqual(["createdAt_ASC", "createdAt_DESC", "updatedAt_ASC", "updatedAt_DESC", "publishedAt_ASC", "publishedAt_DESC", "id_ASC", "id_DESC"]);
+    expect(sort.slice(0, 8)).toEqual([
+      "createdAt_ASC",
+      "createdAt_DESC",
+      "updatedAt_ASC",
+      "updatedAt_DESC",
+      "publishedAt_ASC",
+      "publishedAt_DESC",
+      "id_ASC",
+      "id_DESC",
+    ]);
     expect(sort).toContain("price_DESC");
     expect(sort).toContain("odd_name_ASC");
     expect(sort).toContain("author__name_ASC");
@@ -203,7 +300,20 @@ describe("naming and descriptions", () => {
     expect(sort).not.toContain("labels_ASC");
     expect(sort).not.toContain("authors__name_ASC");
     const rel = (s.getType("AuthorRelationSort") as GraphQLEnumType).getValues().map((v) => v.name);
-    expect(rel).toEqual(["createdAt_ASC", "createdAt_DESC", "updatedAt_ASC", "updatedAt_DESC", "publishedAt_ASC", "publishedAt_DESC", "id_ASC", "id_DESC", "name_ASC", "name_DESC", "rank_ASC", "rank_DESC"]);
+    expect(rel).toEqual([
+      "createdAt_ASC",
+      "createdAt_DESC",
+      "updatedAt_ASC",
+      "updatedAt_DESC",
+      "publishedAt_ASC",
+      "publishedAt_DESC",
+      "id_ASC",
+      "id_DESC",
+      "name_ASC",
+      "name_DESC",
+      "rank_ASC",
+      "rank_DESC",
+    ]);
   });
 
   test("me carries each model's GraphQL type name", async () => {
@@ -216,18 +326,23 @@ describe("naming and descriptions", () => {
     const rest = await h.json("GET", "/api/me", { headers: { "x-api-key": f.dev } });
     expect(rows.map((m) => m.namespace)).toEqual(rest.body.data.models.map((m: { namespace: string }) => m.namespace));
     // Every value of GET /api/me, with typeName added to each model.
-    const all = await f.gql(f.dev, `{ me { keyId name keyPrefix environment bundle surfaces scopes models { namespace id can typeName } version contract
-      legacy { contract legacyRefused reason } expiresAt lastUsedAt rotatedFrom { id expiresAt } writes { enabled } tenant { id name } } }`);
+    const all = await f.gql(
+      f.dev,
+      `{ me { keyId name keyPrefix environment bundle surfaces scopes models { namespace id can typeName } version contract
+      legacy { contract legacyRefused reason } expiresAt lastUsedAt rotatedFrom { id expiresAt } writes { enabled } tenant { id name } } }`,
+    );
     const again = await h.json("GET", "/api/me", { headers: { "x-api-key": f.dev } });
     const me = all.body.data.me;
-    expect({ ...me, models: me.models.map(({ typeName: _, ...m }: { typeName: string }) => m), lastUsedAt: null })
-      .toEqual({ ...again.body.data, lastUsedAt: null });
+    expect({ ...me, models: me.models.map(({ typeName: _, ...m }: { typeName: string }) => m), lastUsedAt: null }).toEqual({
+      ...again.body.data,
+      lastUsedAt: null,
+    });
   });
 });
 
 describe("schema cache", () => {
   test("built once per model-set version; a model change rebuilds it", async () => {
-    const q = "{ __type(name: \"Post\") { fields { name } } }";
+    const q = '{ __type(name: "Post") { fields { name } } }';
     const before = await f.gql(f.dev, q);
     expect(before.body.data.__type.fields.map((x: { name: string }) => x.name)).not.toContain("subtitle");
     const again = await f.gql(f.dev, q);
@@ -236,6 +351,9 @@ describe("schema cache", () => {
     expect(r.status).toBe(200);
     const after = await f.gql(f.dev, q);
     expect(after.body.data.__type.fields.map((x: { name: string }) => x.name)).toContain("subtitle");
-    await h.json("PATCH", `/v2/models/${f.models.post}`, { token: f.token, body: { removeIds: [r.body.fields.find((x: { namespace: string }) => x.namespace === "subtitle").id] } });
+    await h.json("PATCH", `/v2/models/${f.models.post}`, {
+      token: f.token,
+      body: { removeIds: [r.body.fields.find((x: { namespace: string }) => x.namespace === "subtitle").id] },
+    });
   });
 });

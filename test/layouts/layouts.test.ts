@@ -20,13 +20,17 @@ function goodLayout() {
   return {
     v: 1,
     main: [
-      { t: "card", id: "content", title: "Content", description: "What readers see", collapsible: true, collapsed: false, items: [
-        field(f.title!, { width: "full" }), field(f.body!, { width: "two_thirds" }), field(f.author!, { width: "third", display: "embedded" }),
-      ] },
+      {
+        t: "card",
+        id: "content",
+        title: "Content",
+        description: "What readers see",
+        collapsible: true,
+        collapsed: false,
+        items: [field(f.title!, { width: "full" }), field(f.body!, { width: "two_thirds" }), field(f.author!, { width: "third", display: "embedded" })],
+      },
     ],
-    aside: [
-      { t: "card", id: "meta", title: "Meta", items: [field(f.score!, { width: "half" }), field(f.related!, { display: "picker" })] },
-    ],
+    aside: [{ t: "card", id: "meta", title: "Meta", items: [field(f.score!, { width: "half" }), field(f.related!, { display: "picker" })] }],
   };
 }
 
@@ -36,15 +40,22 @@ beforeAll(async () => {
   token = o.token;
   projectId = o.project.id;
   author = (await h.json("POST", "/v2/models", { token, body: { name: "Author", namespace: "author", fields: [{ namespace: "name", type: "string" }] } })).body;
-  post = (await h.json("POST", "/v2/models", {
-    token,
-    body: {
-      name: "Post", namespace: "post", fields: [
-        { namespace: "title", type: "string" }, { namespace: "body", type: "markdown" }, { namespace: "author", type: "relation", relation: "author" },
-        { namespace: "score", type: "number" }, { namespace: "related", type: "array", arrayType: "relation", relation: "post" },
-      ],
-    },
-  })).body;
+  post = (
+    await h.json("POST", "/v2/models", {
+      token,
+      body: {
+        name: "Post",
+        namespace: "post",
+        fields: [
+          { namespace: "title", type: "string" },
+          { namespace: "body", type: "markdown" },
+          { namespace: "author", type: "relation", relation: "author" },
+          { namespace: "score", type: "number" },
+          { namespace: "related", type: "array", arrayType: "relation", relation: "post" },
+        ],
+      },
+    })
+  ).body;
   f = Object.fromEntries(post.fields.map((x: any) => [x.namespace, x.id]));
 });
 afterAll(() => h.close());
@@ -63,19 +74,35 @@ describe("saving and resetting a layout", () => {
     expect(r.body.version).toBe(post.version);
     expect(r.body.layout).toEqual({
       v: 1,
-      main: [{
-        t: "card", id: "content", title: "Content", description: "What readers see", collapsible: true, collapsed: false, items: [
-          { t: "field", id: `i-${f.title!.slice(-6)}`, fieldId: f.title, width: "full" },
-          { t: "field", id: `i-${f.body!.slice(-6)}`, fieldId: f.body, width: "two_thirds" },
-          { t: "field", id: `i-${f.author!.slice(-6)}`, fieldId: f.author, width: "third", display: "embedded" },
-        ],
-      }],
-      aside: [{
-        t: "card", id: "meta", title: "Meta", description: null, collapsible: false, collapsed: false, items: [
-          { t: "field", id: `i-${f.score!.slice(-6)}`, fieldId: f.score, width: "half" },
-          { t: "field", id: `i-${f.related!.slice(-6)}`, fieldId: f.related, width: "full", display: "picker" },
-        ],
-      }],
+      main: [
+        {
+          t: "card",
+          id: "content",
+          title: "Content",
+          description: "What readers see",
+          collapsible: true,
+          collapsed: false,
+          items: [
+            { t: "field", id: `i-${f.title!.slice(-6)}`, fieldId: f.title, width: "full" },
+            { t: "field", id: `i-${f.body!.slice(-6)}`, fieldId: f.body, width: "two_thirds" },
+            { t: "field", id: `i-${f.author!.slice(-6)}`, fieldId: f.author, width: "third", display: "embedded" },
+          ],
+        },
+      ],
+      aside: [
+        {
+          t: "card",
+          id: "meta",
+          title: "Meta",
+          description: null,
+          collapsible: false,
+          collapsed: false,
+          items: [
+            { t: "field", id: `i-${f.score!.slice(-6)}`, fieldId: f.score, width: "half" },
+            { t: "field", id: `i-${f.related!.slice(-6)}`, fieldId: f.related, width: "full", display: "picker" },
+          ],
+        },
+      ],
     });
     const again = await h.json("GET", `/v2/models/${post.id}`, { token });
     expect(again.body.layout).toEqual(r.body.layout);
@@ -90,7 +117,11 @@ describe("saving and resetting a layout", () => {
   test("a body without the layout key is refused and the saved layout stays", async () => {
     const r = await h.json("PUT", "/v2/models/post/layout", { token, body: {} });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: "The body must hold the layout key: { layout: {...} }, or { layout: null } to reset.", code: "invalid_layout", path: "layout" });
+    expect(r.body).toEqual({
+      error: "The body must hold the layout key: { layout: {...} }, or { layout: null } to reset.",
+      code: "invalid_layout",
+      path: "layout",
+    });
     expect((await h.json("GET", "/v2/models/post", { token })).body.layout.main[0].id).toBe("content");
   });
 
@@ -151,23 +182,96 @@ describe("refusals name the part to fix in path, and write nothing", () => {
     ["card id used twice", () => tweak((l) => (l.aside[0].id = "content")), "aside[0].id", 'aside[0].id "content" is used twice in this layout'],
     ["title missing", () => tweak((l) => delete l.main[0].title), "main[0].title", "main[0].title must be 1 to 80 characters"],
     ["title of 81 characters", () => tweak((l) => (l.main[0].title = "x".repeat(81))), "main[0].title", "main[0].title must be 1 to 80 characters"],
-    ["description of 201 characters", () => tweak((l) => (l.aside[0].description = "d".repeat(201))), "aside[0].description", "aside[0].description must be text of at most 200 characters, or null"],
+    [
+      "description of 201 characters",
+      () => tweak((l) => (l.aside[0].description = "d".repeat(201))),
+      "aside[0].description",
+      "aside[0].description must be text of at most 200 characters, or null",
+    ],
     ["collapsible not boolean", () => tweak((l) => (l.main[0].collapsible = "yes")), "main[0].collapsible", "main[0].collapsible must be true or false"],
-    ["collapsed without collapsible", () => tweak((l) => { l.main[0].collapsible = false; l.main[0].collapsed = true; }), "main[0].collapsed", "main[0].collapsed needs collapsible: true"],
-    ["unknown card key", () => tweak((l) => (l.main[0].color = "red")), "main[0].color", "main[0].color is not part of a layout part; allowed: t, id, title, description, collapsible, collapsed, items"],
+    [
+      "collapsed without collapsible",
+      () =>
+        tweak((l) => {
+          l.main[0].collapsible = false;
+          l.main[0].collapsed = true;
+        }),
+      "main[0].collapsed",
+      "main[0].collapsed needs collapsible: true",
+    ],
+    [
+      "unknown card key",
+      () => tweak((l) => (l.main[0].color = "red")),
+      "main[0].color",
+      "main[0].color is not part of a layout part; allowed: t, id, title, description, collapsible, collapsed, items",
+    ],
     ["items missing", () => tweak((l) => delete l.aside[0].items), "aside[0].items", "aside[0].items must be a list of field items"],
     ["item not an object", () => tweak((l) => (l.main[0].items[1] = null)), "main[0].items[1]", "main[0].items[1] must be a field item object"],
     ["item t wrong", () => tweak((l) => (l.main[0].items[1].t = "card")), "main[0].items[1].t", 'main[0].items[1].t must be "field"'],
-    ["item id with a space", () => tweak((l) => (l.main[0].items[0].id = "a b")), "main[0].items[0].id", "main[0].items[0].id must be 1 to 64 of a-z A-Z 0-9 _ -"],
-    ["fieldId not a UUID", () => tweak((l) => (l.main[0].items[2].fieldId = "title")), "main[0].items[2].fieldId", "main[0].items[2].fieldId must be a field id (UUID)"],
-    ["fieldId of another model", () => tweak((l) => (l.main[0].items[2].fieldId = otherFieldId())), "main[0].items[2].fieldId", () => `main[0].items[2].fieldId ${author.fields[0].id} is not a field of this model`],
-    ["the same field twice", () => tweak((l) => (l.aside[0].items[0].fieldId = f.title)), "aside[0].items[0].fieldId", 'aside[0].items[0].fieldId places the field "title" a second time'],
-    ["width quarter", () => tweak((l) => (l.main[0].items[0].width = "quarter")), "main[0].items[0].width", "main[0].items[0].width must be one of full, two_thirds, half, third"],
-    ["display on a text field", () => tweak((l) => (l.main[0].items[0].display = "inline")), "main[0].items[0].display", 'main[0].items[0].display is only for relation fields; "title" is a string field'],
-    ["display on a number field", () => tweak((l) => (l.aside[0].items[0].display = "picker")), "aside[0].items[0].display", 'aside[0].items[0].display is only for relation fields; "score" is a number field'],
-    ["display of an unknown kind", () => tweak((l) => (l.main[0].items[2].display = "table")), "main[0].items[2].display", "main[0].items[2].display must be one of picker, inline, embedded"],
-    ["unknown item key", () => tweak((l) => (l.main[0].items[0].label = "T")), "main[0].items[0].label", "main[0].items[0].label is not part of a layout part; allowed: t, id, fieldId, width, display"],
-    ["51 cards", () => ({ v: 1, main: Array.from({ length: 30 }, (_, i) => ({ t: "card", id: `m${i}`, title: "M", items: [] })), aside: Array.from({ length: 21 }, (_, i) => ({ t: "card", id: `a${i}`, title: "A", items: [] })) }), "aside[20]", "A layout holds at most 50 cards"],
+    [
+      "item id with a space",
+      () => tweak((l) => (l.main[0].items[0].id = "a b")),
+      "main[0].items[0].id",
+      "main[0].items[0].id must be 1 to 64 of a-z A-Z 0-9 _ -",
+    ],
+    [
+      "fieldId not a UUID",
+      () => tweak((l) => (l.main[0].items[2].fieldId = "title")),
+      "main[0].items[2].fieldId",
+      "main[0].items[2].fieldId must be a field id (UUID)",
+    ],
+    [
+      "fieldId of another model",
+      () => tweak((l) => (l.main[0].items[2].fieldId = otherFieldId())),
+      "main[0].items[2].fieldId",
+      () => `main[0].items[2].fieldId ${author.fields[0].id} is not a field of this model`,
+    ],
+    [
+      "the same field twice",
+      () => tweak((l) => (l.aside[0].items[0].fieldId = f.title)),
+      "aside[0].items[0].fieldId",
+      'aside[0].items[0].fieldId places the field "title" a second time',
+    ],
+    [
+      "width quarter",
+      () => tweak((l) => (l.main[0].items[0].width = "quarter")),
+      "main[0].items[0].width",
+      "main[0].items[0].width must be one of full, two_thirds, half, third",
+    ],
+    [
+      "display on a text field",
+      () => tweak((l) => (l.main[0].items[0].display = "inline")),
+      "main[0].items[0].display",
+      'main[0].items[0].display is only for relation fields; "title" is a string field',
+    ],
+    [
+      "display on a number field",
+      () => tweak((l) => (l.aside[0].items[0].display = "picker")),
+      "aside[0].items[0].display",
+      'aside[0].items[0].display is only for relation fields; "score" is a number field',
+    ],
+    [
+      "display of an unknown kind",
+      () => tweak((l) => (l.main[0].items[2].display = "table")),
+      "main[0].items[2].display",
+      "main[0].items[2].display must be one of picker, inline, embedded",
+    ],
+    [
+      "unknown item key",
+      () => tweak((l) => (l.main[0].items[0].label = "T")),
+      "main[0].items[0].label",
+      "main[0].items[0].label is not part of a layout part; allowed: t, id, fieldId, width, display",
+    ],
+    [
+      "51 cards",
+      () => ({
+        v: 1,
+        main: Array.from({ length: 30 }, (_, i) => ({ t: "card", id: `m${i}`, title: "M", items: [] })),
+        aside: Array.from({ length: 21 }, (_, i) => ({ t: "card", id: `a${i}`, title: "A", items: [] })),
+      }),
+      "aside[20]",
+      "A layout holds at most 50 cards",
+    ],
   ];
 
   beforeAll(async () => {
@@ -193,7 +297,8 @@ describe("refusals name the part to fix in path, and write nothing", () => {
     const fields = Array.from({ length: 500 }, (_, i) => ({ namespace: `f${i}`, type: "string" }));
     const wide = (await h.json("POST", "/v2/models", { token, body: { name: "Wide", namespace: "wide", fields } })).body;
     const items = wide.fields.map((x: any, i: number) => ({ t: "field", id: `i${i}`, fieldId: x.id }));
-    const cards = (list: any[]) => Array.from({ length: Math.ceil(list.length / 50) }, (_, c) => ({ t: "card", id: `c${c}`, title: "C", items: list.slice(c * 50, c * 50 + 50) }));
+    const cards = (list: any[]) =>
+      Array.from({ length: Math.ceil(list.length / 50) }, (_, c) => ({ t: "card", id: `c${c}`, title: "C", items: list.slice(c * 50, c * 50 + 50) }));
     const ok = await h.json("PUT", "/v2/models/wide/layout", { token, body: { layout: { v: 1, main: cards(items) } } });
     expect(ok.status).toBe(200);
     const over = [...items, { t: "field", id: "extra", fieldId: wide.fields[0].id }];
@@ -221,7 +326,10 @@ describe("who may change a layout", () => {
 
   test("an editor and a viewer are refused with the roles that may", async () => {
     const want = (current: string) => ({ error: "Insufficient permissions", required: ["owner", "admin", "developer"], current });
-    for (const [t, role] of [[editor, "editor"], [viewer, "viewer"]] as const) {
+    for (const [t, role] of [
+      [editor, "editor"],
+      [viewer, "viewer"],
+    ] as const) {
       const put = await h.json("PUT", "/v2/models/post/layout", { ...as(t), body: { layout: null } });
       expect(put.status).toBe(403);
       expect(put.body).toEqual(want(role));
@@ -265,7 +373,10 @@ describe("the agent mount", () => {
   });
 
   test("the agent mount refuses bad layouts the same way", async () => {
-    const r = await h.json("PUT", "/v2/agent/models/post/layout", { ...key(agent), body: { layout: { v: 1, main: [{ t: "card", id: "x", title: "X", items: [{ t: "field", id: "y", fieldId: "nope" }] }] } } });
+    const r = await h.json("PUT", "/v2/agent/models/post/layout", {
+      ...key(agent),
+      body: { layout: { v: 1, main: [{ t: "card", id: "x", title: "X", items: [{ t: "field", id: "y", fieldId: "nope" }] }] } },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: "main[0].items[0].fieldId must be a field id (UUID)", code: "invalid_layout", path: "main[0].items[0].fieldId" });
   });

@@ -33,7 +33,14 @@ function seeded(n: number) {
   const user = createUser(s, { email: EMAIL, password: PASSWORD });
   const project = createProject(s, { name: "Faults", slug: "faults", ownerId: user.id });
   const h = s.projects.get(project.id);
-  const model = createModel(s, h, { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }, { namespace: "n", type: "string" }] });
+  const model = createModel(s, h, {
+    name: "Post",
+    namespace: "post",
+    fields: [
+      { namespace: "title", type: "string" },
+      { namespace: "n", type: "string" },
+    ],
+  });
   h.sqlite.transaction(() => {
     for (let i = 0; i < n; i++) createEntry(s, h, "system", { model: "post", data: { title: `Post ${i}`, n: String(i) } });
   })();
@@ -45,7 +52,11 @@ async function serve(dir: string, env: Record<string, string> = {}): Promise<{ s
   const server = startServer({ CAPA_DATA_DIR: dir, PORT: "0", CAPA_DEMO: "0", CAPA_LOG_LEVEL: "warn", ...env });
   running.push(server);
   const origin = await server.listening(20_000);
-  const login = await fetch(`${origin}/v2/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  const login = await fetch(`${origin}/v2/user/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
   const token = ((await login.json()) as { accessToken: string }).accessToken;
   return { server, origin, token };
 }
@@ -55,7 +66,11 @@ test("SIGKILL during a background bulk publish: after restart every entry is pub
   const { dir, projectId, modelId } = seeded(total);
   let { server, origin, token } = await serve(dir);
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const started = await fetch(`${origin}/v2/model-instances/bulk-publish`, { method: "POST", headers: auth, body: JSON.stringify({ modelId, expectedCount: total }) });
+  const started = await fetch(`${origin}/v2/model-instances/bulk-publish`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ modelId, expectedCount: total }),
+  });
   expect(started.status).toBe(202);
   const { batchId } = (await started.json()) as { batchId: string };
   // Kill as soon as part of the batch is done.
@@ -89,7 +104,10 @@ test("SIGKILL during a background bulk publish: after restart every entry is pub
   let status = "";
   const until2 = Date.now() + 60_000;
   while (Date.now() < until2) {
-    const b = (await (await fetch(`${origin}/v2/model-instances/bulk/${batchId}`, { headers: auth2 })).json()) as { status: string; counts: Record<string, number> };
+    const b = (await (await fetch(`${origin}/v2/model-instances/bulk/${batchId}`, { headers: auth2 })).json()) as {
+      status: string;
+      counts: Record<string, number>;
+    };
     status = b.status;
     if (status === "done") {
       expect(b.counts).toEqual({ done: total, skipped: 0, failed: 0, remaining: 0 });
@@ -100,9 +118,9 @@ test("SIGKILL during a background bulk publish: after restart every entry is pub
   expect(status).toBe("done");
   expect(await server.stop()).toBe(0);
   const after = new Database(file);
-  const perEntry = after.query(
-    "SELECT json_extract(body, '$.data.instanceId') AS id, count(*) AS n FROM events WHERE type = 'instance.published' GROUP BY id HAVING n <> 1",
-  ).all();
+  const perEntry = after
+    .query("SELECT json_extract(body, '$.data.instanceId') AS id, count(*) AS n FROM events WHERE type = 'instance.published' GROUP BY id HAVING n <> 1")
+    .all();
   const unpublished = (after.query("SELECT count(*) AS n FROM entries WHERE published_version_id IS NULL").get() as { n: number }).n;
   const eventCount = (after.query("SELECT count(*) AS n FROM events WHERE type = 'instance.published'").get() as { n: number }).n;
   after.close();
@@ -117,7 +135,11 @@ test("SIGKILL right after a write is acknowledged: the write is there after rest
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const ids: string[] = [];
   for (let i = 0; i < 20; i++) {
-    const r = await fetch(`${origin}/v2/model-instances`, { method: "POST", headers: auth, body: JSON.stringify({ model: "post", data: { title: `Acked ${i}` } }) });
+    const r = await fetch(`${origin}/v2/model-instances`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ model: "post", data: { title: `Acked ${i}` } }),
+    });
     expect(r.status).toBe(201);
     ids.push(((await r.json()) as { id: string }).id);
   }
@@ -157,11 +179,19 @@ test("SIGKILL during a field change: the model is never half-converted, and the 
   const planned = (await plan.json()) as { id: string; planHash: string };
   await pollFor<{ countsReady: boolean }>(`${origin}/v2/field-changes/${planned.id}`, auth, (b) => b.countsReady, 30_000);
   const apply = await fetch(`${origin}/v2/models/post/field-changes`, {
-    method: "POST", headers: auth, body: JSON.stringify({ ...diff, planHash: planned.planHash, decisions: [{ opId: nFieldId, choice: "convert" }] }),
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ ...diff, planHash: planned.planHash, decisions: [{ opId: nFieldId, choice: "convert" }] }),
   });
   expect(apply.status).toBeLessThan(300);
   const change = (await apply.json()) as { id: string };
-  const seen = await pollFor<{ state: string; progress: { done: number } }>(`${origin}/v2/field-changes/${change.id}`, auth, (b) => b.progress.done > 0 || b.state === "done", 30_000, 5);
+  const seen = await pollFor<{ state: string; progress: { done: number } }>(
+    `${origin}/v2/field-changes/${change.id}`,
+    auth,
+    (b) => b.progress.done > 0 || b.state === "done",
+    30_000,
+    5,
+  );
   server.proc.kill(9);
   await server.exited();
   if (process.env.FAULT_DEBUG) console.log("killed at", seen.state, seen.progress);
@@ -172,8 +202,9 @@ test("SIGKILL during a field change: the model is never half-converted, and the 
   const file = join(dir, "projects", `${projectId}.sqlite`);
   const shape = () => {
     const db = new Database(file, { readonly: true });
-    const type = (JSON.parse((db.query("SELECT fields FROM models WHERE namespace = 'post'").get() as { fields: string }).fields) as { id: string; type: string }[])
-      .find((f) => f.id === nFieldId)!.type;
+    const type = (
+      JSON.parse((db.query("SELECT fields FROM models WHERE namespace = 'post'").get() as { fields: string }).fields) as { id: string; type: string }[]
+    ).find((f) => f.id === nFieldId)!.type;
     const kinds = db.query(`SELECT json_type(draft_data, '$."${nFieldId}"') AS t, count(*) AS c FROM entries GROUP BY t`).all() as { t: string; c: number }[];
     db.close();
     return { type, kinds };
@@ -185,14 +216,26 @@ test("SIGKILL during a field change: the model is never half-converted, and the 
 
   ({ server, origin, token } = await serve(dir));
   const auth2 = { authorization: `Bearer ${token}` };
-  const end = await pollFor<{ state: string; progress: { total: number; done: number; failed: number } }>(`${origin}/v2/field-changes/${change.id}`, auth2, (b) => b.state === "done" || b.state === "failed", 60_000, 100);
+  const end = await pollFor<{ state: string; progress: { total: number; done: number; failed: number } }>(
+    `${origin}/v2/field-changes/${change.id}`,
+    auth2,
+    (b) => b.state === "done" || b.state === "failed",
+    60_000,
+    100,
+  );
   expect(end.state).toBe("done");
   expect(end.progress.failed).toBe(0);
   expect(await server.stop()).toBe(0);
   expect(shape()).toEqual({ type: "number", kinds: [{ t: "integer", c: total }] });
   const db = new Database(file, { readonly: true });
   // Each entry's number is the text it held: entry "Post i" holds i.
-  const mismatched = (db.query(`SELECT count(*) AS c FROM entries WHERE 'Post ' || json_extract(draft_data, '$."${nFieldId}"') <> (SELECT json_extract(draft_data, '$."' || (SELECT json_extract(value, '$.id') FROM models, json_each(models.fields) WHERE models.namespace = 'post' AND json_extract(value, '$.namespace') = 'title') || '"'))`).get() as { c: number }).c;
+  const mismatched = (
+    db
+      .query(
+        `SELECT count(*) AS c FROM entries WHERE 'Post ' || json_extract(draft_data, '$."${nFieldId}"') <> (SELECT json_extract(draft_data, '$."' || (SELECT json_extract(value, '$.id') FROM models, json_each(models.fields) WHERE models.namespace = 'post' AND json_extract(value, '$.namespace') = 'title') || '"'))`,
+      )
+      .get() as { c: number }
+  ).c;
   db.close();
   expect(mismatched).toBe(0);
 }, 180_000);
@@ -208,7 +251,11 @@ test("SIGKILL while webhooks are being sent: after restart every event reaches t
     const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const ep = await fetch(`${origin}/v2/webhooks`, { method: "POST", headers: auth, body: JSON.stringify({ url: receiver.url("/hook") }) });
     expect(ep.status).toBe(201);
-    const started = await fetch(`${origin}/v2/model-instances/bulk-publish`, { method: "POST", headers: auth, body: JSON.stringify({ modelId, expectedCount: total }) });
+    const started = await fetch(`${origin}/v2/model-instances/bulk-publish`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ modelId, expectedCount: total }),
+    });
     expect(started.status).toBe(202);
     const deadline = Date.now() + 30_000;
     while (receiver.on("/hook").length === 0 && Date.now() < deadline) await Bun.sleep(5);

@@ -30,13 +30,23 @@ beforeAll(async () => {
   owner = await withOwner(h);
   const m = await h.json("POST", "/v2/models", {
     token: owner.token,
-    body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }, { namespace: "n", type: "number" }] },
+    body: {
+      name: "Post",
+      namespace: "post",
+      fields: [
+        { namespace: "title", type: "string" },
+        { namespace: "n", type: "number" },
+      ],
+    },
   });
   modelId = m.body.id;
   const e = await h.json("POST", "/v2/model-instances", { token: owner.token, body: { model: "post", data: { title: "Hello", n: 1 } } });
   entryId = e.body.id;
   await h.json("POST", `/v2/model-instances/${entryId}/publish`, { token: owner.token });
-  await h.json("POST", `/v2/projects/${owner.project.id}/members`, { token: owner.token, body: { email: "viewer@example.com", role: "viewer", password: "viewer-password-1" } });
+  await h.json("POST", `/v2/projects/${owner.project.id}/members`, {
+    token: owner.token,
+    body: { email: "viewer@example.com", role: "viewer", password: "viewer-password-1" },
+  });
   viewerToken = (await h.json("POST", "/v2/user/login", { body: { email: "viewer@example.com", password: "viewer-password-1" } })).body.accessToken;
   keys = [];
   for (const body of [{ scopes: ["instance:read"] }, { scopes: ["instance:read"], environment: "development" }, { permission: "read" }]) {
@@ -62,13 +72,54 @@ function snapshot(): string {
   return out;
 }
 
-const WORDS = ["", "post", "x", "..", "%2e%2e", "nope", "a b", "😀", "\u0000", "%", "%zz", "%E0%A4%A", "%C0%AF", "-1", "0", "1e309", "null", "true", "'", '"', "$tags", "*", "constructor", "__proto__"];
-const PARAMS = ["select", "where", "sort", "limit", "after", "before", "count", "preview", "from", "token", "model", "status", "page", "entry", "includeStatus"];
+const WORDS = [
+  "",
+  "post",
+  "x",
+  "..",
+  "%2e%2e",
+  "nope",
+  "a b",
+  "😀",
+  "\u0000",
+  "%",
+  "%zz",
+  "%E0%A4%A",
+  "%C0%AF",
+  "-1",
+  "0",
+  "1e309",
+  "null",
+  "true",
+  "'",
+  '"',
+  "$tags",
+  "*",
+  "constructor",
+  "__proto__",
+];
+const PARAMS = [
+  "select",
+  "where",
+  "sort",
+  "limit",
+  "after",
+  "before",
+  "count",
+  "preview",
+  "from",
+  "token",
+  "model",
+  "status",
+  "page",
+  "entry",
+  "includeStatus",
+];
 
 test("2,000 random and malformed requests over every route: no 5xx and nothing changes", async () => {
   const seed = Number(process.env.FUZZ_SEED ?? 20261121);
   const r = rng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const routes = h.capa.app.routes.map((x) => ({ method: x.method, path: x.path }));
   expect(routes.length).toBeGreaterThan(40);
   const before = snapshot();
@@ -79,15 +130,24 @@ test("2,000 random and malformed requests over every route: no 5xx and nothing c
     return s;
   };
   const fill = (path: string) =>
-    path.replace(/:(\w+)/g, () => encodeURIComponent(pick([entryId, modelId, owner.project.id, "post", randomString(), crypto.randomUUID()])))
+    path
+      .replace(/:(\w+)/g, () => encodeURIComponent(pick([entryId, modelId, owner.project.id, "post", randomString(), crypto.randomUUID()])))
       .replace(/\*$/, () => randomString().replace(/[?#]/g, ""));
   const query = () => {
     const parts: string[] = [];
     const n = Math.floor(r() * 4);
     for (let i = 0; i < n; i++) {
       const v = pick([
-        randomString(), JSON.stringify({ title: { [pick(["eq", "gt", "has", "contains", "zz"])]: pick([1, "x", null, [], {}]) } }),
-        "not-json{", "title,n", "-n,title", "201", "0", "end", "a".repeat(3000), JSON.stringify({ and: [{ not: {} }] }),
+        randomString(),
+        JSON.stringify({ title: { [pick(["eq", "gt", "has", "contains", "zz"])]: pick([1, "x", null, [], {}]) } }),
+        "not-json{",
+        "title,n",
+        "-n,title",
+        "201",
+        "0",
+        "end",
+        "a".repeat(3000),
+        JSON.stringify({ and: [{ not: {} }] }),
       ]);
       parts.push(`${pick(PARAMS)}=${r() < 0.7 ? encodeURIComponent(v) : v.replace(/[#\s]/g, "")}`);
     }
@@ -95,15 +155,34 @@ test("2,000 random and malformed requests over every route: no 5xx and nothing c
   };
   const body = (): BodyInit | undefined => {
     switch (Math.floor(r() * 9)) {
-      case 0: return undefined;
-      case 1: return "{not json";
-      case 2: return JSON.stringify(pick([[], [1, 2], "str", 42, null]));
-      case 3: return new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]); // invalid UTF-8 inside JSON
-      case 4: return JSON.stringify({ [pick(["name", "namespace", "fields", "data", "scopes", "slug", "email", "active", "layout", "query"])]: pick([randomString(), 1, true, [], {}, null, [randomString()]]) });
-      case 5: return "x".repeat(1024 * 1024 + 10); // over 1 MB
-      case 6: return JSON.stringify({ query: pick(["{", "{ me { keyId } }", "query { " + "{".repeat(200), randomString()]) });
-      case 7: return JSON.stringify({ a: "😀".repeat(1000), b: { c: { d: [[[[[]]]]] } } });
-      default: return randomString();
+      case 0:
+        return undefined;
+      case 1:
+        return "{not json";
+      case 2:
+        return JSON.stringify(pick([[], [1, 2], "str", 42, null]));
+      case 3:
+        return new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]); // invalid UTF-8 inside JSON
+      case 4:
+        return JSON.stringify({
+          [pick(["name", "namespace", "fields", "data", "scopes", "slug", "email", "active", "layout", "query"])]: pick([
+            randomString(),
+            1,
+            true,
+            [],
+            {},
+            null,
+            [randomString()],
+          ]),
+        });
+      case 5:
+        return "x".repeat(1024 * 1024 + 10); // over 1 MB
+      case 6:
+        return JSON.stringify({ query: pick(["{", "{ me { keyId } }", `query { ${"{".repeat(200)}`, randomString()]) });
+      case 7:
+        return JSON.stringify({ a: "😀".repeat(1000), b: { c: { d: [[[[[]]]]] } } });
+      default:
+        return randomString();
     }
   };
   const statuses = new Map<number, number>();
@@ -118,7 +197,7 @@ test("2,000 random and malformed requests over every route: no 5xx and nothing c
     // token goes only on safe methods (a DELETE needs no body to act, so malformed bodies are no guard).
     if (who === 1) headers.authorization = `Bearer ${viewerToken}`;
     if (who === 2) headers["x-api-key"] = pick(keys);
-    if (who === 3) headers["x-api-key"] = pick(["svc_live_abc\u00e2\u0080\u00a6", "pk_" + randomString().replace(/[^\x21-\x7e]/g, ""), "x"]);
+    if (who === 3) headers["x-api-key"] = pick(["svc_live_abc\u00e2\u0080\u00a6", `pk_${randomString().replace(/[^\x21-\x7e]/g, "")}`, "x"]);
     if (r() < 0.3) headers["svc-version"] = pick(["2026-10-01", "2026-10-02", "", "garbage"]);
     if (r() < 0.2) headers["svc-contract"] = pick(["1", "2", "x"]);
     if (r() < 0.2) headers["x-svc-project"] = pick([owner.project.id, "nope", crypto.randomUUID()]);
@@ -184,10 +263,15 @@ test("raw bytes over a real socket: bad escapes, invalid UTF-8, oversized heads 
     req("GET /api/entries/%"),
     req("GET /api/entries/post?where=%7B%22a%22%3A%7"),
     req("GET /v2/models/%zz"),
-    new Uint8Array([...new TextEncoder().encode("GET /api/entries/"), 0xff, 0xfe, ...new TextEncoder().encode(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")]),
+    new Uint8Array([
+      ...new TextEncoder().encode("GET /api/entries/"),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode(" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    ]),
     req("GET /api/me", `x-api-key: ${"a".repeat(20_000)}\r\n`),
     req("GET /api/me", `x-api-key: ${keys[0]}\r\nx-pad: ${"b".repeat(17_000)}\r\n`),
-    req("POST /v2/models", `Content-Type: application/json\r\nContent-Length: 2000000\r\n`) + "{",
+    `${req("POST /v2/models", `Content-Type: application/json\r\nContent-Length: 2000000\r\n`)}{`,
     req("GARBAGE /api/me"),
     "\x00\x01\x02 not http at all\r\n\r\n",
     req("GET /api/entries/post", `x-api-key: ${keys[0]}\r\nsvc-page: \x01\x02\r\n`),

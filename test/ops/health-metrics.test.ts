@@ -24,7 +24,10 @@ function parse(text: string): { types: Map<string, string>; samples: Map<string,
       types.set(type[1]!, type[2]!);
       continue;
     }
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/.exec(line);
+    const m =
+      /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/.exec(
+        line,
+      );
     expect(m, `bad line: ${line}`).not.toBeNull();
     const name = m![1]!;
     expect(name === family || name.startsWith(`${family}_`)).toBe(true);
@@ -52,7 +55,8 @@ describe("GET /healthz", () => {
     expect(r.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
     const loops = r.body.loops as { name: string; pattern: string; runs: number; errors: number; running: boolean; lastRunAt: string | null }[];
     expect(loops.length).toBeGreaterThan(0);
-    for (const l of loops) expect(l).toMatchObject({ name: expect.any(String), pattern: expect.any(String), runs: 0, errors: 0, running: false, lastRunAt: null });
+    for (const l of loops)
+      expect(l).toMatchObject({ name: expect.any(String), pattern: expect.any(String), runs: 0, errors: 0, running: false, lastRunAt: null });
   });
 
   test("a loop's run shows in its row", async () => {
@@ -149,8 +153,13 @@ describe("GET /metrics", () => {
 
   const refusals: { name: string; headers: () => Record<string, string>; status: number; body: unknown }[] = [
     { name: "no credentials", headers: () => ({}), status: 401, body: { error: "Authentication token required" } },
-    { name: "a wrong bearer", headers: () => ({ authorization: `Bearer ${METRICS_TOKEN}x` }), status: 401, body: { error: "Invalid or expired token", code: "invalid_token" } },
-    { name: "an API key", headers: () => ({ "x-api-key": "svc_live_" + "a".repeat(32) }), status: 401, body: { error: "Invalid API key" } },
+    {
+      name: "a wrong bearer",
+      headers: () => ({ authorization: `Bearer ${METRICS_TOKEN}x` }),
+      status: 401,
+      body: { error: "Invalid or expired token", code: "invalid_token" },
+    },
+    { name: "an API key", headers: () => ({ "x-api-key": `svc_live_${"a".repeat(32)}` }), status: 401, body: { error: "Invalid API key" } },
   ];
   test.each(refusals)("refuses $name", async ({ headers, status, body }) => {
     const r = await h.json("GET", "/metrics", { headers: headers() });
@@ -161,7 +170,8 @@ describe("GET /metrics", () => {
   test("refuses a person who owns no project, naming the role needed", async () => {
     // `current` is the role in the person's current project; this one has not opened one yet.
     const added = await h.json("POST", `/v2/projects/${owner.project.id}/members`, {
-      token: owner.token, body: { email: "editor@example.com", role: "editor", password: "editor-password-1" },
+      token: owner.token,
+      body: { email: "editor@example.com", role: "editor", password: "editor-password-1" },
     });
     expect(added.status).toBe(201);
     const login = await h.json("POST", "/v2/user/login", { body: { email: "editor@example.com", password: "editor-password-1" } });
@@ -186,22 +196,24 @@ describe("the metrics registry", () => {
     hist.observe(undefined, 0.05);
     hist.observe(undefined, 0.5);
     hist.observe(undefined, 5);
-    expect(r.render()).toBe([
-      "# HELP t_total A test counter.",
-      "# TYPE t_total counter",
-      't_total{path="a\\"b\\\\c\\nd"} 2',
-      "# HELP t_gauge A test gauge.",
-      "# TYPE t_gauge gauge",
-      "t_gauge 3",
-      "# HELP t_seconds A test histogram.",
-      "# TYPE t_seconds histogram",
-      't_seconds_bucket{le="0.1"} 1',
-      't_seconds_bucket{le="1"} 2',
-      't_seconds_bucket{le="+Inf"} 3',
-      "t_seconds_sum 5.55",
-      "t_seconds_count 3",
-      "",
-    ].join("\n"));
+    expect(r.render()).toBe(
+      [
+        "# HELP t_total A test counter.",
+        "# TYPE t_total counter",
+        't_total{path="a\\"b\\\\c\\nd"} 2',
+        "# HELP t_gauge A test gauge.",
+        "# TYPE t_gauge gauge",
+        "t_gauge 3",
+        "# HELP t_seconds A test histogram.",
+        "# TYPE t_seconds histogram",
+        't_seconds_bucket{le="0.1"} 1',
+        't_seconds_bucket{le="1"} 2',
+        't_seconds_bucket{le="+Inf"} 3',
+        "t_seconds_sum 5.55",
+        "t_seconds_count 3",
+        "",
+      ].join("\n"),
+    );
     expect(() => r.counter("t_total", "again")).toThrow("registered twice");
   });
 });

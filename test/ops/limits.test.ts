@@ -24,7 +24,11 @@ describe("per-key rate", () => {
       seen.push([r.status, r.headers.get("ratelimit-remaining")]);
       expect(r.headers.get("ratelimit-limit")).toBe("3");
     }
-    expect(seen).toEqual([[200, "2"], [200, "1"], [200, "0"]]);
+    expect(seen).toEqual([
+      [200, "2"],
+      [200, "1"],
+      [200, "0"],
+    ]);
     const refused = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("1");
@@ -52,7 +56,7 @@ describe("in-flight limits", () => {
     expect(r.body.error.code).toBe("rate_limit_exceeded");
     expect(r.body.error.message).toBe("Too many reads at once: at most 3 for one client of a key.");
     expect(r.headers.get("retry-after")).toBe("1");
-    held.forEach((release) => release());
+    for (const release of held) release();
     expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } })).status).toBe(200);
     expect(inFlight.held(`c:${keyId}:local`)).toBe(0);
   });
@@ -64,13 +68,14 @@ describe("in-flight limits", () => {
     let r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
     expect(r.status).toBe(429);
     expect(r.body.error.message).toBe("Too many reads at once: at most 4 for one key.");
-    held.forEach((release) => release());
-    const other = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"], environment: "development" } })).body.apiKey;
+    for (const release of held) release();
+    const other = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { scopes: ["instance:read"], environment: "development" } })).body
+      .apiKey;
     held = [1, 2, 3, 4].map(() => inFlight.acquire([[`p:${o.project.id}`, 4, "for one project's keys together"]]));
     r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": other } });
     expect(r.status).toBe(429);
     expect(r.body.error.message).toBe("Too many reads at once: at most 4 for one project's keys together.");
-    held.forEach((release) => release());
+    for (const release of held) release();
     expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": other } })).status).toBe(200);
   });
 
@@ -126,7 +131,7 @@ describe("refusals in /metrics", () => {
     const inFlight = h.capa.services.limits.inFlight;
     const held = [1, 2, 3].map(() => inFlight.acquire([[`c:${keyId}:local`, 3, "for one client of a key"]]));
     expect((await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } })).status).toBe(429);
-    held.forEach((release) => release());
+    for (const release of held) release();
     expect((await h.json("GET", "/api/me", { headers: { "x-api-key": key } })).status).toBe(200);
     expect((await h.json("GET", "/api/me", { headers: { "x-api-key": key } })).status).toBe(429);
     const text = await (await h.req("GET", "/metrics", { token: o.token })).text();
@@ -146,6 +151,6 @@ describe("configurable in-flight limits", () => {
     const r = await h.json("GET", "/api/entries/post", { headers: { "x-api-key": key } });
     expect(r.status).toBe(429);
     expect(r.body.error.message).toBe("Too many reads at once: at most 5 for one client of a key.");
-    held.forEach((release) => release());
+    for (const release of held) release();
   });
 });

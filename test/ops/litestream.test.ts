@@ -20,7 +20,15 @@ describe("a supervised Litestream", () => {
   }, 20_000);
   afterAll(async () => {
     await server?.stop();
-    if (process.env.DEBUG_OPS) console.log(server.output().split("\n").filter((l) => !l.includes('"request"')).join("\n"), server.errors());
+    if (process.env.DEBUG_OPS)
+      console.log(
+        server
+          .output()
+          .split("\n")
+          .filter((l) => !l.includes('"request"'))
+          .join("\n"),
+        server.errors(),
+      );
     dirs.remove();
   }, 20_000);
 
@@ -37,7 +45,9 @@ describe("a supervised Litestream", () => {
     expect(after.litestream.reloads).toBe(1);
     expect(after.litestream.pid).not.toBe(before.litestream.pid);
     expect(readFileSync(join(dirs.data, "litestream.yml"), "utf8")).toContain(`projects/${projectId}.sqlite`);
-    await waitFor("the project's replica", 5_000, async () => (existsSync(join(dirs.replica, "projects", `${projectId}.sqlite`, "generations")) ? true : undefined));
+    await waitFor("the project's replica", 5_000, async () =>
+      existsSync(join(dirs.replica, "projects", `${projectId}.sqlite`, "generations")) ? true : undefined,
+    );
   }, 20_000);
 
   test("a killed Litestream is restarted and the server answers throughout", async () => {

@@ -27,7 +27,9 @@ export async function serveReplicated(env: Record<string, string>): Promise<{ se
   const server = startServer(env);
   const origin = await server.listening();
   const login = await fetch(`${origin}/v2/user/login`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OWNER),
   });
   expect(login.status).toBe(200);
   return { server, origin, token: ((await login.json()) as { accessToken: string }).accessToken };
@@ -48,8 +50,13 @@ export interface Health {
   status: string;
   storage: { ok: boolean; openProjects: number };
   litestream: {
-    state: string; pid: number | null; databases: number; restarts: number; reloads: number;
-    lastError: string | null; lagSeconds: number | null;
+    state: string;
+    pid: number | null;
+    databases: number;
+    restarts: number;
+    reloads: number;
+    lastError: string | null;
+    lagSeconds: number | null;
   };
   loops: { name: string; runs: number }[];
 }

@@ -31,7 +31,10 @@ describe("the request log", () => {
   /** The request lines logged since `from`, once onAfterResponse has run. */
   async function requestLines(from: number): Promise<Record<string, unknown>[]> {
     await Bun.sleep(5);
-    return lines.slice(from).map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+    return lines
+      .slice(from)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.msg === "request");
   }
 
   test("a read with a key logs its route pattern, status, key id and project id", async () => {
@@ -55,7 +58,14 @@ describe("the request log", () => {
   });
 
   const refused: { name: string; method: string; path: string; headers?: Record<string, string>; status: number; route: string | null }[] = [
-    { name: "an unknown key", method: "GET", path: "/api/me", headers: { "x-api-key": "svc_live_Zz0000000000000000000000000000zZ" }, status: 401, route: "/api/me" },
+    {
+      name: "an unknown key",
+      method: "GET",
+      path: "/api/me",
+      headers: { "x-api-key": "svc_live_Zz0000000000000000000000000000zZ" },
+      status: 401,
+      route: "/api/me",
+    },
     { name: "a path no route matches", method: "GET", path: "/nowhere/at/all", status: 404, route: null },
     { name: "a write on the read API (refused before routing)", method: "DELETE", path: "/api/entries/post", status: 405, route: null },
     { name: "a bad bearer on /v2", method: "GET", path: "/v2/projects", headers: { authorization: "Bearer not.a.token" }, status: 401, route: "/v2/projects/" },

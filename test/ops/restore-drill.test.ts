@@ -19,7 +19,13 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
   const { origin, token } = first;
   expect((await call(origin, token, "POST", "/v2/projects", { name: "Drill", slug: "drill" })).status).toBe(201);
   const model = await call(origin, token, "POST", "/v2/models", {
-    name: "Note", namespace: "note", fields: [{ namespace: "title", type: "string" }, { namespace: "body", type: "markdown" }, { namespace: "rank", type: "number" }],
+    name: "Note",
+    namespace: "note",
+    fields: [
+      { namespace: "title", type: "string" },
+      { namespace: "body", type: "markdown" },
+      { namespace: "rank", type: "number" },
+    ],
   });
   expect(model.status).toBe(201);
 
@@ -27,7 +33,10 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
   const ids: string[] = [];
   let maxLag = 0;
   for (let i = 0; i < ENTRIES; i++) {
-    const r = await call(origin, token, "POST", "/v2/model-instances", { model: "note", data: { title: `Note ${i} ✓`, body: `# ${i}\n${"x".repeat(i * 50)}`, rank: i } });
+    const r = await call(origin, token, "POST", "/v2/model-instances", {
+      model: "note",
+      data: { title: `Note ${i} ✓`, body: `# ${i}\n${"x".repeat(i * 50)}`, rank: i },
+    });
     expect(r.status).toBe(201);
     ids.push(r.body.id);
     if (i % 3 === 0) expect((await call(origin, token, "POST", `/v2/model-instances/${r.body.id}/publish`, {})).status).toBe(200);

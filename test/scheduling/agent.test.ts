@@ -26,7 +26,12 @@ const agent = (method: string, path: string, secret: string | null, body?: unkno
 describe("a legacy key with write permission", () => {
   test("schedules, reads, reschedules and cancels; the action records the key", async () => {
     const e = await post(w, "By key");
-    const r = await agent("POST", "/scheduled-actions", write, { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 5 * MIN), timezone: "UTC" });
+    const r = await agent("POST", "/scheduled-actions", write, {
+      action: "publish",
+      targets: [{ type: "instance", id: e.id }],
+      wallTime: wallIn(w, 5 * MIN),
+      timezone: "UTC",
+    });
     expect(r.status).toBe(201);
     const a = r.body.actions[0];
     expect(a.createdBy).toEqual({ kind: "api_key", id: writeId });
@@ -46,7 +51,12 @@ describe("a legacy key with write permission", () => {
 
   test("an action the key scheduled runs as schedule, and a failed one can be retried by the key", async () => {
     const e = await post(w, null);
-    const r = await agent("POST", "/scheduled-actions", write, { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 2 * MIN), timezone: "UTC" });
+    const r = await agent("POST", "/scheduled-actions", write, {
+      action: "publish",
+      targets: [{ type: "instance", id: e.id }],
+      wallTime: wallIn(w, 2 * MIN),
+      timezone: "UTC",
+    });
     w.h.clock.advance(2 * MIN);
     runDueActions(w.h.capa.services, w.h.clock.now());
     await w.h.json("PATCH", `/v2/model-instances/${e.id}`, { token: w.token, body: { data: { title: "Now fine" } } });
@@ -80,7 +90,12 @@ describe("a legacy key with write permission", () => {
   });
 
   test("a model target needs model:publish, which no key holds: 403 bare", async () => {
-    const r = await agent("POST", "/scheduled-actions", write, { action: "publish", targets: [{ type: "model", id: "post" }], wallTime: wallIn(w, 5 * MIN), timezone: "UTC" });
+    const r = await agent("POST", "/scheduled-actions", write, {
+      action: "publish",
+      targets: [{ type: "model", id: "post" }],
+      wallTime: wallIn(w, 5 * MIN),
+      timezone: "UTC",
+    });
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ error: "Insufficient permissions" });
   });
@@ -118,7 +133,11 @@ describe("refusals", () => {
 
   test("a scoped key, no key and an unknown key: 401 { error: Invalid API key }", async () => {
     for (const secret of [scoped, null, "sk_not_a_real_key"]) {
-      for (const [method, path] of [["GET", "/scheduled-actions"], ["POST", "/scheduled-actions"], ["POST", "/model-instances/bulk-publish"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/scheduled-actions"],
+        ["POST", "/scheduled-actions"],
+        ["POST", "/model-instances/bulk-publish"],
+      ] as const) {
         const r = await agent(method, path, secret, {});
         expect({ path, status: r.status, body: r.body }).toEqual({ path, status: 401, body: { error: "Invalid API key" } });
       }

@@ -16,7 +16,11 @@ afterAll(async () => {
 
 test("an action scheduled ~61 s ahead publishes the entry and emits instance.published with actor schedule", async () => {
   server = startServer({
-    CAPA_DATA_DIR: data.dir, PORT: "0", CAPA_DEMO: "0", CAPA_ADMIN_EMAIL: "e2e@example.com", CAPA_ADMIN_PASSWORD: "e2e-password-1",
+    CAPA_DATA_DIR: data.dir,
+    PORT: "0",
+    CAPA_DEMO: "0",
+    CAPA_ADMIN_EMAIL: "e2e@example.com",
+    CAPA_ADMIN_PASSWORD: "e2e-password-1",
   });
   const origin = await server.listening(15_000);
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
@@ -25,7 +29,7 @@ test("an action scheduled ~61 s ahead publishes the entry and emits instance.pub
       headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: await res.json() as any };
+    return { status: res.status, body: (await res.json()) as any };
   };
   const token = (await call("POST", "/v2/user/login", { email: "e2e@example.com", password: "e2e-password-1" })).body.accessToken as string;
   const project = await call("POST", "/v2/projects", { name: "E2E" }, token);
@@ -36,7 +40,12 @@ test("an action scheduled ~61 s ahead publishes the entry and emits instance.pub
   // 62 s ahead, cut to whole seconds: between 61 and 62 s, so at least 60 s ahead when it arrives.
   const zone = "Europe/Berlin";
   const wallTime = Temporal.Now.zonedDateTimeISO(zone).add({ seconds: 62 }).toPlainDateTime().toString({ smallestUnit: "second" });
-  const scheduled = await call("POST", "/v2/scheduled-actions", { action: "publish", targets: [{ type: "instance", id: entry.id }], wallTime, timezone: zone }, token);
+  const scheduled = await call(
+    "POST",
+    "/v2/scheduled-actions",
+    { action: "publish", targets: [{ type: "instance", id: entry.id }], wallTime, timezone: zone },
+    token,
+  );
   expect(scheduled.status).toBe(201);
   const action = scheduled.body.actions[0];
   const due = Date.parse(scheduled.body.resolved.at);

@@ -38,7 +38,14 @@ async function makeTemplate(): Promise<Template> {
   const { token, project, user } = await withOwner(h);
   const m = await h.json("POST", "/v2/models", {
     token,
-    body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string", required: true }, { namespace: "body", type: "markdown" }] },
+    body: {
+      name: "Post",
+      namespace: "post",
+      fields: [
+        { namespace: "title", type: "string", required: true },
+        { namespace: "body", type: "markdown" },
+      ],
+    },
   });
   expect(m.status).toBe(201);
   h.capa.close();

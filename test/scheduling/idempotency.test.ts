@@ -50,11 +50,13 @@ describe("replay and reuse", () => {
     const e = await post(w, "Order");
     const wall = wallIn(w, 10 * MIN);
     const a = await w.h.req("POST", "/v2/scheduled-actions", {
-      token: w.token, headers: { "idempotency-key": "order-1", "content-type": "application/json" },
+      token: w.token,
+      headers: { "idempotency-key": "order-1", "content-type": "application/json" },
       raw: JSON.stringify({ action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wall, timezone: "UTC" }),
     });
     const b = await w.h.req("POST", "/v2/scheduled-actions", {
-      token: w.token, headers: { "idempotency-key": "order-1", "content-type": "application/json" },
+      token: w.token,
+      headers: { "idempotency-key": "order-1", "content-type": "application/json" },
       raw: `{ "timezone": "UTC", "wallTime": "${wall}",\n "targets": [{ "id": "${e.id}", "type": "instance" }], "action": "publish" }`,
     });
     expect(b.status).toBe(201);
@@ -120,9 +122,17 @@ describe("replay and reuse", () => {
 describe("scope and lifetime", () => {
   test("a refusal is not stored: the corrected request with the same key runs", async () => {
     const e = await post(w, "Fix me");
-    const bad = await send("/v2/scheduled-actions", { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 10_000), timezone: "UTC" }, "fix-1");
+    const bad = await send(
+      "/v2/scheduled-actions",
+      { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 10_000), timezone: "UTC" },
+      "fix-1",
+    );
     expect(bad.body.code).toBe("in_the_past");
-    const good = await send("/v2/scheduled-actions", { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" }, "fix-1");
+    const good = await send(
+      "/v2/scheduled-actions",
+      { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
+      "fix-1",
+    );
     expect(good.status).toBe(201);
   });
 
@@ -130,7 +140,10 @@ describe("scope and lifetime", () => {
     const e = await post(w, "Two callers");
     const secret = await key(w, { permission: "write", name: "robot" });
     await send(`/v2/model-instances/${e.id}/publish`, {}, "shared-1");
-    const r = await w.h.json("POST", `/v2/agent/model-instances/${e.id}/publish`, { headers: { "x-api-key": secret, "idempotency-key": "shared-1" }, body: {} });
+    const r = await w.h.json("POST", `/v2/agent/model-instances/${e.id}/publish`, {
+      headers: { "x-api-key": secret, "idempotency-key": "shared-1" },
+      body: {},
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get("idempotency-replayed")).toBeNull();
     expect(publishedOf(e.id).map((x) => x.actor.kind)).toEqual(["user", "api_key"]);

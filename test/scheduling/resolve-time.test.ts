@@ -20,8 +20,20 @@ function refusal(fn: () => unknown): AppError {
 
 describe("resolving wall times", () => {
   test.each([
-    ["Europe/Berlin", "2026-03-29T02:30", "2026-03-29T01:30:00.000Z", "+02:00", /02:30 does not exist on 2026-03-29 in Europe\/Berlin.*skip 60 minutes.*03:30 \(\+02:00\)/],
-    ["Europe/Berlin", "2026-10-25T02:30", "2026-10-25T00:30:00.000Z", "+02:00", /02:30 happens twice on 2026-10-25 in Europe\/Berlin; .*first one \(\+02:00\), not the second \(\+01:00\)/],
+    [
+      "Europe/Berlin",
+      "2026-03-29T02:30",
+      "2026-03-29T01:30:00.000Z",
+      "+02:00",
+      /02:30 does not exist on 2026-03-29 in Europe\/Berlin.*skip 60 minutes.*03:30 \(\+02:00\)/,
+    ],
+    [
+      "Europe/Berlin",
+      "2026-10-25T02:30",
+      "2026-10-25T00:30:00.000Z",
+      "+02:00",
+      /02:30 happens twice on 2026-10-25 in Europe\/Berlin; .*first one \(\+02:00\), not the second \(\+01:00\)/,
+    ],
     ["America/New_York", "2026-03-08T02:15", "2026-03-08T07:15:00.000Z", "-04:00", /02:15 does not exist on 2026-03-08 in America\/New_York/],
     ["America/New_York", "2026-11-01T01:30", "2026-11-01T05:30:00.000Z", "-04:00", /01:30 happens twice/],
     // Lord Howe moves by 30 minutes: the gap is not always an hour.
@@ -80,7 +92,10 @@ describe("the route refuses bad times and writes nothing", () => {
     [{ wallTime: "tomorrow", timezone: "UTC" }, 400, "invalid_body"],
     [{ wallTime: "2026-12-01T10:00", timezone: "Nowhere/City" }, 400, "invalid_body"],
   ])("%p", async (when, status, code) => {
-    const r = await w.h.json("POST", "/v2/scheduled-actions", { token: w.token, body: { action: "publish", targets: [{ type: "instance", id: entry.id }], ...when } });
+    const r = await w.h.json("POST", "/v2/scheduled-actions", {
+      token: w.token,
+      body: { action: "publish", targets: [{ type: "instance", id: entry.id }], ...when },
+    });
     expect(r.status).toBe(status);
     expect(r.body.code).toBe(code);
     expect(r.body.error).toBeString();
@@ -91,7 +106,8 @@ describe("the route refuses bad times and writes nothing", () => {
   test("the Berlin gap through the route: resolved carries the note", async () => {
     w.h.clock.set(Date.UTC(2026, 2, 1));
     const r = await w.h.json("POST", "/v2/scheduled-actions", {
-      token: w.token, body: { action: "publish", targets: [{ type: "instance", id: entry.id }], wallTime: "2026-03-29T02:30", timezone: "Europe/Berlin" },
+      token: w.token,
+      body: { action: "publish", targets: [{ type: "instance", id: entry.id }], wallTime: "2026-03-29T02:30", timezone: "Europe/Berlin" },
     });
     expect(r.status).toBe(201);
     expect(r.body.resolved).toEqual({ at: "2026-03-29T01:30:00.000Z", offset: "+02:00", note: expect.stringContaining("does not exist") });

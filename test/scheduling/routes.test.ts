@@ -17,7 +17,10 @@ describe("scheduling", () => {
     a = await post(w, "A");
     b = await post(w, "B");
     modelId = (await w.h.json("GET", "/v2/models/post", { token: w.token })).body.id;
-    const m = await w.h.json("POST", `/v2/projects/${w.projectId}/members`, { token: w.token, body: { email: "ed@example.com", role: "editor", password: "editor-password-1" } });
+    const m = await w.h.json("POST", `/v2/projects/${w.projectId}/members`, {
+      token: w.token,
+      body: { email: "ed@example.com", role: "editor", password: "editor-password-1" },
+    });
     expect(m.status).toBe(201);
     editorToken = (await w.h.json("POST", "/v2/user/login", { body: { email: "ed@example.com", password: "editor-password-1" } })).body.accessToken;
   });
@@ -28,7 +31,15 @@ describe("scheduling", () => {
   test("201 with batchId, resolved, one action per target and replaced", async () => {
     const r = await w.h.json("POST", "/v2/scheduled-actions", {
       token: w.token,
-      body: { action: "publish", targets: [{ type: "instance", id: a.id }, { type: "instance", id: b.id.toUpperCase() }], wallTime: "2026-11-21T14:00", timezone: "Europe/Berlin" },
+      body: {
+        action: "publish",
+        targets: [
+          { type: "instance", id: a.id },
+          { type: "instance", id: b.id.toUpperCase() },
+        ],
+        wallTime: "2026-11-21T14:00",
+        timezone: "Europe/Berlin",
+      },
     });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body)).toEqual(["batchId", "resolved", "actions", "replaced"]);
@@ -38,8 +49,17 @@ describe("scheduling", () => {
     expect(r.body.actions).toHaveLength(2);
     const [x, y] = r.body.actions;
     expect(x).toMatchObject({
-      action: "publish", targets: [{ type: "instance", id: a.id }], wallTime: "2026-11-21T14:00", timezone: "Europe/Berlin", versionId: null,
-      batchId: r.body.batchId, resolved: r.body.resolved, replaced: [], status: "pending", attempts: 0, retryOf: null,
+      action: "publish",
+      targets: [{ type: "instance", id: a.id }],
+      wallTime: "2026-11-21T14:00",
+      timezone: "Europe/Berlin",
+      versionId: null,
+      batchId: r.body.batchId,
+      resolved: r.body.resolved,
+      replaced: [],
+      status: "pending",
+      attempts: 0,
+      retryOf: null,
       createdBy: { kind: "user", id: w.userId },
     });
     expect(y.targets).toEqual([{ type: "instance", id: b.id }]);
@@ -48,7 +68,8 @@ describe("scheduling", () => {
 
   test("13:00:30 in Berlin in November is 30 s after now (12:00 UTC): in_the_past", async () => {
     const r = await w.h.json("POST", "/v2/scheduled-actions", {
-      token: w.token, body: { action: "unpublish", targets: [{ type: "instance", id: a.id }], wallTime: "2026-11-21T13:00:30", timezone: "Europe/Berlin" },
+      token: w.token,
+      body: { action: "unpublish", targets: [{ type: "instance", id: a.id }], wallTime: "2026-11-21T13:00:30", timezone: "Europe/Berlin" },
     });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: "in_the_past", field: "wallTime" });
@@ -62,14 +83,30 @@ describe("scheduling", () => {
     ["a target without id", { targets: [{ type: "instance" }] }, "targets[0].id"],
     ["an unknown entry", { targets: [{ type: "instance", id: "00000000-0000-4000-8000-000000000000" }] }, "targets[0].id"],
     ["an unknown model", { targets: [{ type: "model", id: "nope" }] }, "targets[0].id"],
-    ["the same entry twice", { targets: [{ type: "instance", id: "A" }, { type: "instance", id: "A" }] }, "targets[1].id"],
+    [
+      "the same entry twice",
+      {
+        targets: [
+          { type: "instance", id: "A" },
+          { type: "instance", id: "A" },
+        ],
+      },
+      "targets[1].id",
+    ],
     ["an unknown action", { action: "archive" }, "action"],
     ["an unknown body field", { color: "red" }, "color"],
   ])("%s is refused naming the field", async (_label, over, field) => {
     const before = await total();
     const targets = (over as { targets?: unknown }).targets;
     const fixed = Array.isArray(targets) ? targets.map((t) => (t.id === "A" ? { ...t, id: a.id } : t)) : targets;
-    const body = { action: "publish", targets: [{ type: "instance", id: a.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC", ...over, ...(targets !== undefined ? { targets: fixed } : {}) };
+    const body = {
+      action: "publish",
+      targets: [{ type: "instance", id: a.id }],
+      wallTime: wallIn(w, 10 * MIN),
+      timezone: "UTC",
+      ...over,
+      ...(targets !== undefined ? { targets: fixed } : {}),
+    };
     const r = await w.h.json("POST", "/v2/scheduled-actions", { token: w.token, body });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: "invalid_body", field });
@@ -81,13 +118,25 @@ describe("scheduling", () => {
     const headers = { "x-svc-project": p2.body.id };
     // Creating a project opens it; the rest of this file works in the first one.
     await w.h.json("PUT", "/v2/projects/current", { token: w.token, body: { projectId: w.projectId } });
-    await w.h.json("POST", "/v2/models", { token: w.token, headers, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] } });
+    await w.h.json("POST", "/v2/models", {
+      token: w.token,
+      headers,
+      body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] },
+    });
     const foreign = await w.h.json("POST", "/v2/model-instances", { token: w.token, headers, body: { model: "post", data: { title: "Elsewhere" } } });
     expect(foreign.status).toBe(201);
     const before = await total();
     const r = await w.h.json("POST", "/v2/scheduled-actions", {
       token: w.token,
-      body: { action: "publish", targets: [{ type: "instance", id: a.id }, { type: "instance", id: foreign.body.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
+      body: {
+        action: "publish",
+        targets: [
+          { type: "instance", id: a.id },
+          { type: "instance", id: foreign.body.id },
+        ],
+        wallTime: wallIn(w, 10 * MIN),
+        timezone: "UTC",
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: "invalid_body", field: "targets[1].id" });
@@ -95,7 +144,9 @@ describe("scheduling", () => {
     expect(await total()).toBe(before);
     // The same entry is fine in its own project.
     const own = await w.h.json("POST", "/v2/scheduled-actions", {
-      token: w.token, headers, body: { action: "publish", targets: [{ type: "instance", id: foreign.body.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
+      token: w.token,
+      headers,
+      body: { action: "publish", targets: [{ type: "instance", id: foreign.body.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
     });
     expect(own.status).toBe(201);
   });
@@ -113,13 +164,17 @@ describe("scheduling", () => {
 
   test("a model target needs model:publish: an owner may, an editor may not", async () => {
     const refused = await w.h.json("POST", "/v2/scheduled-actions", {
-      token: editorToken, headers: { "x-svc-project": w.projectId }, body: { action: "publish", targets: [{ type: "model", id: "post" }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
+      token: editorToken,
+      headers: { "x-svc-project": w.projectId },
+      body: { action: "publish", targets: [{ type: "model", id: "post" }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
     });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: "Insufficient permissions", required: ["owner", "admin", "developer"], current: "editor" });
     // The editor may schedule entries.
     const ok = await w.h.json("POST", "/v2/scheduled-actions", {
-      token: editorToken, headers: { "x-svc-project": w.projectId }, body: { action: "unpublish", targets: [{ type: "instance", id: b.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
+      token: editorToken,
+      headers: { "x-svc-project": w.projectId },
+      body: { action: "unpublish", targets: [{ type: "instance", id: b.id }], wallTime: wallIn(w, 10 * MIN), timezone: "UTC" },
     });
     expect(ok.status).toBe(201);
     const r = await schedule(w, { action: "publish", targets: [{ type: "model", id: "post" }], wallTime: wallIn(w, 10 * MIN) });
@@ -133,7 +188,14 @@ describe("scheduling", () => {
       expect(r.status).toBe(400);
       expect(r.body.field).toBe("versionId");
     };
-    await bad({ action: "publish", versionId: a.draft.versionId, targets: [{ type: "instance", id: a.id }, { type: "instance", id: b.id }] });
+    await bad({
+      action: "publish",
+      versionId: a.draft.versionId,
+      targets: [
+        { type: "instance", id: a.id },
+        { type: "instance", id: b.id },
+      ],
+    });
     await bad({ action: "unpublish", versionId: a.draft.versionId, targets: [{ type: "instance", id: a.id }] });
     await bad({ action: "publish", versionId: a.draft.versionId, targets: [{ type: "model", id: "post" }] });
     await bad({ action: "publish", versionId: "not-a-uuid", targets: [{ type: "instance", id: a.id }] });
@@ -145,20 +207,32 @@ describe("scheduling", () => {
 
   test("defaults: the project's publishing time zone, used when a request sends none", async () => {
     expect((await w.h.json("GET", "/v2/scheduled-actions/defaults", { token: w.token })).body).toEqual({ timezone: null });
-    const none = await w.h.json("POST", "/v2/scheduled-actions", { token: w.token, body: { action: "publish", targets: [{ type: "instance", id: a.id }], wallTime: wallIn(w, 10 * MIN) } });
+    const none = await w.h.json("POST", "/v2/scheduled-actions", {
+      token: w.token,
+      body: { action: "publish", targets: [{ type: "instance", id: a.id }], wallTime: wallIn(w, 10 * MIN) },
+    });
     expect(none.status).toBe(400);
     expect(none.body.field).toBe("timezone");
 
-    const editor = await w.h.json("PUT", "/v2/scheduled-actions/defaults", { token: editorToken, headers: { "x-svc-project": w.projectId }, body: { timezone: "Europe/Berlin" } });
+    const editor = await w.h.json("PUT", "/v2/scheduled-actions/defaults", {
+      token: editorToken,
+      headers: { "x-svc-project": w.projectId },
+      body: { timezone: "Europe/Berlin" },
+    });
     expect(editor.status).toBe(403);
     const badZone = await w.h.json("PUT", "/v2/scheduled-actions/defaults", { token: w.token, body: { timezone: "Europe/Atlantis" } });
     expect(badZone.status).toBe(400);
     expect(badZone.body.field).toBe("timezone");
     const set = await w.h.json("PUT", "/v2/scheduled-actions/defaults", { token: w.token, body: { timezone: "europe/berlin" } });
     expect(set.body).toEqual({ timezone: "Europe/Berlin" });
-    expect((await w.h.json("GET", "/v2/scheduled-actions/defaults", { token: editorToken, headers: { "x-svc-project": w.projectId } })).body).toEqual({ timezone: "Europe/Berlin" });
+    expect((await w.h.json("GET", "/v2/scheduled-actions/defaults", { token: editorToken, headers: { "x-svc-project": w.projectId } })).body).toEqual({
+      timezone: "Europe/Berlin",
+    });
 
-    const r = await w.h.json("POST", "/v2/scheduled-actions", { token: w.token, body: { action: "publish", targets: [{ type: "instance", id: a.id }], wallTime: "2026-11-21T14:00" } });
+    const r = await w.h.json("POST", "/v2/scheduled-actions", {
+      token: w.token,
+      body: { action: "publish", targets: [{ type: "instance", id: a.id }], wallTime: "2026-11-21T14:00" },
+    });
     expect(r.status).toBe(201);
     expect(r.body.actions[0]).toMatchObject({ timezone: "Europe/Berlin", resolved: { at: "2026-11-21T13:00:00.000Z", offset: "+01:00" } });
     await w.h.json("PUT", "/v2/scheduled-actions/defaults", { token: w.token, body: { timezone: null } });
@@ -216,7 +290,15 @@ describe("scheduling", () => {
     expect(p2.body.data[0].id).not.toBe(p1.body.data[0].id);
     expect(all.body.data.slice(2, 4).map((x: { id: string }) => x.id)).toEqual(p2.body.data.map((x: { id: string }) => x.id));
 
-    for (const [q, field] of [["limit=201", "limit"], ["limit=0", "limit"], ["page=0", "page"], ["order=up", "order"], ["status=late", "status"], ["from=yesterday", "from"], ["to=2026-13-45", "to"]]) {
+    for (const [q, field] of [
+      ["limit=201", "limit"],
+      ["limit=0", "limit"],
+      ["page=0", "page"],
+      ["order=up", "order"],
+      ["status=late", "status"],
+      ["from=yesterday", "from"],
+      ["to=2026-13-45", "to"],
+    ]) {
       const r = await w.h.json("GET", `/v2/scheduled-actions?${q}`, { token: w.token });
       expect({ q, status: r.status, field: r.body.field }).toEqual({ q, status: 400, field });
     }

@@ -97,7 +97,10 @@ describe("failures", () => {
     let a = await get(id);
     expect(a).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: "2026-11-21T12:03:00.000Z", lastFailedAt: "2026-11-21T12:02:00.000Z" });
     expect(a.lastError).toContain("title is required");
-    const steps: [number, number, string | null][] = [[5, 2, "2026-11-21T12:08:00.000Z"], [15, 3, "2026-11-21T12:23:00.000Z"]];
+    const steps: [number, number, string | null][] = [
+      [5, 2, "2026-11-21T12:08:00.000Z"],
+      [15, 3, "2026-11-21T12:23:00.000Z"],
+    ];
     for (const [, attempts, next] of steps) {
       expect(tick(a.nextAttemptAt === null ? 0 : Date.parse(a.nextAttemptAt) - w.h.clock.now() - 1)).toBe(0);
       expect(tick(1)).toBe(1);

@@ -47,7 +47,13 @@ describe("pending: PATCH reschedule (single)", () => {
     const { id } = await inState("pending");
     const r = await call("PATCH", `/v2/scheduled-actions/${id}`, { wallTime: "2026-12-24T18:00", timezone: "America/New_York" });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id, status: "pending", wallTime: "2026-12-24T18:00", timezone: "America/New_York", resolved: { at: "2026-12-24T23:00:00.000Z", offset: "-05:00" } });
+    expect(r.body).toMatchObject({
+      id,
+      status: "pending",
+      wallTime: "2026-12-24T18:00",
+      timezone: "America/New_York",
+      resolved: { at: "2026-12-24T23:00:00.000Z", offset: "-05:00" },
+    });
     // Without a zone the action's own zone is kept.
     const r2 = await call("PATCH", `/v2/scheduled-actions/${id}`, { wallTime: "2026-12-25T09:00" });
     expect(r2.body).toMatchObject({ timezone: "America/New_York", resolved: { at: "2026-12-25T14:00:00.000Z" } });
@@ -83,7 +89,7 @@ describe("pending: PATCH reschedule (batch)", () => {
     expect(moved.body.batchId).toBe(r.batchId);
     expect(moved.body.resolved).toEqual({ at: "2026-12-31T15:00:00.000Z", offset: "+09:00" });
     expect(moved.body.actions.map((x: { id: string }) => x.id).sort()).toEqual([a.id, r.actions[2].id].sort());
-    expect((await get(b.id))).toMatchObject({ status: "cancelled", resolved: r.resolved });
+    expect(await get(b.id)).toMatchObject({ status: "cancelled", resolved: r.resolved });
   });
 
   test("a batch with nothing pending: 409; an unknown batch: 404", async () => {
@@ -156,7 +162,14 @@ describe("failed, dead: POST retry", () => {
     expect(r.status).toBe(201);
     expect(Object.keys(r.body)).toEqual(["batchId", "resolved", "actions", "replaced"]);
     const retry = r.body.actions[0];
-    expect(retry).toMatchObject({ status: "pending", retryOf: id, action: "publish", targets: before.targets, attempts: 0, resolved: { at: new Date(w.h.clock.now()).toISOString() } });
+    expect(retry).toMatchObject({
+      status: "pending",
+      retryOf: id,
+      action: "publish",
+      targets: before.targets,
+      attempts: 0,
+      resolved: { at: new Date(w.h.clock.now()).toISOString() },
+    });
     expect(retry.id).not.toBe(id);
     expect(r.body.replaced).toEqual([]);
     tick(0);

@@ -53,7 +53,11 @@ describe("bad input on the management routes", () => {
   }
 
   test("JSON sent without a JSON content type is still read", async () => {
-    const r = await h.json("POST", "/v2/models", { token, raw: JSON.stringify({ name: "Plain", namespace: "plain" }), headers: { "content-type": "text/plain" } });
+    const r = await h.json("POST", "/v2/models", {
+      token,
+      raw: JSON.stringify({ name: "Plain", namespace: "plain" }),
+      headers: { "content-type": "text/plain" },
+    });
     expect(r.status).toBe(201);
     expect(r.body.namespace).toBe("plain");
     expect((await h.json("DELETE", "/v2/models/plain", { token, body: { namespace: "plain" } })).status).toBe(204);

@@ -20,7 +20,8 @@ describe("entry values", () => {
     const r = await h.json("POST", "/v2/models", {
       token,
       body: {
-        name: "Item", namespace: "item",
+        name: "Item",
+        namespace: "item",
         fields: [
           { namespace: "title", type: "string" },
           { namespace: "body", type: "markdown" },
@@ -56,8 +57,16 @@ describe("entry values", () => {
     const r = await h.json("POST", "/v2/model-instances", { token, body: { model: "item", data: { title: "Lamp" }, tags: ["new", "new", "home"] } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
-      model: "item", status: "draft", createdAt: T0, updatedAt: T0, publishedAt: null, version: 1, publishedVersion: null,
-      tags: ["new", "home"], folder: null, published: null,
+      model: "item",
+      status: "draft",
+      createdAt: T0,
+      updatedAt: T0,
+      publishedAt: null,
+      version: 1,
+      publishedVersion: null,
+      tags: ["new", "home"],
+      folder: null,
+      published: null,
     });
     expect(r.body.draft.version).toBe(1);
     expect(Object.keys(r.body.draft.data)).toHaveLength(21);
@@ -67,10 +76,27 @@ describe("entry values", () => {
 
   test("a value of every kind is stored and read back", async () => {
     const data = {
-      title: "Lamp", body: "# Lamp", rich: "<p>Lamp</p>", snippet: "let x = 1;", size: "m", tint: "#ff8800", price: 19.5,
-      onSale: false, launch: "2026-12-01", labels: ["a", "b"], scores: [1, 2.5], days: ["2026-01-01", "2026-01-02T10:00:00Z"],
-      sizes: ["s"], makers: [maker.id], gallery: [IMAGE], extras: [{ any: "thing" }, 3], maker: maker.id.toUpperCase(),
-      cover: { url: "https://cdn.example.com/c.png" }, clip: IMAGE, manual: IMAGE, meta: { nested: [1, { a: null }] },
+      title: "Lamp",
+      body: "# Lamp",
+      rich: "<p>Lamp</p>",
+      snippet: "let x = 1;",
+      size: "m",
+      tint: "#ff8800",
+      price: 19.5,
+      onSale: false,
+      launch: "2026-12-01",
+      labels: ["a", "b"],
+      scores: [1, 2.5],
+      days: ["2026-01-01", "2026-01-02T10:00:00Z"],
+      sizes: ["s"],
+      makers: [maker.id],
+      gallery: [IMAGE],
+      extras: [{ any: "thing" }, 3],
+      maker: maker.id.toUpperCase(),
+      cover: { url: "https://cdn.example.com/c.png" },
+      clip: IMAGE,
+      manual: IMAGE,
+      meta: { nested: [1, { a: null }] },
     };
     const r = await h.json("POST", "/v2/model-instances", { token, body: { model: "item", data } });
     expect(r.status).toBe(201);
@@ -139,7 +165,13 @@ describe("entry values", () => {
     expect(r.status).toBe(200);
     expect(r.body.draft.data).toMatchObject({ title: "T", price: null });
     expect(r.body.folder).toBe("fld_1");
-    for (const [body, field] of [[{ tags: "a" }, "tags"], [{ tags: [""] }, "tags"], [{ folder: 5 }, "folder"], [{ status: "published" }, "status"], [{ data: [] }, "data"]] as const) {
+    for (const [body, field] of [
+      [{ tags: "a" }, "tags"],
+      [{ tags: [""] }, "tags"],
+      [{ folder: 5 }, "folder"],
+      [{ status: "published" }, "status"],
+      [{ data: [] }, "data"],
+    ] as const) {
       const bad = await h.json("PATCH", `/v2/model-instances/${e.id}`, { token, body });
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ code: "invalid_body", field });
@@ -157,7 +189,14 @@ describe("entry lifecycle", () => {
     ({ token } = await withOwner(h));
     await h.json("POST", "/v2/models", {
       token,
-      body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string", required: true }, { namespace: "body", type: "markdown" }] },
+      body: {
+        name: "Post",
+        namespace: "post",
+        fields: [
+          { namespace: "title", type: "string", required: true },
+          { namespace: "body", type: "markdown" },
+        ],
+      },
     });
   });
   afterAll(() => h.close());
@@ -183,7 +222,10 @@ describe("entry lifecycle", () => {
     const pub = await h.json("POST", `/v2/model-instances/${e.id}/publish`, { token });
     expect(pub.status).toBe(200);
     expect(pub.body).toMatchObject({
-      status: "published", version: 3, publishedVersion: 3, publishedAt: "2026-11-21T12:00:02.000Z",
+      status: "published",
+      version: 3,
+      publishedVersion: 3,
+      publishedAt: "2026-11-21T12:00:02.000Z",
       // Publishing is not a save.
       updatedAt: "2026-11-21T12:00:01.000Z",
       published: { versionId: v3, version: 3, updatedAt: "2026-11-21T12:00:01.000Z", data: { title: "First", body: "text" } },
@@ -204,7 +246,10 @@ describe("entry lifecycle", () => {
     const r = await h.json("GET", `/v2/model-instances/${e.id}/versions`, { token });
     expect(r.status).toBe(200);
     expect(r.body.data.map((v: any) => [v.number, v.published, v.data.title])).toEqual([
-      [4, true, "Second"], [3, false, "First"], [2, false, ""], [1, false, null],
+      [4, true, "Second"],
+      [3, false, "First"],
+      [2, false, ""],
+      [1, false, null],
     ]);
     expect(r.body.data[0].createdBy).toMatch(/^user:/);
   });
@@ -242,7 +287,12 @@ describe("entry lifecycle", () => {
     const r = await h.json("DELETE", `/v2/model-instances/${e.id}`, { token });
     expect(r.status).toBe(204);
     for (const [method, path] of [
-      ["GET", ""], ["PATCH", ""], ["DELETE", ""], ["GET", "/versions"], ["POST", "/publish"], ["POST", "/unpublish"],
+      ["GET", ""],
+      ["PATCH", ""],
+      ["DELETE", ""],
+      ["GET", "/versions"],
+      ["POST", "/publish"],
+      ["POST", "/unpublish"],
     ] as const) {
       const x = await h.json(method, `/v2/model-instances/${e.id}${path}`, { token, body: method === "PATCH" ? { data: {} } : undefined });
       expect([method, path, x.status, x.body.code]).toEqual([method, path, 404, "not_found"]);
@@ -251,7 +301,10 @@ describe("entry lifecycle", () => {
 
   test("an editor may write entries; a viewer may only read them", async () => {
     const pid = (await h.json("GET", "/v2/projects", { token })).body.data[0].id;
-    for (const [email, role] of [["ed@example.com", "editor"], ["vi@example.com", "viewer"]]) {
+    for (const [email, role] of [
+      ["ed@example.com", "editor"],
+      ["vi@example.com", "viewer"],
+    ]) {
       await h.json("POST", `/v2/projects/${pid}/members`, { token, body: { email, role, password: "member-password-1" } });
     }
     const sign = async (email: string) => (await h.json("POST", "/v2/user/login", { body: { email, password: "member-password-1" } })).body.accessToken;
@@ -274,10 +327,20 @@ describe("single-entry models, lists, and values after a model edit", () => {
   beforeAll(async () => {
     h = startApp();
     ({ token } = await withOwner(h));
-    await h.json("POST", "/v2/models", { token, body: { name: "Settings", namespace: "settings", singleEntry: true, fields: [{ namespace: "site", type: "string" }] } });
     await h.json("POST", "/v2/models", {
       token,
-      body: { name: "Shirt", namespace: "shirt", fields: [{ namespace: "size", type: "enum", required: true, options: { values: ["s", "m", "l"] } }, { namespace: "n", type: "number" }] },
+      body: { name: "Settings", namespace: "settings", singleEntry: true, fields: [{ namespace: "site", type: "string" }] },
+    });
+    await h.json("POST", "/v2/models", {
+      token,
+      body: {
+        name: "Shirt",
+        namespace: "shirt",
+        fields: [
+          { namespace: "size", type: "enum", required: true, options: { values: ["s", "m", "l"] } },
+          { namespace: "n", type: "number" },
+        ],
+      },
     });
   });
   afterAll(() => h.close());
@@ -325,7 +388,8 @@ describe("single-entry models, lists, and values after a model edit", () => {
     const past = await h.json("GET", "/v2/model-instances?model=shirt&limit=2&page=4", { token });
     expect(past.body).toMatchObject({ data: [], total: 5 });
 
-    const byStatus = async (status: string) => (await h.json("GET", `/v2/model-instances?model=${status === "all" ? "shirt" : `shirt&status=${status}`}`, { token })).body;
+    const byStatus = async (status: string) =>
+      (await h.json("GET", `/v2/model-instances?model=${status === "all" ? "shirt" : `shirt&status=${status}`}`, { token })).body;
     expect((await byStatus("published")).data.map((e: any) => e.id)).toEqual([ids[0]]);
     expect((await byStatus("changed")).data.map((e: any) => e.id)).toEqual([ids[1]]);
     expect((await byStatus("draft")).total).toBe(3);

@@ -52,8 +52,15 @@ describe("creating models", () => {
     expect(r.status).toBe(201);
     const m = r.body;
     expect(m).toMatchObject({
-      namespace: "product", name: "Product", description: "Things we sell", singleEntry: false, version: 1,
-      layout: null, embedByDefault: false, createdAt: "2026-11-21T12:00:00.000Z", updatedAt: "2026-11-21T12:00:00.000Z",
+      namespace: "product",
+      name: "Product",
+      description: "Things we sell",
+      singleEntry: false,
+      version: 1,
+      layout: null,
+      embedByDefault: false,
+      createdAt: "2026-11-21T12:00:00.000Z",
+      updatedAt: "2026-11-21T12:00:00.000Z",
     });
     expect(m.id).toMatch(UUID);
     expect(m.fields).toHaveLength(EVERY_KIND.length);
@@ -97,7 +104,8 @@ describe("creating models", () => {
 
   test("relation by model id, and to the model itself by id", async () => {
     const r = await h.json("POST", "/v2/models", {
-      token, body: { name: "Review", namespace: "review", fields: [{ namespace: "of", type: "relation", relation: maker.id.toUpperCase() }] },
+      token,
+      body: { name: "Review", namespace: "review", fields: [{ namespace: "of", type: "relation", relation: maker.id.toUpperCase() }] },
     });
     expect(r.status).toBe(201);
     expect(r.body.fields[0].relation).toBe(maker.id);
@@ -113,8 +121,15 @@ describe("creating models", () => {
   }
 
   const badNamespaces: [string, unknown][] = [
-    ["empty", ""], ["65 characters", "y".repeat(65)], ["space", "blog posts"], ["dot", "blog.posts"],
-    ["slash", "a/b"], ["non-ASCII", "café"], ["missing", undefined], ["not text", 12], ["__proto__", "__proto__"],
+    ["empty", ""],
+    ["65 characters", "y".repeat(65)],
+    ["space", "blog posts"],
+    ["dot", "blog.posts"],
+    ["slash", "a/b"],
+    ["non-ASCII", "café"],
+    ["missing", undefined],
+    ["not text", 12],
+    ["__proto__", "__proto__"],
   ];
   for (const [name, ns] of badNamespaces) {
     test(`namespace refused: ${name}`, async () => {
@@ -199,7 +214,15 @@ describe("editing and deleting models", () => {
     pid = o.project.id;
     const r = await h.json("POST", "/v2/models", {
       token,
-      body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }, { namespace: "count", type: "number" }, { namespace: "old", type: "string" }] },
+      body: {
+        name: "Post",
+        namespace: "post",
+        fields: [
+          { namespace: "title", type: "string" },
+          { namespace: "count", type: "number" },
+          { namespace: "old", type: "string" },
+        ],
+      },
     });
     model = r.body;
   });
@@ -216,7 +239,14 @@ describe("editing and deleting models", () => {
     model = add.body;
 
     const edit = await h.json("PATCH", `/v2/models/${model.id}`, {
-      token, body: { name: "Blog post", editFields: [{ id: f("title").id, label: "Headline", required: true }, { id: f("count").id, type: "string" }] },
+      token,
+      body: {
+        name: "Blog post",
+        editFields: [
+          { id: f("title").id, label: "Headline", required: true },
+          { id: f("count").id, type: "string" },
+        ],
+      },
     });
     expect(edit.status).toBe(200);
     expect(edit.body.version).toBe(3);
@@ -275,7 +305,8 @@ describe("editing and deleting models", () => {
 
   test("an editor may read models but not change them", async () => {
     const add = await h.json("POST", `/v2/projects/${pid}/members`, {
-      token, body: { email: "ed@example.com", role: "editor", password: "editor-password-1" },
+      token,
+      body: { email: "ed@example.com", role: "editor", password: "editor-password-1" },
     });
     expect(add.status).toBe(201);
     const ed = (await h.json("POST", "/v2/user/login", { body: { email: "ed@example.com", password: "editor-password-1" } })).body.accessToken;
@@ -311,9 +342,12 @@ describe("editing and deleting models", () => {
 
   test("a model another model relates to cannot be deleted until the relation goes", async () => {
     const target = (await h.json("POST", "/v2/models", { token, body: { name: "Author", namespace: "author" } })).body;
-    const holder = (await h.json("POST", "/v2/models", {
-      token, body: { name: "Book", namespace: "book", fields: [{ namespace: "by", type: "array", arrayType: "relation", relation: "author" }] },
-    })).body;
+    const holder = (
+      await h.json("POST", "/v2/models", {
+        token,
+        body: { name: "Book", namespace: "book", fields: [{ namespace: "by", type: "array", arrayType: "relation", relation: "author" }] },
+      })
+    ).body;
     const r = await h.json("DELETE", "/v2/models/author", { token, body: { namespace: "author" } });
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ code: "conflict", field: "namespace" });
@@ -321,7 +355,10 @@ describe("editing and deleting models", () => {
     expect((await h.json("PATCH", "/v2/models/book", { token, body: { removeIds: [holder.fields[0].id] } })).status).toBe(200);
     expect((await h.json("DELETE", `/v2/models/${target.id}`, { token, body: { namespace: "author" } })).status).toBe(204);
     // A relation to itself does not block a model's own deletion.
-    await h.json("POST", "/v2/models", { token, body: { name: "Node", namespace: "node", fields: [{ namespace: "parent", type: "relation", relation: "node" }] } });
+    await h.json("POST", "/v2/models", {
+      token,
+      body: { name: "Node", namespace: "node", fields: [{ namespace: "parent", type: "relation", relation: "node" }] },
+    });
     expect((await h.json("DELETE", "/v2/models/node", { token, body: { namespace: "node" } })).status).toBe(204);
   });
 });
@@ -336,7 +373,8 @@ describe("GET /v2/projects/resolve", () => {
     h = startApp();
     const o = await withOwner(h);
     pid = o.project.id;
-    model = (await h.json("POST", "/v2/models", { token: o.token, body: { name: "Page", namespace: "page", fields: [{ namespace: "t", type: "string" }] } })).body;
+    model = (await h.json("POST", "/v2/models", { token: o.token, body: { name: "Page", namespace: "page", fields: [{ namespace: "t", type: "string" }] } }))
+      .body;
     await h.json("POST", "/v2/models", { token: o.token, body: { name: "Other", namespace: "other" } });
     entry = (await h.json("POST", "/v2/model-instances", { token: o.token, body: { model: "page", data: { t: "home" } } })).body;
     await h.json("POST", `/v2/projects/${pid}/members`, { token: o.token, body: { email: "v@example.com", role: "viewer", password: "viewer-password-1" } });

@@ -129,7 +129,10 @@ describe("PATCH and DELETE /v2/projects/:id", () => {
     editor = await signIn(h, "editor@example.com");
     admin = await signIn(h, "admin@example.com");
     outsider = await signIn(h, "outsider@example.com");
-    for (const [email, role] of [["editor@example.com", "editor"], ["admin@example.com", "admin"]]) {
+    for (const [email, role] of [
+      ["editor@example.com", "editor"],
+      ["admin@example.com", "admin"],
+    ]) {
       const r = await h.json("POST", `/v2/projects/${owner.project.id}/members`, { token: owner.token, body: { email, role } });
       expect(r.status).toBe(201);
     }
@@ -180,7 +183,10 @@ describe("PATCH and DELETE /v2/projects/:id", () => {
   });
 
   test("DELETE is the owner's alone", async () => {
-    for (const [who, role] of [[admin, "admin"], [editor, "editor"]] as const) {
+    for (const [who, role] of [
+      [admin, "admin"],
+      [editor, "editor"],
+    ] as const) {
       const r = await h.json("DELETE", `/v2/projects/${owner.project.id}`, { token: who.token, body: { slug: "renamed-site" } });
       expect(r.status).toBe(403);
       expect(r.body).toEqual({ error: "Insufficient permissions", required: ["owner"], current: role });
@@ -202,7 +208,7 @@ describe("PATCH and DELETE /v2/projects/:id", () => {
     const r = await h.json("DELETE", `/v2/projects/${id}`, { token: owner.token, body: { slug: "renamed-site" } });
     expect(r.status).toBe(204);
     expect(existsSync(file)).toBe(false);
-    expect(existsSync(file + "-wal")).toBe(false);
+    expect(existsSync(`${file}-wal`)).toBe(false);
     const list = await h.json("GET", "/v2/projects", { token: owner.token });
     expect(list.body.data.map((p: any) => p.id)).not.toContain(id);
     // Every member lost it, and its slug is free again.

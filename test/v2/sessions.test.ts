@@ -112,20 +112,26 @@ describe("bearer tokens", () => {
   });
 
   const tampered: [string, () => string][] = [
-    ["payload changed", () => {
-      const [a, b, c] = token.split(".");
-      const claims = JSON.parse(atob(b!.replace(/-/g, "+").replace(/_/g, "/")));
-      claims.exp += 3600 * 24 * 365;
-      const b2 = btoa(JSON.stringify(claims)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-      return [a, b2, c].join(".");
-    }],
+    [
+      "payload changed",
+      () => {
+        const [a, b, c] = token.split(".");
+        const claims = JSON.parse(atob(b!.replace(/-/g, "+").replace(/_/g, "/")));
+        claims.exp += 3600 * 24 * 365;
+        const b2 = btoa(JSON.stringify(claims)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+        return [a, b2, c].join(".");
+      },
+    ],
     ["signature changed", () => token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA")],
     ["not a JWT", () => "hello"],
-    ["alg none", () => {
-      const [, b] = token.split(".");
-      const head = btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "");
-      return `${head}.${b}.`;
-    }],
+    [
+      "alg none",
+      () => {
+        const [, b] = token.split(".");
+        const head = btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "");
+        return `${head}.${b}.`;
+      },
+    ],
   ];
   for (const [name, make] of tampered) {
     test(`a tampered token (${name}) is 401 invalid_token`, async () => {

@@ -64,17 +64,32 @@ describe("delivery of events", () => {
       tenantId: projectId,
       actor: { kind: "user", id: userId },
       data: {
-        instanceId: id, modelId: model.id, modelNamespace: "post", versionId: versions[0].id, versionNumber: 1,
-        publishedAt: "2026-11-21T12:00:01.000Z", title: "Hello", scheduledActionId: null,
+        instanceId: id,
+        modelId: model.id,
+        modelNamespace: "post",
+        versionId: versions[0].id,
+        versionNumber: 1,
+        publishedAt: "2026-11-21T12:00:01.000Z",
+        title: "Hello",
+        scheduledActionId: null,
       },
       links: { self: `https://api.capa.test/v2/agent/model-instances/${id}`, public: `https://cdn.capa.test/api/entries/post/${id}` },
     });
-    expect(Object.keys(payload.data)).toEqual(["instanceId", "modelId", "modelNamespace", "versionId", "versionNumber", "publishedAt", "title", "scheduledActionId"]);
+    expect(Object.keys(payload.data)).toEqual([
+      "instanceId",
+      "modelId",
+      "modelNamespace",
+      "versionId",
+      "versionNumber",
+      "publishedAt",
+      "title",
+      "scheduledActionId",
+    ]);
     expect(typeof payload.data.versionNumber).toBe("number");
     // Without 'Include content data' the body carries no content.
     expect(payload.data.data).toBeUndefined();
     // A wrong secret does not verify.
-    expect(() => verifyAt("whsec_" + Buffer.alloc(32, 1).toString("base64"), r!, h.clock.now())).toThrow("No matching signature found");
+    expect(() => verifyAt(`whsec_${Buffer.alloc(32, 1).toString("base64")}`, r!, h.clock.now())).toThrow("No matching signature found");
   });
 
   test("instance.unpublished and instance.deleted: modelNamespace vs namespace, no public link", async () => {
@@ -128,13 +143,26 @@ describe("delivery of events", () => {
     await deliver(h);
     const [pub, un] = rx.on("/content").map((r) => verifyAt(withContent.secret, r, h.clock.now()) as Record<string, any>);
     expect(Object.keys(pub!)).toEqual(ENVELOPE_KEYS);
-    expect(Object.keys(pub!.data)).toEqual(["instanceId", "modelId", "modelNamespace", "versionId", "versionNumber", "publishedAt", "title", "scheduledActionId", "data"]);
+    expect(Object.keys(pub!.data)).toEqual([
+      "instanceId",
+      "modelId",
+      "modelNamespace",
+      "versionId",
+      "versionNumber",
+      "publishedAt",
+      "title",
+      "scheduledActionId",
+      "data",
+    ]);
     // The content is the production read of the entry at publish time.
     expect(pub!.data.data).toMatchObject({ id, model: "post", status: "published", title: "Full", body: "About Full" });
     expect(Object.keys(pub!.data.data).slice(0, 3)).toEqual(["id", "model", "status"]);
     expect(un!.data.data).toBeUndefined();
     // The endpoint without the option got the same event id without content.
-    const plain = rx.on("/all").map((r) => JSON.parse(r.body)).find((p) => p.id === pub!.id);
+    const plain = rx
+      .on("/all")
+      .map((r) => JSON.parse(r.body))
+      .find((p) => p.id === pub!.id);
     expect(plain.data.data).toBeUndefined();
     expect({ ...pub!, data: { ...pub!.data, data: undefined } }).toEqual({ ...plain, data: { ...plain.data, data: undefined } });
   });
@@ -151,13 +179,21 @@ describe("delivery of events", () => {
     const p = verifyAt(a.secret, rx.received[0]!, h.clock.now()) as Record<string, any>;
     expect(Object.keys(p)).toEqual(ENVELOPE_KEYS);
     expect(p).toMatchObject({
-      id: r.body.eventId, type: "webhook.test", actor: { kind: "user", id: userId },
+      id: r.body.eventId,
+      type: "webhook.test",
+      actor: { kind: "user", id: userId },
       data: { webhookId: a.id, url: rx.url("/test-a"), message: "This is a test event from Capa." },
       links: { self: `https://api.capa.test/v2/webhooks/${a.id}` },
     });
     const log = await h.json("GET", `/v2/webhooks/${a.id}/deliveries`, { token });
     expect(log.body.data[0]).toMatchObject({ id: r.body.id, status: "succeeded", attemptCount: 1 });
-    expect(log.body.data[0].attempts[0]).toMatchObject({ number: 1, statusCode: 200, succeeded: true, error: null, response: expect.stringMatching(/^ok \d+$/) });
+    expect(log.body.data[0].attempts[0]).toMatchObject({
+      number: 1,
+      statusCode: 200,
+      succeeded: true,
+      error: null,
+      response: expect.stringMatching(/^ok \d+$/),
+    });
   });
 
   test("a switched-off endpoint gets no deliveries and its test is 409 webhook_inactive", async () => {
@@ -190,8 +226,19 @@ describe("delivery of events", () => {
     expect(log.body.data).toHaveLength(2);
     const [d] = log.body.data;
     expect(Object.keys(d)).toEqual([
-      "id", "endpointId", "eventId", "eventType", "status", "attemptCount", "nextAttemptAt", "redeliveryOf", "note", "createdAt",
-      "updatedAt", "finishedAt", "attempts",
+      "id",
+      "endpointId",
+      "eventId",
+      "eventType",
+      "status",
+      "attemptCount",
+      "nextAttemptAt",
+      "redeliveryOf",
+      "note",
+      "createdAt",
+      "updatedAt",
+      "finishedAt",
+      "attempts",
     ]);
     expect(d.status).toBe("succeeded");
     expect(Object.keys(d.attempts[0])).toEqual(["number", "startedAt", "durationMs", "statusCode", "succeeded", "error", "response"]);

@@ -23,13 +23,35 @@ describe("webhook endpoints", () => {
     const r = await h.json("POST", "/v2/webhooks", { token, body: { url: "https://hooks.example.com/capa", description: "Site rebuild" } });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body)).toEqual([
-      "id", "url", "description", "events", "includeContent", "active", "disabledAt", "disabledReason", "failingSince",
-      "secretPrefix", "secretRotatedAt", "previousSecretExpiresAt", "createdAt", "updatedAt", "secret",
+      "id",
+      "url",
+      "description",
+      "events",
+      "includeContent",
+      "active",
+      "disabledAt",
+      "disabledReason",
+      "failingSince",
+      "secretPrefix",
+      "secretRotatedAt",
+      "previousSecretExpiresAt",
+      "createdAt",
+      "updatedAt",
+      "secret",
     ]);
     expect(r.body).toMatchObject({
-      url: "https://hooks.example.com/capa", description: "Site rebuild", events: ["instance.published", "instance.unpublished", "instance.deleted"],
-      includeContent: false, active: true, disabledAt: null, disabledReason: null, failingSince: null, secretRotatedAt: null,
-      previousSecretExpiresAt: null, createdAt: T0, updatedAt: T0,
+      url: "https://hooks.example.com/capa",
+      description: "Site rebuild",
+      events: ["instance.published", "instance.unpublished", "instance.deleted"],
+      includeContent: false,
+      active: true,
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+      secretRotatedAt: null,
+      previousSecretExpiresAt: null,
+      createdAt: T0,
+      updatedAt: T0,
     });
     expect(r.body.secret).toMatch(SECRET);
     // The secret's base64 part is 32 random bytes.
@@ -48,7 +70,10 @@ describe("webhook endpoints", () => {
   });
 
   test("create takes events, includeContent and description; two endpoints have different secrets", async () => {
-    const a = await h.json("POST", "/v2/webhooks", { token, body: { url: "https://a.example.com/", events: ["model.published", "model.deleted", "model.published"], includeContent: true } });
+    const a = await h.json("POST", "/v2/webhooks", {
+      token,
+      body: { url: "https://a.example.com/", events: ["model.published", "model.deleted", "model.published"], includeContent: true },
+    });
     expect(a.status).toBe(201);
     expect(a.body.events).toEqual(["model.published", "model.deleted"]);
     expect(a.body.includeContent).toBe(true);
@@ -90,10 +115,17 @@ describe("webhook endpoints", () => {
     const made = await h.json("POST", "/v2/webhooks", { token, body: { url: "https://edit.example.com/" } });
     h.clock.advance(1000);
     const r = await h.json("PATCH", `/v2/webhooks/${made.body.id}`, {
-      token, body: { url: "https://edit2.example.com/in", events: ["instance.published"], includeContent: true, description: "Edited" },
+      token,
+      body: { url: "https://edit2.example.com/in", events: ["instance.published"], includeContent: true, description: "Edited" },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ url: "https://edit2.example.com/in", events: ["instance.published"], includeContent: true, description: "Edited", active: true });
+    expect(r.body).toMatchObject({
+      url: "https://edit2.example.com/in",
+      events: ["instance.published"],
+      includeContent: true,
+      description: "Edited",
+      active: true,
+    });
     expect(r.body.updatedAt).toBe("2026-11-21T12:00:01.000Z");
     expect(r.body.secret).toBeUndefined();
     const off = await h.json("PATCH", `/v2/webhooks/${made.body.id}`, { token, body: { active: false, description: null } });
@@ -147,7 +179,12 @@ describe("webhook endpoints", () => {
     const r = await h.req("DELETE", `/v2/webhooks/${made.body.id}`, { token });
     expect(r.status).toBe(204);
     for (const [method, path] of [
-      ["GET", ""], ["PATCH", ""], ["DELETE", ""], ["POST", "/rotate-secret"], ["POST", "/test"], ["GET", "/deliveries"],
+      ["GET", ""],
+      ["PATCH", ""],
+      ["DELETE", ""],
+      ["POST", "/rotate-secret"],
+      ["POST", "/test"],
+      ["GET", "/deliveries"],
     ] as const) {
       const g = await h.json(method, `/v2/webhooks/${made.body.id}${path}`, { token, body: method === "GET" || method === "DELETE" ? undefined : {} });
       expect(g.status).toBe(404);
@@ -173,7 +210,10 @@ describe("webhook endpoints", () => {
   });
 
   test.each([
-    ["limit 0", "?limit=0", "limit"], ["limit 101", "?limit=101", "limit"], ["page 0", "?page=0", "page"], ["unknown status", "?status=done", "status"],
+    ["limit 0", "?limit=0", "limit"],
+    ["limit 101", "?limit=101", "limit"],
+    ["page 0", "?page=0", "page"],
+    ["unknown status", "?status=done", "status"],
   ])("deliveries refuses %s with 400 invalid_body", async (_n, qs, field) => {
     const made = await h.json("POST", "/v2/webhooks", { token, body: { url: "https://q.example.com/" } });
     const r = await h.json("GET", `/v2/webhooks/${made.body.id}/deliveries${qs}`, { token });
@@ -185,7 +225,10 @@ describe("webhook endpoints", () => {
     const a = await h.json("GET", "/v2/webhooks");
     expect(a.status).toBe(401);
     expect(a.body).toEqual({ error: "Authentication token required" });
-    const b = await h.json("POST", "/v2/webhooks", { headers: { "x-api-key": "svc_live_abcdefabcdefabcdefabcdefabcdefab" }, body: { url: "https://k.example.com/" } });
+    const b = await h.json("POST", "/v2/webhooks", {
+      headers: { "x-api-key": "svc_live_abcdefabcdefabcdefabcdefabcdefab" },
+      body: { url: "https://k.example.com/" },
+    });
     expect(b.status).toBe(401);
     expect(b.body).toEqual({ error: "Invalid API key" });
   });
@@ -203,11 +246,16 @@ describe("webhook endpoints", () => {
   });
 
   test("developers manage webhooks; editors and viewers are refused with the roles that may", async () => {
-    for (const [email, role] of [["dev@example.com", "developer"], ["ed@example.com", "editor"], ["vi@example.com", "viewer"]]) {
+    for (const [email, role] of [
+      ["dev@example.com", "developer"],
+      ["ed@example.com", "editor"],
+      ["vi@example.com", "viewer"],
+    ]) {
       const m = await h.json("POST", `/v2/projects/${pid}/members`, { token, body: { email, role, password: "member-password-1" } });
       expect(m.status).toBe(201);
     }
-    const sign = async (email: string) => (await h.json("POST", "/v2/user/login", { body: { email, password: "member-password-1" } })).body.accessToken as string;
+    const sign = async (email: string) =>
+      (await h.json("POST", "/v2/user/login", { body: { email, password: "member-password-1" } })).body.accessToken as string;
     const headers = { "x-svc-project": pid };
     const dev = await sign("dev@example.com");
     const made = await h.json("POST", "/v2/webhooks", { token: dev, headers, body: { url: "https://dev.example.com/" } });
@@ -225,7 +273,11 @@ describe("webhook endpoints", () => {
         ["DELETE", `/v2/webhooks/${made.body.id}`, "webhook:delete"],
       ];
       for (const [method, path] of cases) {
-        const r = await h.json(method, path, { token: t, headers, body: method === "GET" || method === "DELETE" ? undefined : { url: "https://x.example.com/" } });
+        const r = await h.json(method, path, {
+          token: t,
+          headers,
+          body: method === "GET" || method === "DELETE" ? undefined : { url: "https://x.example.com/" },
+        });
         expect(r.status).toBe(403);
         expect(r.body).toEqual({ error: "Insufficient permissions", required: ["owner", "admin", "developer"], current });
       }

@@ -30,7 +30,23 @@ export function testCerts(): Promise<Certs> {
     await openssl(dir, ["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Capa Webhook Test CA"]);
     await openssl(dir, ["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"]);
     await Bun.write(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:hooks.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n");
-    await openssl(dir, ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf"]);
+    await openssl(dir, [
+      "x509",
+      "-req",
+      "-in",
+      "server.csr",
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      "server.pem",
+      "-days",
+      "2",
+      "-extfile",
+      "ext.cnf",
+    ]);
     return { dir, caFile: join(dir, "ca.pem"), cert: await Bun.file(join(dir, "server.pem")).text(), key: await Bun.file(join(dir, "server.key")).text() };
   })();
   return certs;
@@ -63,7 +79,9 @@ export class Receiver {
       fetch: async (req) => {
         const url = new URL(req.url);
         const headers: Record<string, string> = {};
-        req.headers.forEach((v, k) => (headers[k] = v));
+        req.headers.forEach((v, k) => {
+          headers[k] = v;
+        });
         this.received.push({ path: url.pathname, headers, body: await req.text() });
         const b = this.byPath.get(url.pathname) ?? this.behaviour;
         if (b === "hang") return new Promise<Response>((resolve) => this.hung.push(() => resolve(new Response("late"))));
@@ -129,7 +147,9 @@ export function verifyAt(secret: string, r: Received, nowMs: number): unknown {
 /** An app that trusts the test CA and may call loopback receivers, with a signed-in owner and a model. */
 export async function webhookApp(over: Parameters<typeof startApp>[0] = {}, dir?: string) {
   const c = await testCerts();
-  const h = dir ? startApp({ webhookAllowPrivate: true, webhookCaFile: c.caFile, ...over }, dir) : startApp({ webhookAllowPrivate: true, webhookCaFile: c.caFile, ...over });
+  const h = dir
+    ? startApp({ webhookAllowPrivate: true, webhookCaFile: c.caFile, ...over }, dir)
+    : startApp({ webhookAllowPrivate: true, webhookCaFile: c.caFile, ...over });
   const owner = await withOwner(h);
   return { h, c, ...owner };
 }
@@ -148,7 +168,17 @@ export function deliver(h: Harness): Promise<void> {
 
 /** Creates a model `post` with a title and a body field. */
 export async function postModel(h: Harness, token: string) {
-  const r = await h.json("POST", "/v2/models", { token, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }, { namespace: "body", type: "markdown" }] } });
+  const r = await h.json("POST", "/v2/models", {
+    token,
+    body: {
+      name: "Post",
+      namespace: "post",
+      fields: [
+        { namespace: "title", type: "string" },
+        { namespace: "body", type: "markdown" },
+      ],
+    },
+  });
   if (r.status !== 201) throw new Error(`model: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { id: string; namespace: string };
 }

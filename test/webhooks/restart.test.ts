@@ -145,8 +145,10 @@ describe("retention", () => {
       const failed = (await h.json("GET", `/v2/webhooks/${down.id}/deliveries`, { token: t })).body;
       expect(failed.total).toBe(1);
       expect(failed.data[0].status).toBe("failed");
-      const attempts = h.capa.services.projects.get((await h.json("GET", "/v2/projects", { token: t })).body.data[0].id).sqlite
-        .query("SELECT count(*) AS n FROM webhook_attempts").get() as { n: number };
+      const attempts = h.capa.services.projects
+        .get((await h.json("GET", "/v2/projects", { token: t })).body.data[0].id)
+        .sqlite.query("SELECT count(*) AS n FROM webhook_attempts")
+        .get() as { n: number };
       // What is left: the two attempts of the delivery that stays.
       expect(failed.data[0].attempts).toHaveLength(2);
       expect(attempts.n).toBe(2);

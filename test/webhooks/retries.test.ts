@@ -189,7 +189,12 @@ describe("retries", () => {
   });
 
   test("only the first 4 KB of an answer are kept", async () => {
-    const big = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { cert: c.cert, key: c.key }, fetch: () => new Response("x".repeat(20_000), { status: 400 }) });
+    const big = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: { cert: c.cert, key: c.key },
+      fetch: () => new Response("x".repeat(20_000), { status: 400 }),
+    });
     try {
       const hook = await createHook(h, token, { url: `https://127.0.0.1:${big.port}/big`, events: ["instance.published"] });
       await publishPost(h, token, "Big answer");

@@ -19,7 +19,8 @@ describe("scheduled publishing events", () => {
     ({ h, token } = app);
     rx = new Receiver(app.c);
     const m = await h.json("POST", "/v2/models", {
-      token, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string", required: true }] },
+      token,
+      body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string", required: true }] },
     });
     expect(m.status).toBe(201);
     hook = await createHook(h, token, { url: rx.url("/sched"), events: ["instance.published", "schedule.failed"] });
@@ -31,7 +32,8 @@ describe("scheduled publishing events", () => {
 
   const scheduleAt = async (id: string, ms: number) => {
     const r = await h.json("POST", "/v2/scheduled-actions", {
-      token, body: { action: "publish", timezone: "UTC", targets: [{ type: "instance", id }], wallTime: new Date(h.clock.now() + ms).toISOString().slice(0, 19) },
+      token,
+      body: { action: "publish", timezone: "UTC", targets: [{ type: "instance", id }], wallTime: new Date(h.clock.now() + ms).toISOString().slice(0, 19) },
     });
     expect(r.status).toBe(201);
     return r.body.actions[0].id as string;
@@ -49,7 +51,11 @@ describe("scheduled publishing events", () => {
     const [r] = rx.on("/sched");
     const p = verifyAt(hook.secret, r!, h.clock.now()) as Record<string, any>;
     expect(Object.keys(p)).toEqual(ENVELOPE_KEYS);
-    expect(p).toMatchObject({ type: "instance.published", actor: { kind: "schedule", id: actionId }, data: { instanceId: e.body.id, title: "On time", scheduledActionId: actionId } });
+    expect(p).toMatchObject({
+      type: "instance.published",
+      actor: { kind: "schedule", id: actionId },
+      data: { instanceId: e.body.id, title: "On time", scheduledActionId: actionId },
+    });
   });
 
   test("an action that dies after its retries sends schedule.failed with the action as data", async () => {

@@ -66,10 +66,18 @@ describe("refused destinations", () => {
     expect(privateReason(ip)).toBe(why);
   });
 
-  test.each(["8.8.8.8", "1.1.1.1", "172.15.0.1", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.255.0.1", "2606:4700::1111", "2001:db8::1", "::ffff:8.8.8.8"])(
-    "%s is public",
-    (ip) => {
-      expect(privateReason(ip)).toBeNull();
-    },
-  );
+  test.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.15.0.1",
+    "172.32.0.1",
+    "100.63.255.255",
+    "100.128.0.1",
+    "169.255.0.1",
+    "2606:4700::1111",
+    "2001:db8::1",
+    "::ffff:8.8.8.8",
+  ])("%s is public", (ip) => {
+    expect(privateReason(ip)).toBeNull();
+  });
 });

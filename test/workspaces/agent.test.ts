@@ -113,11 +113,18 @@ describe("other keys", () => {
       expect((await h.json("GET", `${A}/${teamWs.id}/tree`, key(k))).status).toBe(200);
       expect((await h.json("PUT", `${A}/current`, key(k, { workspaceId: teamWs.id }))).status).toBe(200);
       for (const [method, path, body] of [
-        ["POST", A, { name: "X" }], ["PUT", `${A}/${teamWs.id}`, { name: "X" }], ["DELETE", `${A}/${teamWs.id}`],
-        ["POST", `${A}/${teamWs.id}/duplicate`, {}], ["PUT", `${A}/${teamWs.id}/tree`, { mode: "merge", tree: [] }],
-        ["POST", `${A}/${teamWs.id}/nodes`, { node: { folder: "A" } }], ["POST", `${A}/${teamWs.id}/nodes/move`, { nodeIds: ["x"] }],
-        ["POST", `${A}/${teamWs.id}/nodes/group`, { nodeIds: ["x"], name: "G" }], ["PUT", `${A}/${teamWs.id}/nodes/x`, {}],
-        ["DELETE", `${A}/${teamWs.id}/nodes/x`], ["PUT", `${A}/${teamWs.id}/default`], ["PUT", `${A}/${teamWs.id}/assign`, { userIds: [] }],
+        ["POST", A, { name: "X" }],
+        ["PUT", `${A}/${teamWs.id}`, { name: "X" }],
+        ["DELETE", `${A}/${teamWs.id}`],
+        ["POST", `${A}/${teamWs.id}/duplicate`, {}],
+        ["PUT", `${A}/${teamWs.id}/tree`, { mode: "merge", tree: [] }],
+        ["POST", `${A}/${teamWs.id}/nodes`, { node: { folder: "A" } }],
+        ["POST", `${A}/${teamWs.id}/nodes/move`, { nodeIds: ["x"] }],
+        ["POST", `${A}/${teamWs.id}/nodes/group`, { nodeIds: ["x"], name: "G" }],
+        ["PUT", `${A}/${teamWs.id}/nodes/x`, {}],
+        ["DELETE", `${A}/${teamWs.id}/nodes/x`],
+        ["PUT", `${A}/${teamWs.id}/default`],
+        ["PUT", `${A}/${teamWs.id}/assign`, { userIds: [] }],
       ] as [string, string, unknown?][]) {
         const r = await h.json(method, path, key(k, body));
         expect({ method, path, status: r.status, body: r.body }).toEqual({ method, path, status: 403, body: INSUFFICIENT });
@@ -127,7 +134,11 @@ describe("other keys", () => {
 
   test("a scoped key, an unknown key and no key are 401 Invalid API key", async () => {
     for (const opts of [key(scoped), key("sk_unknown"), {}]) {
-      for (const [method, path] of [["GET", A], ["POST", A], ["GET", `${A}/${teamWs.id}/tree`]]) {
+      for (const [method, path] of [
+        ["GET", A],
+        ["POST", A],
+        ["GET", `${A}/${teamWs.id}/tree`],
+      ]) {
         const r = await h.json(method!, path!, { ...opts, body: method === "POST" ? { name: "X" } : undefined });
         expect(r.status).toBe(401);
         expect(r.body).toEqual(INVALID_KEY);

@@ -15,7 +15,16 @@ const W = () => `/v2/workspaces/${ws}`;
 const tree = async () => (await h.json("GET", `${W()}/tree`, { token })).body.data;
 const doc = async () => (await h.json("GET", `${W()}/document`, { token })).body;
 /** The tree as [label, children] pairs, for compact expectations. */
-const shape = (nodes: any[]): any[] => nodes.map((n) => (n.type === "folder" ? [n.name, shape(n.children)] : n.type === "model" ? `model:${n.namespace}` : n.type === "entry" ? `entry:${n.title}` : `media:${n.mediaFolderId}`));
+const shape = (nodes: any[]): any[] =>
+  nodes.map((n) =>
+    n.type === "folder"
+      ? [n.name, shape(n.children)]
+      : n.type === "model"
+        ? `model:${n.namespace}`
+        : n.type === "entry"
+          ? `entry:${n.title}`
+          : `media:${n.mediaFolderId}`,
+  );
 const find = (nodes: any[], label: string): any => {
   for (const n of nodes) {
     if (n.name === label || n.namespace === label || n.title === label || n.mediaFolderId === label) return n;
@@ -48,18 +57,27 @@ describe("tree and document", () => {
   test("PUT tree replace makes the workspace exactly the document; GET tree resolves references", async () => {
     const r = await h.json("PUT", `${W()}/tree`, {
       token,
-      body: { mode: "replace", tree: [
-        { id: "content", folder: "Content", icon: "book", children: [{ model: "post" }, { entry: entry.id }] },
-        { model: page.id },
-        { media_folder: "covers" },
-      ] },
+      body: {
+        mode: "replace",
+        tree: [
+          { id: "content", folder: "Content", icon: "book", children: [{ model: "post" }, { entry: entry.id }] },
+          { model: page.id },
+          { media_folder: "covers" },
+        ],
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual([
-      { id: "content", type: "folder", name: "Content", icon: "book", children: [
-        { id: expect.any(String), type: "model", modelId: post.id, namespace: "post", name: "Post", missing: false },
-        { id: expect.any(String), type: "entry", entryId: entry.id, modelId: post.id, namespace: "post", title: "Hello", missing: false },
-      ] },
+      {
+        id: "content",
+        type: "folder",
+        name: "Content",
+        icon: "book",
+        children: [
+          { id: expect.any(String), type: "model", modelId: post.id, namespace: "post", name: "Post", missing: false },
+          { id: expect.any(String), type: "entry", entryId: entry.id, modelId: post.id, namespace: "post", title: "Hello", missing: false },
+        ],
+      },
       { id: expect.any(String), type: "model", modelId: page.id, namespace: "page", name: "Page", missing: false },
       { id: expect.any(String), type: "media_folder", mediaFolderId: "covers" },
     ]);
@@ -70,9 +88,20 @@ describe("tree and document", () => {
     const d = await doc();
     const t = await tree();
     expect(d).toEqual({
-      id: ws, name: "Rail", icon: null, visibility: "team",
+      id: ws,
+      name: "Rail",
+      icon: null,
+      visibility: "team",
       tree: [
-        { id: "content", folder: "Content", icon: "book", children: [{ id: t[0].children[0].id, model: "post" }, { id: t[0].children[1].id, entry: entry.id }] },
+        {
+          id: "content",
+          folder: "Content",
+          icon: "book",
+          children: [
+            { id: t[0].children[0].id, model: "post" },
+            { id: t[0].children[1].id, entry: entry.id },
+          ],
+        },
         { id: t[1].id, model: "page" },
         { id: t[2].id, media_folder: "covers" },
       ],
@@ -84,24 +113,22 @@ describe("tree and document", () => {
   test("merge adds what is missing and removes nothing: folders match by id or name, leaves anywhere", async () => {
     const r = await h.json("PUT", `${W()}/tree`, {
       token,
-      body: { mode: "merge", tree: [
-        // Matched by name: its model is already in the tree, the media folder is new.
-        { folder: "Content", children: [{ model: "post" }, { media_folder: "inline" }] },
-        // Matched by id although the name differs.
-        { id: "content", folder: "Renamed?", children: [{ entry: entry.id }] },
-        // Already present at the top level: not added twice.
-        { model: "page" },
-        // New.
-        { folder: "Archive", children: [{ model: "page" }, { media_folder: "old" }] },
-      ] },
+      body: {
+        mode: "merge",
+        tree: [
+          // Matched by name: its model is already in the tree, the media folder is new.
+          { folder: "Content", children: [{ model: "post" }, { media_folder: "inline" }] },
+          // Matched by id although the name differs.
+          { id: "content", folder: "Renamed?", children: [{ entry: entry.id }] },
+          // Already present at the top level: not added twice.
+          { model: "page" },
+          // New.
+          { folder: "Archive", children: [{ model: "page" }, { media_folder: "old" }] },
+        ],
+      },
     });
     expect(r.status).toBe(200);
-    expect(shape(r.body.data)).toEqual([
-      ["Content", ["model:post", "entry:Hello", "media:inline"]],
-      "model:page",
-      "media:covers",
-      ["Archive", ["media:old"]],
-    ]);
+    expect(shape(r.body.data)).toEqual([["Content", ["model:post", "entry:Hello", "media:inline"]], "model:page", "media:covers", ["Archive", ["media:old"]]]);
   });
 
   test("replace with an empty list empties the workspace", async () => {
@@ -131,11 +158,21 @@ describe("node routes", () => {
   beforeAll(async () => {
     await h.json("PUT", `${W()}/tree`, {
       token,
-      body: { mode: "replace", tree: [
-        { id: "blog", folder: "Blog", children: [{ id: "m-post", model: "post" }, { id: "e-hello", entry: entry.id }] },
-        { id: "m-page", model: "page" },
-        { id: "media", media_folder: "covers" },
-      ] },
+      body: {
+        mode: "replace",
+        tree: [
+          {
+            id: "blog",
+            folder: "Blog",
+            children: [
+              { id: "m-post", model: "post" },
+              { id: "e-hello", entry: entry.id },
+            ],
+          },
+          { id: "m-page", model: "page" },
+          { id: "media", media_folder: "covers" },
+        ],
+      },
     });
   });
 
@@ -147,9 +184,18 @@ describe("node routes", () => {
   });
 
   test("POST nodes into a folder at a position, a folder with children, a given id", async () => {
-    const r = await h.json("POST", `${W()}/nodes`, { token, body: { parentId: "blog", position: 1, node: { id: "sub", folder: "Sub", children: [{ media_folder: "x" }] } } });
+    const r = await h.json("POST", `${W()}/nodes`, {
+      token,
+      body: { parentId: "blog", position: 1, node: { id: "sub", folder: "Sub", children: [{ media_folder: "x" }] } },
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ id: "sub", type: "folder", name: "Sub", icon: null, children: [{ id: expect.any(String), type: "media_folder", mediaFolderId: "x" }] });
+    expect(r.body).toEqual({
+      id: "sub",
+      type: "folder",
+      name: "Sub",
+      icon: null,
+      children: [{ id: expect.any(String), type: "media_folder", mediaFolderId: "x" }],
+    });
     expect(shape(await tree())[0]).toEqual(["Blog", ["model:post", ["Sub", ["media:x"]], "entry:Hello"]]);
   });
 
@@ -168,7 +214,11 @@ describe("node routes", () => {
       [{ node: { model: "post" }, position: 99 }, "position", "position must be a whole number from 0 to 4"],
       [{ node: { model: "post" }, position: -1 }, "position", "position must be a whole number from 0 to 4"],
       [{ node: { widget: "x" } }, "node", "node must have exactly one of folder, model, entry, media_folder"],
-      [{ node: { entry: "0192f0c1-0000-7000-8000-000000000000" } }, "node.entry", "node.entry names no entry of this project: 0192f0c1-0000-7000-8000-000000000000"],
+      [
+        { node: { entry: "0192f0c1-0000-7000-8000-000000000000" } },
+        "node.entry",
+        "node.entry names no entry of this project: 0192f0c1-0000-7000-8000-000000000000",
+      ],
       [{ node: { folder: "A" }, after: "blog" }, "after", "after is not accepted here; send { node, parentId?, position? }"],
     ];
     const was = await tree();
@@ -206,12 +256,19 @@ describe("node routes", () => {
   test("move: several nodes into a folder at a position in one step, in the order given", async () => {
     const r = await h.json("POST", `${W()}/nodes/move`, { token, body: { nodeIds: ["media", "m-page"], parentId: "blog", position: 0 } });
     expect(r.status).toBe(200);
-    expect(shape(r.body.data)).toEqual([["Journal", ["media:hero", "model:page", "model:post", ["Sub", ["media:x"]], "entry:Hello"]], ["Drafts", []]]);
+    expect(shape(r.body.data)).toEqual([
+      ["Journal", ["media:hero", "model:page", "model:post", ["Sub", ["media:x"]], "entry:Hello"]],
+      ["Drafts", []],
+    ]);
   });
 
   test("move to the top level with parentId null (default position: the end)", async () => {
     const r = await h.json("POST", `${W()}/nodes/move`, { token, body: { nodeIds: ["sub"], parentId: null } });
-    expect(shape(r.body.data)).toEqual([["Journal", ["media:hero", "model:page", "model:post", "entry:Hello"]], ["Drafts", []], ["Sub", ["media:x"]]]);
+    expect(shape(r.body.data)).toEqual([
+      ["Journal", ["media:hero", "model:page", "model:post", "entry:Hello"]],
+      ["Drafts", []],
+      ["Sub", ["media:x"]],
+    ]);
   });
 
   test("move refusals write nothing", async () => {
@@ -265,7 +322,10 @@ describe("node routes", () => {
   test("delete a folder withChildren=true removes the subtree", async () => {
     const r = await h.req("DELETE", `${W()}/nodes/sub?withChildren=true`, { token });
     expect(r.status).toBe(204);
-    expect(shape(await tree())).toEqual([["Journal", ["media:hero", "model:page", "entry:Hello", "model:post"]], ["Drafts", []]]);
+    expect(shape(await tree())).toEqual([
+      ["Journal", ["media:hero", "model:page", "entry:Hello", "model:post"]],
+      ["Drafts", []],
+    ]);
   });
 
   test("delete a leaf; withChildren=false is the default; refusals", async () => {
@@ -275,7 +335,10 @@ describe("node routes", () => {
     expect(bad.body).toEqual({ error: "withChildren must be true or false", code: "invalid_body", field: "withChildren" });
     const unknown = await h.json("DELETE", `${W()}/nodes/nope`, { token });
     expect(unknown.status).toBe(404);
-    expect(shape(await tree())).toEqual([["Journal", ["model:page", "entry:Hello", "model:post"]], ["Drafts", []]]);
+    expect(shape(await tree())).toEqual([
+      ["Journal", ["model:page", "entry:Hello", "model:post"]],
+      ["Drafts", []],
+    ]);
   });
 
   test("a node of a deleted record stays, marked missing", async () => {
@@ -283,7 +346,13 @@ describe("node routes", () => {
     await h.json("POST", `${W()}/nodes`, { token, body: { node: { id: "gone", entry: e.id } } });
     await h.req("DELETE", `/v2/model-instances/${e.id}`, { token });
     expect(find(await tree(), "gone") ?? (await tree()).find((n: any) => n.id === "gone")).toEqual({
-      id: "gone", type: "entry", entryId: e.id, modelId: null, namespace: null, title: null, missing: true,
+      id: "gone",
+      type: "entry",
+      entryId: e.id,
+      modelId: null,
+      namespace: null,
+      title: null,
+      missing: true,
     });
     await h.req("DELETE", `${W()}/nodes/gone`, { token });
   });

@@ -11,7 +11,6 @@ let editor: string;
 let editorId: string;
 let developer: string;
 let viewer: string;
-let admin: string;
 
 const as = (t: string, body?: unknown) => ({ token: t, headers: { "x-svc-project": projectId }, ...(body === undefined ? {} : { body }) });
 const NOW = "2026-11-21T12:00:00.000Z";
@@ -36,7 +35,7 @@ beforeAll(async () => {
   editor = await memberToken(h, o.token, projectId, "editor@example.com", "editor");
   developer = await memberToken(h, o.token, projectId, "dev@example.com", "developer");
   viewer = await memberToken(h, o.token, projectId, "viewer@example.com", "viewer");
-  admin = await memberToken(h, o.token, projectId, "admin@example.com", "admin");
+  await memberToken(h, o.token, projectId, "admin@example.com", "admin");
   const members = await h.json("GET", `/v2/projects/${projectId}/members`, as(o.token));
   editorId = members.body.data.find((m: any) => m.email === "editor@example.com").userId;
   await h.json("POST", "/v2/models", as(o.token, { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] }));
@@ -48,8 +47,17 @@ describe("creating workspaces", () => {
     const r = await h.json("POST", "/v2/workspaces", as(owner.token, { name: "  Editorial " }));
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      id: expect.stringMatching(UUID), name: "Editorial", icon: null, visibility: "team", template: "blank",
-      createdBy: { kind: "user", id: owner.userId }, createdAt: NOW, updatedAt: NOW, nodes: 0, isDefault: false, isCurrent: true,
+      id: expect.stringMatching(UUID),
+      name: "Editorial",
+      icon: null,
+      visibility: "team",
+      template: "blank",
+      createdBy: { kind: "user", id: owner.userId },
+      createdAt: NOW,
+      updatedAt: NOW,
+      nodes: 0,
+      isDefault: false,
+      isCurrent: true,
     });
     expect((await h.json("GET", `/v2/workspaces/${r.body.id}/tree`, as(owner.token))).body).toEqual({ data: [] });
   });
@@ -57,22 +65,35 @@ describe("creating workspaces", () => {
   test("website seeds top-level folders only", async () => {
     const w = await create(owner.token, { name: "Site", template: "website", icon: "globe" });
     expect(w).toMatchObject({ template: "website", icon: "globe", nodes: 4 });
-    expect(await topNames(owner.token, w.id)).toEqual([["folder", "Pages", 0], ["folder", "Blog", 0], ["folder", "Navigation", 0], ["folder", "Settings", 0]]);
+    expect(await topNames(owner.token, w.id)).toEqual([
+      ["folder", "Pages", 0],
+      ["folder", "Blog", 0],
+      ["folder", "Navigation", 0],
+      ["folder", "Settings", 0],
+    ]);
   });
 
   test("catalog seeds top-level folders only", async () => {
     const w = await create(owner.token, { name: "Shop", template: "catalog" });
-    expect(await topNames(owner.token, w.id)).toEqual([["folder", "Products", 0], ["folder", "Categories", 0], ["folder", "Collections", 0], ["folder", "Brands", 0]]);
+    expect(await topNames(owner.token, w.id)).toEqual([
+      ["folder", "Products", 0],
+      ["folder", "Categories", 0],
+      ["folder", "Collections", 0],
+      ["folder", "Brands", 0],
+    ]);
   });
 
   test("a tree sent with a template is merged into the template's folders", async () => {
     const w = await create(owner.token, {
-      name: "Blog desk", template: "website",
+      name: "Blog desk",
+      template: "website",
       tree: [{ folder: "Blog", children: [{ model: "post" }] }, { folder: "Drafts", icon: "pen" }, { media_folder: "covers" }],
     });
     const tree = (await h.json("GET", `/v2/workspaces/${w.id}/tree`, as(owner.token))).body.data;
     expect(tree.map((n: any) => n.name ?? n.mediaFolderId)).toEqual(["Pages", "Blog", "Navigation", "Settings", "Drafts", "covers"]);
-    expect(tree[1].children).toEqual([{ id: expect.stringMatching(UUID), type: "model", modelId: expect.stringMatching(UUID), namespace: "post", name: "Post", missing: false }]);
+    expect(tree[1].children).toEqual([
+      { id: expect.stringMatching(UUID), type: "model", modelId: expect.stringMatching(UUID), namespace: "post", name: "Post", missing: false },
+    ]);
     expect(tree[4]).toEqual({ id: expect.any(String), type: "folder", name: "Drafts", icon: "pen", children: [] });
     expect(w.nodes).toBe(7);
   });
@@ -91,15 +112,40 @@ describe("creating workspaces", () => {
     ["an empty icon", { name: "W", icon: "" }, "icon", "icon must be an icon name of 1 to 64 characters, or null"],
     ["an unknown key", { name: "W", colour: "red" }, "colour", "colour is not a workspace property"],
     ["a tree that is not a list", { name: "W", tree: {} }, "tree", "tree must be a list of nodes"],
-    ["a node with two kinds", { name: "W", tree: [{ folder: "A", model: "post" }] }, "tree[0]", "tree[0] must have exactly one of folder, model, entry, media_folder (it has folder and model)"],
+    [
+      "a node with two kinds",
+      { name: "W", tree: [{ folder: "A", model: "post" }] },
+      "tree[0]",
+      "tree[0] must have exactly one of folder, model, entry, media_folder (it has folder and model)",
+    ],
     ["a node with no kind", { name: "W", tree: [{ name: "A" }] }, "tree[0]", "tree[0] must have exactly one of folder, model, entry, media_folder"],
-    ["an unknown model", { name: "W", tree: [{ folder: "A", children: [{ model: "nope" }] }] }, "tree[0].children[0].model", 'tree[0].children[0].model names no model of this project: "nope"'],
+    [
+      "an unknown model",
+      { name: "W", tree: [{ folder: "A", children: [{ model: "nope" }] }] },
+      "tree[0].children[0].model",
+      'tree[0].children[0].model names no model of this project: "nope"',
+    ],
     ["an entry id that is not a UUID", { name: "W", tree: [{ entry: "12" }] }, "tree[0].entry", "tree[0].entry must be an entry id (UUID)"],
-    ["an unknown entry", { name: "W", tree: [{ entry: "0192f0c1-0000-7000-8000-000000000000" }] }, "tree[0].entry", "tree[0].entry names no entry of this project: 0192f0c1-0000-7000-8000-000000000000"],
+    [
+      "an unknown entry",
+      { name: "W", tree: [{ entry: "0192f0c1-0000-7000-8000-000000000000" }] },
+      "tree[0].entry",
+      "tree[0].entry names no entry of this project: 0192f0c1-0000-7000-8000-000000000000",
+    ],
     ["children on a model node", { name: "W", tree: [{ model: "post", children: [] }] }, "tree[0].children", "tree[0].children is not allowed on a model node"],
     ["a folder without a name", { name: "W", tree: [{ folder: "" }] }, "tree[0].folder", "tree[0].folder must be a folder name of 1 to 120 characters"],
-    ["an empty media folder id", { name: "W", tree: [{ media_folder: "" }] }, "tree[0].media_folder", "tree[0].media_folder must be a media folder id of 1 to 64 characters"],
-    ["a node id used twice", { name: "W", tree: [{ id: "a", folder: "A", children: [{ id: "a", model: "post" }] }] }, "tree[0].children[0].id", 'tree[0].children[0].id "a" is used twice'],
+    [
+      "an empty media folder id",
+      { name: "W", tree: [{ media_folder: "" }] },
+      "tree[0].media_folder",
+      "tree[0].media_folder must be a media folder id of 1 to 64 characters",
+    ],
+    [
+      "a node id used twice",
+      { name: "W", tree: [{ id: "a", folder: "A", children: [{ id: "a", model: "post" }] }] },
+      "tree[0].children[0].id",
+      'tree[0].children[0].id "a" is used twice',
+    ],
     ["a bad node id", { name: "W", tree: [{ id: "a b", folder: "A" }] }, "tree[0].id", "tree[0].id must be 1 to 64 of a-z A-Z 0-9 _ -"],
   ];
   test.each(refusals)("refused: %s", async (_n, body, field, message) => {
@@ -150,9 +196,14 @@ describe("listing, visibility and editing", () => {
     expect(list).not.toContain(mine.id);
     const missing = { error: "No such workspace.", code: "not_found", field: "id" };
     for (const [method, path, body] of [
-      ["GET", `/v2/workspaces/${mine.id}/tree`], ["GET", `/v2/workspaces/${mine.id}/document`], ["PUT", `/v2/workspaces/${mine.id}`, { name: "X" }],
-      ["POST", `/v2/workspaces/${mine.id}/duplicate`, {}], ["DELETE", `/v2/workspaces/${mine.id}`], ["PUT", `/v2/workspaces/${mine.id}/tree`, { mode: "merge", tree: [] }],
-      ["POST", `/v2/workspaces/${mine.id}/nodes`, { node: { folder: "A" } }], ["PUT", "/v2/workspaces/current", { workspaceId: mine.id }],
+      ["GET", `/v2/workspaces/${mine.id}/tree`],
+      ["GET", `/v2/workspaces/${mine.id}/document`],
+      ["PUT", `/v2/workspaces/${mine.id}`, { name: "X" }],
+      ["POST", `/v2/workspaces/${mine.id}/duplicate`, {}],
+      ["DELETE", `/v2/workspaces/${mine.id}`],
+      ["PUT", `/v2/workspaces/${mine.id}/tree`, { mode: "merge", tree: [] }],
+      ["POST", `/v2/workspaces/${mine.id}/nodes`, { node: { folder: "A" } }],
+      ["PUT", "/v2/workspaces/current", { workspaceId: mine.id }],
     ] as [string, string, unknown?][]) {
       const r = await h.json(method, path, as(developer, body));
       expect({ path, method, status: r.status, body: r.body }).toEqual({ path, method, status: 404, body: missing });
@@ -165,7 +216,13 @@ describe("listing, visibility and editing", () => {
     h.clock.advance(1000);
     const r = await h.json("PUT", `/v2/workspaces/${team.id}`, as(editor, { name: "Editors' desk", icon: "star" }));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: team.id, name: "Editors' desk", icon: "star", updatedAt: new Date(h.clock.now()).toISOString(), createdAt: team.createdAt });
+    expect(r.body).toMatchObject({
+      id: team.id,
+      name: "Editors' desk",
+      icon: "star",
+      updatedAt: new Date(h.clock.now()).toISOString(),
+      createdAt: team.createdAt,
+    });
     const cleared = await h.json("PUT", `/v2/workspaces/${team.id}`, as(editor, { icon: null }));
     expect(cleared.body).toMatchObject({ name: "Editors' desk", icon: null });
   });
@@ -320,7 +377,10 @@ describe("current, default and assigned workspaces", () => {
     expect((await h.json("PUT", `/v2/workspaces/${b.id}/default`, as(adminToken))).status).toBe(200);
     expect((await h.json("PUT", `/v2/workspaces/${b.id}/assign`, as(adminToken, { userIds: [] }))).status).toBe(200);
     const dev = await memberToken(h, owner.token, projectId, "dev2@example.com", "developer");
-    for (const [t, role] of [[fresh, "editor"], [dev, "developer"]] as const) {
+    for (const [t, role] of [
+      [fresh, "editor"],
+      [dev, "developer"],
+    ] as const) {
       const d = await h.json("PUT", `/v2/workspaces/${a.id}/default`, as(t));
       expect(d.status).toBe(403);
       expect(d.body).toEqual({ error: "Insufficient permissions", required: ["owner", "admin"], current: role });

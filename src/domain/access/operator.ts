@@ -9,8 +9,12 @@ import type { Principal } from "./principal.ts";
 
 /** Whether a person owns at least one project. */
 export function ownsAnyProject(s: Services, userId: string): boolean {
-  return !!s.control.db.select({ p: memberships.projectId }).from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.role, "owner"))).limit(1).get();
+  return !!s.control.db
+    .select({ p: memberships.projectId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.role, "owner")))
+    .limit(1)
+    .get();
 }
 
 /** Refuses with 403 Insufficient permissions unless the principal is a person owning a project. */

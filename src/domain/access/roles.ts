@@ -12,15 +12,31 @@ export const ROLE_SCOPES: Record<Role, ReadonlySet<string>> = {
   // Deleting a project is the owner's alone (decisions.md section 2: "DELETE /v2/projects/:id (owner ...)").
   admin: new Set(ALL.filter((s) => s !== "project:delete")),
   developer: new Set([
-    ...READ_GROUP, "instance:create", "instance:update", "instance:publish", "instance:delete",
+    ...READ_GROUP,
+    "instance:create",
+    "instance:update",
+    "instance:publish",
+    "instance:delete",
     // decisions.md: models, entries, workspaces, layouts, field changes, webhooks and keys within
     // what the developer holds; media, categories and types stay with editors and admins.
-    ...WILDCARDS["model:*"]!, ...WILDCARDS["workspace:*"]!, ...WILDCARDS["webhook:*"]!,
-    "api_key:read", "api_key:create", "api_key:update", "api_key:delete", "member:read",
+    ...WILDCARDS["model:*"]!,
+    ...WILDCARDS["workspace:*"]!,
+    ...WILDCARDS["webhook:*"]!,
+    "api_key:read",
+    "api_key:create",
+    "api_key:update",
+    "api_key:delete",
+    "member:read",
   ]),
   editor: new Set([
-    ...READ_GROUP, "instance:create", "instance:update", "instance:publish", "instance:delete",
-    ...WILDCARDS["media:*"]!, ...WILDCARDS["workspace:*"]!, "member:read",
+    ...READ_GROUP,
+    "instance:create",
+    "instance:update",
+    "instance:publish",
+    "instance:delete",
+    ...WILDCARDS["media:*"]!,
+    ...WILDCARDS["workspace:*"]!,
+    "member:read",
   ]),
   viewer: new Set([...READ_GROUP, "member:read"]),
 };

@@ -1,9 +1,7 @@
 // The scope vocabulary of interface.md: `resource:action[:modelId]`, groups, wildcards and
 // presets. Wildcards are stored expanded; the refused forms can never be held by a key.
 
-export const READ_GROUP = [
-  "instance:read", "model:read", "media:read", "search:read", "category:read", "type:read", "workspace:read",
-] as const;
+export const READ_GROUP = ["instance:read", "model:read", "media:read", "search:read", "category:read", "type:read", "workspace:read"] as const;
 
 /** Every action of every resource a scope may name, by resource. */
 export const RESOURCE_ACTIONS: Record<string, string[]> = {
@@ -30,8 +28,14 @@ export const WILDCARDS: Record<string, string[]> = {
 
 /** Scopes only people hold (by role); no key may ever hold them. */
 export const PERSON_ONLY = [
-  "api_key:read", "api_key:create", "api_key:update", "api_key:delete",
-  "member:read", "member:update", "settings:update", "project:delete",
+  "api_key:read",
+  "api_key:create",
+  "api_key:update",
+  "api_key:delete",
+  "member:read",
+  "member:update",
+  "settings:update",
+  "project:delete",
 ] as const;
 
 const CONTENT_WRITER = [...READ_GROUP, "instance:create", "instance:update", "instance:publish", "media:create", "media:update"];
@@ -57,10 +61,15 @@ export function legacyScopes(permission: string): string[] {
   const write = [...READ_GROUP, "instance:create", "instance:update", "instance:publish"];
   const del = [...write, "instance:delete"];
   switch (permission) {
-    case "read": return [...READ_GROUP];
-    case "write": return write;
-    case "delete": return del;
-    case "agent": return [...del, ...WILDCARDS["workspace:*"]!, "model:update"];
-    default: return [];
+    case "read":
+      return [...READ_GROUP];
+    case "write":
+      return write;
+    case "delete":
+      return del;
+    case "agent":
+      return [...del, ...WILDCARDS["workspace:*"]!, "model:update"];
+    default:
+      return [];
   }
 }

@@ -18,24 +18,49 @@ export const CHUNKS_PER_TICK = 20;
 export function runChunk(s: Services, h: ProjectHandle, batchId: string, now: number): boolean {
   const b = h.db.select().from(bulkBatches).where(eq(bulkBatches.id, batchId)).get();
   if (!b || b.status === "done") return false;
-  if (b.status === "queued") h.db.update(bulkBatches).set({ status: "running", startedAt: iso(now) }).where(eq(bulkBatches.id, b.id)).run();
-  const items = h.db.select().from(bulkBatchItems).where(and(eq(bulkBatchItems.batchId, b.id), isNull(bulkBatchItems.result)))
-    .orderBy(asc(bulkBatchItems.position)).limit(INLINE_LIMIT).all();
+  if (b.status === "queued")
+    h.db
+      .update(bulkBatches)
+      .set({ status: "running", startedAt: iso(now) })
+      .where(eq(bulkBatches.id, b.id))
+      .run();
+  const items = h.db
+    .select()
+    .from(bulkBatchItems)
+    .where(and(eq(bulkBatchItems.batchId, b.id), isNull(bulkBatchItems.result)))
+    .orderBy(asc(bulkBatchItems.position))
+    .limit(INLINE_LIMIT)
+    .all();
   for (const item of items) {
-    h.sqlite.transaction(() => {
-      const mine = and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.position, item.position), isNull(bulkBatchItems.result));
-      // Another runner did it in the meantime.
-      if (!h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(mine).get()) return;
-      const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
-      h.db.update(bulkBatchItems).set({ result: r.result, error: r.error ?? null }).where(mine).run();
-    }).immediate();
+    h.sqlite
+      .transaction(() => {
+        const mine = and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.position, item.position), isNull(bulkBatchItems.result));
+        // Another runner did it in the meantime.
+        if (!h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(mine).get()) return;
+        const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
+        h.db
+          .update(bulkBatchItems)
+          .set({ result: r.result, error: r.error ?? null })
+          .where(mine)
+          .run();
+      })
+      .immediate();
     // The read caches were told inside the transaction; tell them again after the commit.
     s.changes.content(h.id);
   }
   if (items.length < INLINE_LIMIT) {
-    const left = h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(and(eq(bulkBatchItems.batchId, b.id), isNull(bulkBatchItems.result))).limit(1).get();
+    const left = h.db
+      .select({ p: bulkBatchItems.position })
+      .from(bulkBatchItems)
+      .where(and(eq(bulkBatchItems.batchId, b.id), isNull(bulkBatchItems.result)))
+      .limit(1)
+      .get();
     if (!left) {
-      h.db.update(bulkBatches).set({ status: "done", finishedAt: iso(now) }).where(eq(bulkBatches.id, b.id)).run();
+      h.db
+        .update(bulkBatches)
+        .set({ status: "done", finishedAt: iso(now) })
+        .where(eq(bulkBatches.id, b.id))
+        .run();
       return false;
     }
   }
@@ -45,7 +70,12 @@ export function runChunk(s: Services, h: ProjectHandle, batchId: string, now: nu
 /** Works up to `maxChunks` chunks of one project's unfinished batches, oldest batch first. */
 export function runProjectBatches(s: Services, h: ProjectHandle, now: number, maxChunks = CHUNKS_PER_TICK): number {
   let chunks = 0;
-  const open = h.db.select({ id: bulkBatches.id }).from(bulkBatches).where(isNull(bulkBatches.finishedAt)).orderBy(asc(bulkBatches.createdAt), asc(bulkBatches.id)).all();
+  const open = h.db
+    .select({ id: bulkBatches.id })
+    .from(bulkBatches)
+    .where(isNull(bulkBatches.finishedAt))
+    .orderBy(asc(bulkBatches.createdAt), asc(bulkBatches.id))
+    .all();
   for (const { id } of open) {
     while (chunks < maxChunks) {
       chunks++;

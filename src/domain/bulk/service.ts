@@ -63,8 +63,11 @@ function select(h: ProjectHandle, body: Record<string, unknown>): Selection {
   let cond = "1";
   const ctx: FilterContext = { models: allModels(h), vis: DRAFTS, readable: () => true, params: [], used: [] };
   if (filter !== undefined) cond = compileWhere(ctx, m, filter, "e");
-  const ids = (h.sqlite.query(`SELECT e.id AS id FROM entries e WHERE e.model_id = ? AND (${cond}) ORDER BY e.created_at, e.id`)
-    .all(...([m.id, ...ctx.params] as never[])) as { id: string }[]).map((r) => r.id);
+  const ids = (
+    h.sqlite
+      .query(`SELECT e.id AS id FROM entries e WHERE e.model_id = ? AND (${cond}) ORDER BY e.created_at, e.id`)
+      .all(...([m.id, ...ctx.params] as never[])) as { id: string }[]
+  ).map((r) => r.id);
   return { ids, describe: { modelId: m.id, model: m.namespace, where: filter ?? null } };
 }
 
@@ -96,7 +99,10 @@ function checkBody(body: Record<string, unknown>) {
 
 export type BulkOutcome =
   | { kind: "dry_run"; body: { dryRun: true; action: BulkAction; count: number; ids: string[] } }
-  | { kind: "done"; body: { action: BulkAction; count: number; counts: Record<ItemResult, number>; results: { id: string; result: ItemResult; error?: string }[] } }
+  | {
+      kind: "done";
+      body: { action: BulkAction; count: number; counts: Record<ItemResult, number>; results: { id: string; result: ItemResult; error?: string }[] };
+    }
   | { kind: "batch"; batchId: string; count: number };
 
 /**
@@ -122,11 +128,22 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
   }
   const batchId = s.ids.uuid();
   h.sqlite.transaction(() => {
-    h.db.insert(bulkBatches).values({
-      id: batchId, action, status: "queued", total: count, selection: JSON.stringify(sel.describe), createdAt: iso(s.clock.now()), createdBy: actor,
-    }).run();
+    h.db
+      .insert(bulkBatches)
+      .values({
+        id: batchId,
+        action,
+        status: "queued",
+        total: count,
+        selection: JSON.stringify(sel.describe),
+        createdAt: iso(s.clock.now()),
+        createdBy: actor,
+      })
+      .run();
     const insert = h.sqlite.query("INSERT INTO bulk_batch_items (batch_id, position, entry_id) VALUES (?, ?, ?)");
-    sel.ids.forEach((id, i) => insert.run(batchId, i, id));
+    sel.ids.forEach((id, i) => {
+      insert.run(batchId, i, id);
+    });
   })();
   batchesWake(s).note(h.id, 0);
   return { kind: "batch", batchId, count };
@@ -137,15 +154,32 @@ export function getBatch(h: ProjectHandle, batchId: unknown) {
   if (!isUuid(batchId)) fail("not_found", { message: "Batch ids are UUIDs.", extra: { field: "batchId" } });
   const b = h.db.select().from(bulkBatches).where(eq(bulkBatches.id, batchId.toLowerCase())).get();
   if (!b) fail("not_found", { message: "No such bulk batch." });
-  const rows = h.db.select({ result: bulkBatchItems.result, n: sql<number>`count(*)` }).from(bulkBatchItems)
-    .where(eq(bulkBatchItems.batchId, b.id)).groupBy(bulkBatchItems.result).all();
+  const rows = h.db
+    .select({ result: bulkBatchItems.result, n: sql<number>`count(*)` })
+    .from(bulkBatchItems)
+    .where(eq(bulkBatchItems.batchId, b.id))
+    .groupBy(bulkBatchItems.result)
+    .all();
   const counts = { done: 0, skipped: 0, failed: 0, remaining: 0 };
   for (const r of rows) counts[(r.result ?? "remaining") as keyof typeof counts] += r.n;
-  const failures = h.db.select({ id: bulkBatchItems.entryId, error: bulkBatchItems.error }).from(bulkBatchItems)
+  const failures = h.db
+    .select({ id: bulkBatchItems.entryId, error: bulkBatchItems.error })
+    .from(bulkBatchItems)
     .where(and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.result, "failed"), isNotNull(bulkBatchItems.error)))
-    .orderBy(asc(bulkBatchItems.position)).limit(100).all();
+    .orderBy(asc(bulkBatchItems.position))
+    .limit(100)
+    .all();
   return {
-    batchId: b.id, action: b.action, status: b.status, total: b.total, counts, failures,
-    selection: JSON.parse(b.selection), createdAt: b.createdAt, createdBy: actorFrom(b.createdBy), startedAt: b.startedAt, finishedAt: b.finishedAt,
+    batchId: b.id,
+    action: b.action,
+    status: b.status,
+    total: b.total,
+    counts,
+    failures,
+    selection: JSON.parse(b.selection),
+    createdAt: b.createdAt,
+    createdBy: actorFrom(b.createdBy),
+    startedAt: b.startedAt,
+    finishedAt: b.finishedAt,
   };
 }

@@ -16,7 +16,9 @@ export interface DemoCounts {
 }
 
 const AUTHOR = {
-  name: "Author", namespace: "author", description: "People who write posts.",
+  name: "Author",
+  namespace: "author",
+  description: "People who write posts.",
   fields: [
     { namespace: "name", label: "Name", type: "string", required: true },
     { namespace: "email", label: "E-mail", type: "string" },
@@ -27,7 +29,9 @@ const AUTHOR = {
 };
 
 const CATEGORY = {
-  name: "Category", namespace: "category", description: "Sections of the blog.",
+  name: "Category",
+  namespace: "category",
+  description: "Sections of the blog.",
   fields: [
     { namespace: "name", label: "Name", type: "string", required: true },
     { namespace: "slug", label: "Slug", type: "string", required: true },
@@ -38,7 +42,9 @@ const CATEGORY = {
 
 /** Posts use every field kind and relate to authors, categories and other posts. */
 const POST = {
-  name: "Post", namespace: "post", description: "Blog posts.",
+  name: "Post",
+  namespace: "post",
+  description: "Blog posts.",
   fields: [
     { namespace: "title", label: "Title", type: "string", required: true },
     { namespace: "slug", label: "Slug", type: "string", required: true },
@@ -66,7 +72,10 @@ const POST = {
 };
 
 const SETTINGS = {
-  name: "Settings", namespace: "settings", description: "Site-wide settings (one entry).", singleEntry: true,
+  name: "Settings",
+  namespace: "settings",
+  description: "Site-wide settings (one entry).",
+  singleEntry: true,
   fields: [
     { namespace: "siteName", label: "Site name", type: "string", required: true },
     { namespace: "tagline", label: "Tagline", type: "string" },
@@ -99,9 +108,18 @@ const CATEGORIES = [
 ] as const;
 
 const TOPICS = [
-  "Modelling content", "Keyset pagination", "Draft and publish", "Relations that scale", "Caching at the edge",
-  "Webhooks you can trust", "Scheduling in time zones", "Typed GraphQL", "API keys and scopes", "Media fields",
-  "Migrating field types", "Previewing drafts",
+  "Modelling content",
+  "Keyset pagination",
+  "Draft and publish",
+  "Relations that scale",
+  "Caching at the edge",
+  "Webhooks you can trust",
+  "Scheduling in time zones",
+  "Typed GraphQL",
+  "API keys and scopes",
+  "Media fields",
+  "Migrating field types",
+  "Previewing drafts",
 ];
 const FORMS = ["A first look at", "Notes on"];
 const KINDS = ["article", "tutorial", "news"];
@@ -112,7 +130,10 @@ function image(seed: string, alt: string) {
 }
 
 function slugOf(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 function day(i: number): string {
@@ -137,8 +158,11 @@ export function seedDemo(s: Services, h: ProjectHandle, actor: string): DemoCoun
 
   const authors = AUTHORS.map(([name, email], i) => {
     const id = create("author", {
-      name, email, bio: `**${name}** writes about content systems.\n\nBased in city number ${i + 1}.`,
-      avatar: image(`author-${i}`, name), links: [`https://example.com/${slugOf(name)}`],
+      name,
+      email,
+      bio: `**${name}** writes about content systems.\n\nBased in city number ${i + 1}.`,
+      avatar: image(`author-${i}`, name),
+      links: [`https://example.com/${slugOf(name)}`],
     });
     publish(id);
     return id;
@@ -154,46 +178,67 @@ export function seedDemo(s: Services, h: ProjectHandle, actor: string): DemoCoun
 
   // Posts cycle through the three statuses: draft, changed (published, then edited), published.
   const posts: string[] = [];
-  FORMS.forEach((form, f) => TOPICS.forEach((topic, t) => {
-    const i = f * TOPICS.length + t;
-    const title = `${form} ${topic.toLowerCase()}`;
-    const data: Record<string, unknown> = {
-      title, slug: slugOf(title), excerpt: `${topic}: what Capa does and why.`,
-      body: `# ${title}\n\n${topic} in a few paragraphs.\n\n- one point\n- another point\n`,
-      bodyHtml: `<h1>${title}</h1><p>${topic} in a few paragraphs.</p>`,
-      snippet: `const res = await fetch("/api/entries/post?limit=${5 + (i % 10)}");`,
-      kind: KINDS[i % KINDS.length], accent: ACCENTS[i % ACCENTS.length], readingMinutes: 3 + (i % 12),
-      featured: i % 5 === 0, publishDate: day(i), author: authors[i % authors.length],
-      categories: [categories[i % 5]!, ...(i % 3 === 0 ? [categories[(i + 1) % 5]!] : [])],
-      related: posts.slice(-2), keywords: topic.toLowerCase().split(" "), scores: [4, 5, 3 + (i % 3)],
-      milestones: [day(i), `2026-10-${String(1 + (i % 28)).padStart(2, "0")}T09:00:00Z`],
-      gallery: i % 4 === 0 ? [image(`post-${i}-a`, `${title}, first`), image(`post-${i}-b`, `${title}, second`)] : [],
-      cover: image(`post-${i}`, title),
-      clip: i % 6 === 0 ? { id: `demo-clip-${i}`, url: `https://example.com/media/clip-${i}.mp4`, alt: title, type: "video", width: 1920, height: 1080 } : null,
-      attachment: i % 8 === 0 ? { id: `demo-file-${i}`, url: `https://example.com/media/notes-${i}.pdf`, alt: `${title} (PDF)`, type: "pdf" } : null,
-      extra: { series: form, position: t + 1, sources: [`https://example.com/sources/${i}`] },
-    };
-    const id = create("post", data, i % 2 === 0 ? ["demo", KINDS[i % KINDS.length]!] : ["demo"]);
-    posts.push(id);
-    const status = i % 3;
-    if (status === 0) {
-      counts.drafts++;
-    } else {
-      publish(id);
-      if (status === 1) {
-        updateEntry(s, h, actor, id, { data: { title: `${title} (revised)`, readingMinutes: 4 + (i % 12) } });
-        counts.published--;
-        counts.changed++;
+  FORMS.forEach((form, f) => {
+    TOPICS.forEach((topic, t) => {
+      const i = f * TOPICS.length + t;
+      const title = `${form} ${topic.toLowerCase()}`;
+      const data: Record<string, unknown> = {
+        title,
+        slug: slugOf(title),
+        excerpt: `${topic}: what Capa does and why.`,
+        body: `# ${title}\n\n${topic} in a few paragraphs.\n\n- one point\n- another point\n`,
+        bodyHtml: `<h1>${title}</h1><p>${topic} in a few paragraphs.</p>`,
+        snippet: `const res = await fetch("/api/entries/post?limit=${5 + (i % 10)}");`,
+        kind: KINDS[i % KINDS.length],
+        accent: ACCENTS[i % ACCENTS.length],
+        readingMinutes: 3 + (i % 12),
+        featured: i % 5 === 0,
+        publishDate: day(i),
+        author: authors[i % authors.length],
+        categories: [categories[i % 5]!, ...(i % 3 === 0 ? [categories[(i + 1) % 5]!] : [])],
+        related: posts.slice(-2),
+        keywords: topic.toLowerCase().split(" "),
+        scores: [4, 5, 3 + (i % 3)],
+        milestones: [day(i), `2026-10-${String(1 + (i % 28)).padStart(2, "0")}T09:00:00Z`],
+        gallery: i % 4 === 0 ? [image(`post-${i}-a`, `${title}, first`), image(`post-${i}-b`, `${title}, second`)] : [],
+        cover: image(`post-${i}`, title),
+        clip:
+          i % 6 === 0 ? { id: `demo-clip-${i}`, url: `https://example.com/media/clip-${i}.mp4`, alt: title, type: "video", width: 1920, height: 1080 } : null,
+        attachment: i % 8 === 0 ? { id: `demo-file-${i}`, url: `https://example.com/media/notes-${i}.pdf`, alt: `${title} (PDF)`, type: "pdf" } : null,
+        extra: { series: form, position: t + 1, sources: [`https://example.com/sources/${i}`] },
+      };
+      const id = create("post", data, i % 2 === 0 ? ["demo", KINDS[i % KINDS.length]!] : ["demo"]);
+      posts.push(id);
+      const status = i % 3;
+      if (status === 0) {
+        counts.drafts++;
+      } else {
+        publish(id);
+        if (status === 1) {
+          updateEntry(s, h, actor, id, { data: { title: `${title} (revised)`, readingMinutes: 4 + (i % 12) } });
+          counts.published--;
+          counts.changed++;
+        }
       }
-    }
-  }));
+    });
+  });
 
   const settings = create("settings", {
-    siteName: "Capa Demo", tagline: "A headless CMS on one SQLite file per project", theme: "auto", primaryColor: "#2563eb",
-    postsPerPage: 10, maintenance: false, launchDate: "2026-10-01", logo: image("logo", "Capa Demo logo"),
-    footerHtml: "<p>Made with <a href=\"https://example.com/capa\">Capa</a>.</p>",
+    siteName: "Capa Demo",
+    tagline: "A headless CMS on one SQLite file per project",
+    theme: "auto",
+    primaryColor: "#2563eb",
+    postsPerPage: 10,
+    maintenance: false,
+    launchDate: "2026-10-01",
+    logo: image("logo", "Capa Demo logo"),
+    footerHtml: '<p>Made with <a href="https://example.com/capa">Capa</a>.</p>',
     analytics: "<script>/* your analytics here */</script>",
-    navigation: [{ label: "Blog", href: "/blog" }, { label: "Guides", href: "/categories/guides" }, { label: "About", href: "/about" }],
+    navigation: [
+      { label: "Blog", href: "/blog" },
+      { label: "Guides", href: "/categories/guides" },
+      { label: "About", href: "/about" },
+    ],
   });
   publish(settings);
   return counts;

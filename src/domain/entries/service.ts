@@ -55,9 +55,9 @@ function mergeData(h: ProjectHandle, m: Model, data: unknown, base: Record<strin
 function checkTargets(h: ProjectHandle, modelId: string, ids: string[], path: string): void {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
-  const found = h.sqlite
-    .query(`SELECT id FROM entries WHERE model_id = ? AND id IN (SELECT value FROM json_each(?))`)
-    .all(modelId, JSON.stringify(unique)) as { id: string }[];
+  const found = h.sqlite.query(`SELECT id FROM entries WHERE model_id = ? AND id IN (SELECT value FROM json_each(?))`).all(modelId, JSON.stringify(unique)) as {
+    id: string;
+  }[];
   if (found.length !== unique.length) {
     const have = new Set(found.map((r) => r.id));
     const missing = unique.find((id) => !have.has(id));
@@ -128,11 +128,25 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
     if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ?").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds a single entry, and it exists already.`, extra: { field: "model" } });
     }
-    h.db.insert(entryVersions).values({ id: versionId, entryId: id, number: 1, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor }).run();
-    h.db.insert(entries).values({
-      id, modelId: m.id, createdAt: now, updatedAt: now, draftVersionId: versionId, draftVersion: 1,
-      draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder, draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
-    }).run();
+    h.db
+      .insert(entryVersions)
+      .values({ id: versionId, entryId: id, number: 1, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
+      .run();
+    h.db
+      .insert(entries)
+      .values({
+        id,
+        modelId: m.id,
+        createdAt: now,
+        updatedAt: now,
+        draftVersionId: versionId,
+        draftVersion: 1,
+        draftData: JSON.stringify(data),
+        draftTags: JSON.stringify(tags),
+        draftFolder: folder,
+        draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+      })
+      .run();
   })();
   return getEntry(h, id);
 }
@@ -151,11 +165,23 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
     const cur = h.db.select({ v: entries.draftVersion }).from(entries).where(eq(entries.id, row.id)).get();
     if (!cur) fail("not_found", { message: "No such entry." });
     const number = cur.v + 1;
-    h.db.insert(entryVersions).values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor }).run();
-    h.db.update(entries).set({
-      updatedAt: now, draftVersionId: versionId, draftVersion: number, draftData: JSON.stringify(data), draftTags: JSON.stringify(tags), draftFolder: folder,
-      draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
-    }).where(eq(entries.id, row.id)).run();
+    h.db
+      .insert(entryVersions)
+      .values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
+      .run();
+    h.db
+      .update(entries)
+      .set({
+        updatedAt: now,
+        draftVersionId: versionId,
+        draftVersion: number,
+        draftData: JSON.stringify(data),
+        draftTags: JSON.stringify(tags),
+        draftFolder: folder,
+        draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+      })
+      .where(eq(entries.id, row.id))
+      .run();
   })();
   return getEntry(h, row.id);
 }
@@ -167,7 +193,11 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
   let version: typeof entryVersions.$inferSelect | undefined;
   if (versionId !== undefined && versionId !== null) {
     if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
-    version = h.db.select().from(entryVersions).where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id))).get();
+    version = h.db
+      .select()
+      .from(entryVersions)
+      .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
+      .get();
     if (!version) badField("versionId", "versionId is not a version of this entry");
   } else {
     version = h.db.select().from(entryVersions).where(eq(entryVersions.id, row.draftVersionId)).get()!;
@@ -182,20 +212,38 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
   }
   const now = iso(s.clock.now());
   h.sqlite.transaction(() => {
-    h.db.update(entries).set({
-      publishedVersionId: version.id, publishedVersion: version.number, publishedData: version.data, publishedTags: version.tags,
-      publishedFolder: version.folder, publishedAt: now, publishedUpdatedAt: version.createdAt,
-      publishedKeys: JSON.stringify(comparisonKeys(m.fields, data)),
-    }).where(eq(entries.id, row.id)).run();
+    h.db
+      .update(entries)
+      .set({
+        publishedVersionId: version.id,
+        publishedVersion: version.number,
+        publishedData: version.data,
+        publishedTags: version.tags,
+        publishedFolder: version.folder,
+        publishedAt: now,
+        publishedUpdatedAt: version.createdAt,
+        publishedKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+      })
+      .where(eq(entries.id, row.id))
+      .run();
     const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
     emitEvent(s, h, {
       type: "instance.published",
       actor: actorFrom(actor),
       data: {
-        instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, versionId: version.id, versionNumber: version.number,
-        publishedAt: now, title: titleOf(m, data), scheduledActionId: opts.scheduledActionId ?? null,
+        instanceId: row.id,
+        modelId: m.id,
+        modelNamespace: m.namespace,
+        versionId: version.id,
+        versionNumber: version.number,
+        publishedAt: now,
+        title: titleOf(m, data),
+        scheduledActionId: opts.scheduledActionId ?? null,
       },
-      links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}`, public: `${s.config.publicUrl}/api/entries/${encodeURIComponent(m.namespace)}/${row.id}` },
+      links: {
+        self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}`,
+        public: `${s.config.publicUrl}/api/entries/${encodeURIComponent(m.namespace)}/${row.id}`,
+      },
       content,
     });
   })();
@@ -210,10 +258,20 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
   if (!row.publishedVersionId) return getEntry(h, row.id);
   const m = allModels(h).byId.get(row.modelId)!;
   h.sqlite.transaction(() => {
-    h.db.update(entries).set({
-      publishedVersionId: null, publishedVersion: null, publishedData: null, publishedTags: null, publishedFolder: null,
-      publishedAt: null, publishedUpdatedAt: null, publishedKeys: null,
-    }).where(eq(entries.id, row.id)).run();
+    h.db
+      .update(entries)
+      .set({
+        publishedVersionId: null,
+        publishedVersion: null,
+        publishedData: null,
+        publishedTags: null,
+        publishedFolder: null,
+        publishedAt: null,
+        publishedUpdatedAt: null,
+        publishedKeys: null,
+      })
+      .where(eq(entries.id, row.id))
+      .run();
     emitEvent(s, h, {
       type: "instance.unpublished",
       actor: actorFrom(actor),
@@ -252,10 +310,22 @@ export function titleOf(m: Model, data: Record<string, unknown>): string | null 
 export function listVersions(h: ProjectHandle, id: unknown) {
   const row = getRow(h, id);
   const m = allModels(h).byId.get(row.modelId)!;
-  return h.db.select().from(entryVersions).where(eq(entryVersions.entryId, row.id)).orderBy(desc(entryVersions.number)).all().map((v) => ({
-    id: v.id, number: v.number, createdAt: v.createdAt, createdBy: v.createdBy, published: v.id === row.publishedVersionId,
-    tags: JSON.parse(v.tags), folder: v.folder, data: dataOut(m, JSON.parse(v.data)),
-  }));
+  return h.db
+    .select()
+    .from(entryVersions)
+    .where(eq(entryVersions.entryId, row.id))
+    .orderBy(desc(entryVersions.number))
+    .all()
+    .map((v) => ({
+      id: v.id,
+      number: v.number,
+      createdAt: v.createdAt,
+      createdBy: v.createdBy,
+      published: v.id === row.publishedVersionId,
+      tags: JSON.parse(v.tags),
+      folder: v.folder,
+      data: dataOut(m, JSON.parse(v.data)),
+    }));
 }
 
 const STATUS_SQL: Record<EntryStatus, ReturnType<typeof sql>> = {
@@ -278,6 +348,13 @@ export function listEntries(h: ProjectHandle, q: { model?: unknown; status?: unk
   if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
   const where = conds.length ? and(...conds) : undefined;
   const total = h.db.select({ n: sql<number>`count(*)` }).from(entries).where(where).get()!.n;
-  const rows = h.db.select().from(entries).where(where).orderBy(desc(entries.createdAt), desc(entries.id)).limit(limit).offset((page - 1) * limit).all();
+  const rows = h.db
+    .select()
+    .from(entries)
+    .where(where)
+    .orderBy(desc(entries.createdAt), desc(entries.id))
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .all();
   return { data: rows.map((r) => entryRecord(h, r)), page, limit, total };
 }

@@ -44,10 +44,20 @@ export function emitEvent(s: Services, h: ProjectHandle, e: NewEvent): string {
   const occurredAt = iso(s.clock.now());
   // The envelope's key order is fixed because the exact bytes are signed.
   const envelope: Record<string, unknown> = {
-    id, type: e.type, apiVersion: ENVELOPE_VERSION, occurredAt, tenantId: h.id, actor: e.actor, data: e.data, links: e.links ?? {},
+    id,
+    type: e.type,
+    apiVersion: ENVELOPE_VERSION,
+    occurredAt,
+    tenantId: h.id,
+    actor: e.actor,
+    data: e.data,
+    links: e.links ?? {},
   };
-  const seq = ((h.sqlite.query("SELECT coalesce(max(seq), 0) + 1 AS n FROM events").get() as { n: number }).n);
-  h.db.insert(events).values({ id, seq, type: e.type, occurredAt, body: JSON.stringify(envelope), content: e.content === undefined ? null : JSON.stringify(e.content) }).run();
+  const seq = (h.sqlite.query("SELECT coalesce(max(seq), 0) + 1 AS n FROM events").get() as { n: number }).n;
+  h.db
+    .insert(events)
+    .values({ id, seq, type: e.type, occurredAt, body: JSON.stringify(envelope), content: e.content === undefined ? null : JSON.stringify(e.content) })
+    .run();
   for (const l of listeners) l(s, h, { id, seq, type: e.type, occurredAt });
   return id;
 }

@@ -6,10 +6,7 @@
 import { MEDIA_TYPES, fits, isDateValue, isUuid, itemType, type FieldDef, type FieldType } from "../models/fields.ts";
 
 /** What became of one stored value. `empty`: there was nothing to convert. */
-export type Outcome =
-  | { kind: "empty" }
-  | { kind: "ok"; value: unknown; lossy: boolean }
-  | { kind: "fail"; reason: string };
+export type Outcome = { kind: "empty" } | { kind: "ok"; value: unknown; lossy: boolean } | { kind: "fail"; reason: string };
 
 type Item = { ok: true; value: unknown } | { ok: false; reason: string };
 

@@ -11,9 +11,7 @@ import { allModels, modelOrFail } from "../models/service.ts";
 import { readDiff, sameOps, type Diff } from "./diff.ts";
 import type { Decision } from "./stage.ts";
 import { noteWork } from "./work.ts";
-import {
-  activeChange, changeOrFail, changeRecord, clearStaging, keepBothFields, planOf, targetOf, type FieldChangeRow,
-} from "./service.ts";
+import { activeChange, changeOrFail, changeRecord, clearStaging, keepBothFields, planOf, targetOf, type FieldChangeRow } from "./service.ts";
 
 /** `POST /v2/field-changes/:id/cancel`: allowed until the model starts moving; what was staged is dropped. */
 export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: string) {
@@ -25,8 +23,11 @@ export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: 
   const now = iso(s.clock.now());
   h.sqlite.transaction(() => {
     clearStaging(h, row.id);
-    h.db.update(fieldChanges).set({ state: "cancelled", cursorCreatedAt: null, cursorId: null, done: 0, updatedAt: now, finishedAt: now })
-      .where(eq(fieldChanges.id, row.id)).run();
+    h.db
+      .update(fieldChanges)
+      .set({ state: "cancelled", cursorCreatedAt: null, cursorId: null, done: 0, updatedAt: now, finishedAt: now })
+      .where(eq(fieldChanges.id, row.id))
+      .run();
   })();
   return changeRecord(h, changeOrFail(h, row.id), prefix);
 }
@@ -39,7 +40,10 @@ export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: 
 export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>, prefix: string) {
   const row = changeOrFail(h, id);
   if (row.state !== "failed" && row.state !== "cancelled") {
-    fail("field_change_not_resumable", { message: `Only a failed or cancelled field change can be resumed; this one is ${row.state}.`, extra: { state: row.state } });
+    fail("field_change_not_resumable", {
+      message: `Only a failed or cancelled field change can be resumed; this one is ${row.state}.`,
+      extra: { state: row.state },
+    });
   }
   for (const k of Object.keys(body)) if (k !== "onFailure") badField(k, `${k} is not accepted here; send { onFailure? }`);
   if (body.onFailure !== undefined && body.onFailure !== "clear" && body.onFailure !== "stop") badField("onFailure", "onFailure must be clear or stop");
@@ -48,7 +52,8 @@ export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Re
   let plan = planOf(row);
   if (!plan.decisions) fail("field_change_not_resumable", { message: "This change was never applied; apply its plan instead.", extra: { state: row.state } });
   if (body.onFailure !== undefined) {
-    for (const op of plan.ops) if (plan.decisions[op.id]?.choice === "convert" && op.kind === "change") plan.decisions[op.id]!.onFailure = body.onFailure as Decision["onFailure"];
+    for (const op of plan.ops)
+      if (plan.decisions[op.id]?.choice === "convert" && op.kind === "change") plan.decisions[op.id]!.onFailure = body.onFailure as Decision["onFailure"];
   }
   const patch: Partial<FieldChangeRow> = { state: "queued", error: null, finishedAt: null, updatedAt: iso(s.clock.now()) };
   let restart = row.state === "cancelled";
@@ -57,7 +62,8 @@ export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Re
     try {
       diff = readDiff(s, h, m, { editFields: plan.editFields, removeIds: plan.removeIds });
     } catch (e) {
-      if (e instanceof AppError) fail("plan_stale", { message: "The model changed since this change was planned, and the change no longer applies; make a new plan." });
+      if (e instanceof AppError)
+        fail("plan_stale", { message: "The model changed since this change was planned, and the change no longer applies; make a new plan." });
       throw e;
     }
     if (!sameOps(diff.ops, plan.ops)) fail("plan_stale", { message: "The model changed since this change was planned; make a new plan." });
@@ -90,8 +96,14 @@ export function listChanges(h: ProjectHandle, ref: string, q: { limit?: unknown;
   if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
   const where = eq(fieldChanges.modelId, m.id);
   const total = h.db.select({ n: sql<number>`count(*)` }).from(fieldChanges).where(where).get()!.n;
-  const rows = h.db.select().from(fieldChanges).where(where).orderBy(desc(fieldChanges.createdAt), desc(fieldChanges.id))
-    .limit(limit).offset((page - 1) * limit).all();
+  const rows = h.db
+    .select()
+    .from(fieldChanges)
+    .where(where)
+    .orderBy(desc(fieldChanges.createdAt), desc(fieldChanges.id))
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .all();
   return { data: rows.map((r) => changeRecord(h, r, prefix)), page, limit, total };
 }
 
@@ -111,15 +123,29 @@ export function getChange(h: ProjectHandle, id: string, q: { failuresPage?: unkn
   if (!Number.isInteger(page) || page < 1) badField("failuresPage", "failuresPage must be a whole number from 1");
   const names = new Map<string, string>();
   for (const op of planOf(row).ops) names.set(op.fieldId, op.namespace);
-  const rows = h.db.select().from(fieldChangeFailures).where(eq(fieldChangeFailures.changeId, row.id))
-    .orderBy(fieldChangeFailures.entryId, fieldChangeFailures.fieldId, fieldChangeFailures.copy).limit(FAILURES_PAGE).offset((page - 1) * FAILURES_PAGE).all();
+  const rows = h.db
+    .select()
+    .from(fieldChangeFailures)
+    .where(eq(fieldChangeFailures.changeId, row.id))
+    .orderBy(fieldChangeFailures.entryId, fieldChangeFailures.fieldId, fieldChangeFailures.copy)
+    .limit(FAILURES_PAGE)
+    .offset((page - 1) * FAILURES_PAGE)
+    .all();
   const record = changeRecord(h, row, prefix);
   return {
     ...record,
     failures: {
-      total: record.progress.failed, page, limit: FAILURES_PAGE,
-      data: rows.map((f) => ({ entryId: f.entryId, fieldId: f.fieldId, namespace: names.get(f.fieldId) ?? null, copy: f.copy, value: JSON.parse(f.value), reason: f.reason })),
+      total: record.progress.failed,
+      page,
+      limit: FAILURES_PAGE,
+      data: rows.map((f) => ({
+        entryId: f.entryId,
+        fieldId: f.fieldId,
+        namespace: names.get(f.fieldId) ?? null,
+        copy: f.copy,
+        value: JSON.parse(f.value),
+        reason: f.reason,
+      })),
     },
   };
 }
-

@@ -74,7 +74,9 @@ export function countEntries(ctx: ConvertCtx, rows: EntryCopies[], acc: Record<s
         }
         const before = ctx.before.get(op.fieldId)!;
         const after = ctx.after.get(op.fieldId)!;
-        const r = convertible(before, after) ? convertValue(before, after, v, ctx.lookup) : { kind: "fail" as const, reason: `a ${after.type} field cannot hold ${before.type} values` };
+        const r = convertible(before, after)
+          ? convertValue(before, after, v, ctx.lookup)
+          : { kind: "fail" as const, reason: `a ${after.type} field cannot hold ${before.type} values` };
         if (r.kind === "empty") continue;
         c.values++;
         if (r.kind === "ok" && !r.lossy) {

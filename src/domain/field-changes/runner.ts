@@ -41,7 +41,8 @@ function nextEntries(h: ProjectHandle, row: FieldChangeRow, limit: number): Entr
   if (row.cursorId === null) {
     return h.sqlite.query(`${COPIES_SQL} WHERE model_id = ? ORDER BY created_at, id LIMIT ?`).all(row.modelId, limit) as EntryRow[];
   }
-  return h.sqlite.query(`${COPIES_SQL} WHERE model_id = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`)
+  return h.sqlite
+    .query(`${COPIES_SQL} WHERE model_id = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`)
     .all(row.modelId, row.cursorCreatedAt, row.cursorId, limit) as EntryRow[];
 }
 
@@ -56,8 +57,12 @@ function failRow(h: ProjectHandle, row: FieldChangeRow, now: string, code: strin
 function stageCtx(h: ProjectHandle, row: FieldChangeRow, m: Model, now: string): StageCtx {
   const plan = planOf(row);
   return {
-    ...convertCtx(h, m, plan.ops, plan.editFields), changeId: row.id, decisions: plan.decisions!, keepBoth: plan.keepBoth,
-    targetFields: plan.targetFields!, now,
+    ...convertCtx(h, m, plan.ops, plan.editFields),
+    changeId: row.id,
+    decisions: plan.decisions!,
+    keepBoth: plan.keepBoth,
+    targetFields: plan.targetFields!,
+    now,
   };
 }
 
@@ -93,7 +98,9 @@ function countStep(h: ProjectHandle, row: FieldChangeRow, now: string, chunk: nu
   const last = rows.at(-1);
   counts.ready = rows.length < chunk;
   setRow(h, row.id, {
-    counts: JSON.stringify(counts), done: row.done + rows.length, updatedAt: now,
+    counts: JSON.stringify(counts),
+    done: row.done + rows.length,
+    updatedAt: now,
     ...(last ? { cursorCreatedAt: last.createdAt, cursorId: last.id } : {}),
   });
   return !counts.ready;
@@ -107,7 +114,11 @@ function stageStep(h: ProjectHandle, row: FieldChangeRow, now: string, chunk: nu
   const rows = nextEntries(h, row, chunk);
   for (const e of rows) stageEntry(h, ctx, e);
   const last = rows.at(-1);
-  const patch: Partial<FieldChangeRow> = { done: row.done + rows.length, updatedAt: now, ...(last ? { cursorCreatedAt: last.createdAt, cursorId: last.id } : {}) };
+  const patch: Partial<FieldChangeRow> = {
+    done: row.done + rows.length,
+    updatedAt: now,
+    ...(last ? { cursorCreatedAt: last.createdAt, cursorId: last.id } : {}),
+  };
   if (rows.length === chunk) {
     setRow(h, row.id, patch);
     return true;
@@ -115,7 +126,13 @@ function stageStep(h: ProjectHandle, row: FieldChangeRow, now: string, chunk: nu
   const stopped = stopFailures(h, ctx);
   if (stopped > 0) {
     setRow(h, row.id, patch);
-    failRow(h, row, now, "conversion_failed", `${stopped} value${stopped === 1 ? "" : "s"} failed to convert and the decision is to stop; fix them and resume, or resume with onFailure clear.`);
+    failRow(
+      h,
+      row,
+      now,
+      "conversion_failed",
+      `${stopped} value${stopped === 1 ? "" : "s"} failed to convert and the decision is to stop; fix them and resume, or resume with onFailure clear.`,
+    );
     return false;
   }
   setRow(h, row.id, { ...patch, state: "moving" });
@@ -131,36 +148,56 @@ function moveStep(s: Services, h: ProjectHandle, row: FieldChangeRow, now: strin
   const m = baseModel(h, row, now);
   if (!m) return false;
   const ctx = stageCtx(h, row, m, now);
-  const stale = h.sqlite.query(
-    `SELECT e.id, e.draft_version_id AS draftVersionId, e.draft_data AS draftData, e.published_version_id AS publishedVersionId,
+  const stale = h.sqlite
+    .query(
+      `SELECT e.id, e.draft_version_id AS draftVersionId, e.draft_data AS draftData, e.published_version_id AS publishedVersionId,
             e.published_data AS publishedData
        FROM entries e LEFT JOIN field_change_rows r ON r.change_id = ? AND r.entry_id = e.id
       WHERE e.model_id = ? AND (r.entry_id IS NULL OR r.draft_version_id <> e.draft_version_id OR r.published_version_id IS NOT e.published_version_id)`,
-  ).all(row.id, row.modelId) as EntryCopies[];
+    )
+    .all(row.id, row.modelId) as EntryCopies[];
   for (const e of stale) stageEntry(h, ctx, e);
   const stopped = stopFailures(h, ctx);
   if (stopped > 0) {
-    failRow(h, row, now, "conversion_failed", `${stopped} value${stopped === 1 ? "" : "s"} failed to convert and the decision is to stop; fix them and resume, or resume with onFailure clear.`);
+    failRow(
+      h,
+      row,
+      now,
+      "conversion_failed",
+      `${stopped} value${stopped === 1 ? "" : "s"} failed to convert and the decision is to stop; fix them and resume, or resume with onFailure clear.`,
+    );
     return false;
   }
-  h.sqlite.query(
-    `UPDATE entries SET draft_data = r.draft_data, draft_keys = r.draft_keys,
+  h.sqlite
+    .query(
+      `UPDATE entries SET draft_data = r.draft_data, draft_keys = r.draft_keys,
             published_data = CASE WHEN entries.published_version_id IS NULL THEN entries.published_data ELSE r.published_data END,
             published_keys = CASE WHEN entries.published_version_id IS NULL THEN entries.published_keys ELSE r.published_keys END
        FROM field_change_rows r WHERE r.change_id = ? AND r.entry_id = entries.id`,
-  ).run(row.id);
+    )
+    .run(row.id);
   h.sqlite.query("UPDATE entry_versions SET data = v.data FROM field_change_versions v WHERE v.change_id = ? AND v.version_id = entry_versions.id").run(row.id);
   const plan = planOf(row);
-  const moved = updateModel(
-    s, h, m.id, { editFields: plan.editFields, removeIds: plan.removeIds, addFields: Object.values(plan.keepBoth) }, row.createdBy, { fieldChange: true },
-  );
+  const moved = updateModel(s, h, m.id, { editFields: plan.editFields, removeIds: plan.removeIds, addFields: Object.values(plan.keepBoth) }, row.createdBy, {
+    fieldChange: true,
+  });
   // The model must now hold exactly the fields the entries were converted for.
-  if (JSON.stringify(moved.fields) !== JSON.stringify(plan.targetFields)) throw new Error(`field change ${row.id}: the moved model's fields differ from the planned ones`);
+  if (JSON.stringify(moved.fields) !== JSON.stringify(plan.targetFields))
+    throw new Error(`field change ${row.id}: the moved model's fields differ from the planned ones`);
   if (moved.layout) writeLayout(h, m.id, pruneLayout(moved.layout as Layout, moved.fields));
   const total = (h.sqlite.query("SELECT count(*) AS n FROM field_change_rows WHERE change_id = ?").get(row.id) as { n: number }).n;
   // Failures stay listed on the finished change; only the staged copies go.
   clearStaging(h, row.id, { keepFailures: true });
-  setRow(h, row.id, { state: "done", resultVersion: moved.version, total, done: total, updatedAt: now, finishedAt: now, cursorCreatedAt: null, cursorId: null });
+  setRow(h, row.id, {
+    state: "done",
+    resultVersion: moved.version,
+    total,
+    done: total,
+    updatedAt: now,
+    finishedAt: now,
+    cursorCreatedAt: null,
+    cursorId: null,
+  });
   return false;
 }
 
@@ -201,10 +238,16 @@ export function stepChange(s: Services, h: ProjectHandle, id: string, now: numbe
     // A step that throws would throw again on every tick; the change stops as failed instead and
     // can be resumed. Nothing of the step was written.
     s.log.error("field change step failed", { projectId: h.id, changeId: id, error: String(e instanceof Error ? e.stack : e) });
-    h.db.update(fieldChanges).set({
-      state: "failed", updatedAt: at, finishedAt: at,
-      error: JSON.stringify({ code: "internal", message: "The change stopped on an unexpected error; resume it to try again." }),
-    }).where(eq(fieldChanges.id, id)).run();
+    h.db
+      .update(fieldChanges)
+      .set({
+        state: "failed",
+        updatedAt: at,
+        finishedAt: at,
+        error: JSON.stringify({ code: "internal", message: "The change stopped on an unexpected error; resume it to try again." }),
+      })
+      .where(eq(fieldChanges.id, id))
+      .run();
     return false;
   }
 }
@@ -229,10 +272,12 @@ export async function runFieldChanges(s: Services, now: number, opts: RunOptions
       continue;
     }
     const h = s.projects.get(projectId);
-    const ids = h.sqlite.query(
-      `SELECT id FROM field_changes WHERE state IN ('queued', 'converting', 'moving')
+    const ids = h.sqlite
+      .query(
+        `SELECT id FROM field_changes WHERE state IN ('queued', 'converting', 'moving')
          OR (state = 'planned' AND json_extract(counts, '$.ready') = 0) ORDER BY created_at, id`,
-    ).all() as { id: string }[];
+      )
+      .all() as { id: string }[];
     for (const { id } of ids) {
       while (steps < maxSteps && performance.now() < until) {
         steps++;

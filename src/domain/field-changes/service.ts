@@ -133,17 +133,44 @@ export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: str
 }
 
 function insertChange(
-  s: Services, h: ProjectHandle, p: Principal, m: Model, diff: Diff, state: string, applied: Pick<StoredPlan, "decisions" | "keepBoth" | "targetFields"> | null,
+  s: Services,
+  h: ProjectHandle,
+  p: Principal,
+  m: Model,
+  diff: Diff,
+  state: string,
+  applied: Pick<StoredPlan, "decisions" | "keepBoth" | "targetFields"> | null,
   counts: StoredCounts | null,
 ): FieldChangeRow {
   const now = iso(s.clock.now());
   const plan: StoredPlan = {
-    editFields: diff.editFields, removeIds: diff.removeIds, ops: diff.ops, decisions: null, keepBoth: {}, targetFields: null, ...applied,
+    editFields: diff.editFields,
+    removeIds: diff.removeIds,
+    ops: diff.ops,
+    decisions: null,
+    keepBoth: {},
+    targetFields: null,
+    ...applied,
   };
   const row: FieldChangeRow = {
-    id: s.ids.uuid(), modelId: m.id, state, planHash: diff.planHash, baseVersion: m.version, resultVersion: null, plan: JSON.stringify(plan),
-    counts: counts ? JSON.stringify(counts) : null, cursorCreatedAt: null, cursorId: null, total: 0, done: 0, error: null,
-    createdBy: actorString(p), createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
+    id: s.ids.uuid(),
+    modelId: m.id,
+    state,
+    planHash: diff.planHash,
+    baseVersion: m.version,
+    resultVersion: null,
+    plan: JSON.stringify(plan),
+    counts: counts ? JSON.stringify(counts) : null,
+    cursorCreatedAt: null,
+    cursorId: null,
+    total: 0,
+    done: 0,
+    error: null,
+    createdBy: actorString(p),
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    finishedAt: null,
   };
   h.db.insert(fieldChanges).values(row).run();
   return row;
@@ -177,13 +204,22 @@ function readDecisions(ops: Op[], raw: unknown): Record<string, Decision> {
 }
 
 /** The fields that keep old values for keep_both decisions (ids reused when given). */
-export function keepBothFields(s: Services, m: Model, ops: Op[], decisions: Record<string, Decision>, prev: Record<string, FieldDef> = {}): Record<string, FieldDef> {
+export function keepBothFields(
+  s: Services,
+  m: Model,
+  ops: Op[],
+  decisions: Record<string, Decision>,
+  prev: Record<string, FieldDef> = {},
+): Record<string, FieldDef> {
   const out: Record<string, FieldDef> = {};
   for (const op of ops) {
     if (decisions[op.id]?.choice !== "keep_both") continue;
     const before = m.fields.find((f) => f.id === op.fieldId)!;
     out[op.id] = {
-      ...before, id: prev[op.id]?.id ?? s.ids.uuid(), namespace: op.keepBothNamespace!, required: false,
+      ...before,
+      id: prev[op.id]?.id ?? s.ids.uuid(),
+      namespace: op.keepBothNamespace!,
+      required: false,
       label: `${before.label ?? before.namespace} (old)`.slice(0, 200),
     };
   }
@@ -197,15 +233,22 @@ export function targetOf(diff: Pick<Diff, "fields" | "ops">, keepBoth: Record<st
 
 /** The newest planned (not yet applied) change of a model with this plan hash. */
 function plannedWith(h: ProjectHandle, modelId: string, planHash: string): FieldChangeRow | undefined {
-  return h.db.select().from(fieldChanges)
+  return h.db
+    .select()
+    .from(fieldChanges)
     .where(and(eq(fieldChanges.modelId, modelId), eq(fieldChanges.state, "planned"), eq(fieldChanges.planHash, planHash)))
-    .orderBy(desc(fieldChanges.createdAt)).get();
+    .orderBy(desc(fieldChanges.createdAt))
+    .get();
 }
 
 /** The change of a model in progress (queued, converting or moving), if any. */
 export function activeChange(h: ProjectHandle, modelId: string): FieldChangeRow | undefined {
-  return h.db.select().from(fieldChanges)
-    .where(and(eq(fieldChanges.modelId, modelId), inArray(fieldChanges.state, [...ACTIVE]))).orderBy(desc(fieldChanges.createdAt)).get();
+  return h.db
+    .select()
+    .from(fieldChanges)
+    .where(and(eq(fieldChanges.modelId, modelId), inArray(fieldChanges.state, [...ACTIVE])))
+    .orderBy(desc(fieldChanges.createdAt))
+    .get();
 }
 
 /**
@@ -214,7 +257,8 @@ export function activeChange(h: ProjectHandle, modelId: string): FieldChangeRow 
  */
 export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: string, body: Record<string, unknown>, prefix: string) {
   const m = modelOrFail(h, ref, "id");
-  if (typeof body.planHash !== "string" || body.planHash.length === 0) badField("planHash", "planHash is required: make a plan first with POST .../field-changes/plan");
+  if (typeof body.planHash !== "string" || body.planHash.length === 0)
+    badField("planHash", "planHash is required: make a plan first with POST .../field-changes/plan");
   const diff = readDiff(s, h, m, body, ["planHash", "decisions"]);
   if (diff.planHash !== body.planHash) {
     fail("plan_stale", { message: "The model changed since the plan was made, or this change differs from the planned one; make a new plan." });
@@ -228,10 +272,20 @@ export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: st
   let id: string;
   if (planned) {
     const plan = { ...planOf(planned), ...applied };
-    h.db.update(fieldChanges).set({
-      state: "queued", plan: JSON.stringify(plan), createdBy: actorString(p), updatedAt: iso(s.clock.now()), total: 0, done: 0,
-      cursorCreatedAt: null, cursorId: null,
-    }).where(eq(fieldChanges.id, planned.id)).run();
+    h.db
+      .update(fieldChanges)
+      .set({
+        state: "queued",
+        plan: JSON.stringify(plan),
+        createdBy: actorString(p),
+        updatedAt: iso(s.clock.now()),
+        total: 0,
+        done: 0,
+        cursorCreatedAt: null,
+        cursorId: null,
+      })
+      .where(eq(fieldChanges.id, planned.id))
+      .run();
     id = planned.id;
   } else {
     id = insertChange(s, h, p, m, diff, "queued", applied, null).id;
@@ -254,4 +308,3 @@ export function clearStaging(h: ProjectHandle, changeId: string, opts: { entryId
   const tables = ["field_change_rows", "field_change_versions", ...(opts.keepFailures ? [] : ["field_change_failures"])];
   for (const t of tables) h.sqlite.query(`DELETE FROM ${t} WHERE change_id = ?${only}`).run(...args);
 }
-

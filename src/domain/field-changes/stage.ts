@@ -91,13 +91,21 @@ export function stageEntry(h: ProjectHandle, ctx: StageCtx, e: EntryCopies): voi
     "INSERT OR REPLACE INTO field_change_failures (change_id, entry_id, field_id, copy, value, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   for (const f of failures) addFailure.run(ctx.changeId, e.id, f.fieldId, f.copy, JSON.stringify(f.value), f.reason, ctx.now);
-  h.sqlite.query(
-    `INSERT OR REPLACE INTO field_change_rows (change_id, entry_id, draft_version_id, published_version_id, draft_data, draft_keys, published_data, published_keys)
+  h.sqlite
+    .query(
+      `INSERT OR REPLACE INTO field_change_rows (change_id, entry_id, draft_version_id, published_version_id, draft_data, draft_keys, published_data, published_keys)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    ctx.changeId, e.id, e.draftVersionId, e.publishedVersionId, JSON.stringify(draft), JSON.stringify(comparisonKeys(ctx.targetFields, draft)),
-    published ? JSON.stringify(published) : null, published ? JSON.stringify(comparisonKeys(ctx.targetFields, published)) : null,
-  );
+    )
+    .run(
+      ctx.changeId,
+      e.id,
+      e.draftVersionId,
+      e.publishedVersionId,
+      JSON.stringify(draft),
+      JSON.stringify(comparisonKeys(ctx.targetFields, draft)),
+      published ? JSON.stringify(published) : null,
+      published ? JSON.stringify(comparisonKeys(ctx.targetFields, published)) : null,
+    );
   h.sqlite.query("DELETE FROM field_change_versions WHERE change_id = ? AND entry_id = ?").run(ctx.changeId, e.id);
   const versions = h.sqlite.query("SELECT id, data FROM entry_versions WHERE entry_id = ?").all(e.id) as { id: string; data: string }[];
   const addVersion = h.sqlite.query("INSERT INTO field_change_versions (change_id, version_id, entry_id, data) VALUES (?, ?, ?, ?)");
@@ -112,6 +120,9 @@ export function stageEntry(h: ProjectHandle, ctx: StageCtx, e: EntryCopies): voi
 export function stopFailures(h: ProjectHandle, ctx: Pick<StageCtx, "changeId" | "decisions" | "ops">): number {
   const stopping = ctx.ops.filter((o) => ctx.decisions[o.id]?.choice === "convert" && ctx.decisions[o.id]?.onFailure === "stop").map((o) => o.fieldId);
   if (stopping.length === 0) return 0;
-  return (h.sqlite.query("SELECT count(*) AS n FROM field_change_failures WHERE change_id = ? AND field_id IN (SELECT value FROM json_each(?))")
-    .get(ctx.changeId, JSON.stringify(stopping)) as { n: number }).n;
+  return (
+    h.sqlite
+      .query("SELECT count(*) AS n FROM field_change_failures WHERE change_id = ? AND field_id IN (SELECT value FROM json_each(?))")
+      .get(ctx.changeId, JSON.stringify(stopping)) as { n: number }
+  ).n;
 }

@@ -9,10 +9,14 @@ const tracked = new WeakMap<Services, Set<string>>();
 
 /** Whether a project file holds a change to work on (being counted, queued, converting or moving). */
 export function hasWork(h: ProjectHandle): boolean {
-  return h.sqlite.query(
-    `SELECT 1 AS x FROM field_changes WHERE state IN ('queued', 'converting', 'moving')
+  return (
+    h.sqlite
+      .query(
+        `SELECT 1 AS x FROM field_changes WHERE state IN ('queued', 'converting', 'moving')
        OR (state = 'planned' AND json_extract(counts, '$.ready') = 0) LIMIT 1`,
-  ).get() !== null;
+      )
+      .get() !== null
+  );
 }
 
 /** Notes that a project has work (after a plan, apply or resume). */

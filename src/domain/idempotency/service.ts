@@ -34,7 +34,10 @@ export interface Answer {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   if (v !== null && typeof v === "object") {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(v) ?? "null";
 }
@@ -55,11 +58,17 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
   const key = checkKey(req.key.trim());
   const now = s.clock.now();
   const hash = sha256Hex(`${req.method.toUpperCase()} ${req.path}\n${canonical(req.body)}`);
-  const stored = h.db.select().from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.principal, req.principal), eq(idempotencyKeys.key, key), gt(idempotencyKeys.expiresAt, iso(now)))).get();
+  const stored = h.db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.principal, req.principal), eq(idempotencyKeys.key, key), gt(idempotencyKeys.expiresAt, iso(now))))
+    .get();
   if (stored) {
     if (stored.requestHash !== hash) {
-      fail("idempotency_key_reused", { message: "That Idempotency-Key was used with another request in the last 24 hours.", extra: { field: "Idempotency-Key" } });
+      fail("idempotency_key_reused", {
+        message: "That Idempotency-Key was used with another request in the last 24 hours.",
+        extra: { field: "Idempotency-Key" },
+      });
     }
     return { status: stored.status, body: JSON.parse(stored.body), replayed: true };
   }
@@ -67,14 +76,26 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
   const answer = h.sqlite.transaction(() => {
     const a = act();
     if (a.status >= 200 && a.status < 300) {
-      h.db.delete(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, iso(now))).run();
-      h.db.insert(idempotencyKeys).values({
-        principal: req.principal, key, requestHash: hash, status: a.status, body: JSON.stringify(a.body),
-        createdAt: iso(now), expiresAt: iso(now + IDEMPOTENCY_TTL_MS),
-      }).onConflictDoUpdate({
-        target: [idempotencyKeys.principal, idempotencyKeys.key],
-        set: { requestHash: hash, status: a.status, body: JSON.stringify(a.body), createdAt: iso(now), expiresAt: iso(now + IDEMPOTENCY_TTL_MS) },
-      }).run();
+      h.db
+        .delete(idempotencyKeys)
+        .where(lte(idempotencyKeys.expiresAt, iso(now)))
+        .run();
+      h.db
+        .insert(idempotencyKeys)
+        .values({
+          principal: req.principal,
+          key,
+          requestHash: hash,
+          status: a.status,
+          body: JSON.stringify(a.body),
+          createdAt: iso(now),
+          expiresAt: iso(now + IDEMPOTENCY_TTL_MS),
+        })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.principal, idempotencyKeys.key],
+          set: { requestHash: hash, status: a.status, body: JSON.stringify(a.body), createdAt: iso(now), expiresAt: iso(now + IDEMPOTENCY_TTL_MS) },
+        })
+        .run();
     }
     return a;
   })();

@@ -47,7 +47,7 @@ export class KeyAuth {
       this.cache.set(hash, k);
       if (k) this.hashes.set(k.row.id, hash);
     }
-    if (!k || !k.row.active) return { ok: false };
+    if (k === false || !k.row.active) return { ok: false };
     if (k.row.expiresAt && Date.parse(k.row.expiresAt) <= this.s.clock.now()) return { ok: false };
     return { ok: true, key: k };
   }
@@ -103,8 +103,10 @@ export class KeyAuth {
     this.s.control.sqlite.transaction(() => {
       for (const [id, at] of uses) db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
       for (const [keyId, domain, at] of domains) {
-        db.insert(keyDomains).values({ keyId, domain, lastSeenAt: at })
-          .onConflictDoUpdate({ target: [keyDomains.keyId, keyDomains.domain], set: { lastSeenAt: sql`excluded.last_seen_at` } }).run();
+        db.insert(keyDomains)
+          .values({ keyId, domain, lastSeenAt: at })
+          .onConflictDoUpdate({ target: [keyDomains.keyId, keyDomains.domain], set: { lastSeenAt: sql`excluded.last_seen_at` } })
+          .run();
       }
     })();
   }

@@ -15,8 +15,8 @@ export function modelActions(scopes: ReadonlySet<string>, modelId: string): stri
 export function keyInfo(s: Services, key: AuthKey, version: string, lastUsedAt: string | null) {
   const r = key.row;
   const scoped = r.family === "scoped";
-  const models = allModels(s.projects.get(r.projectId)).list
-    .map((m) => ({ namespace: m.namespace, id: m.id, can: modelActions(key.scopes, m.id) }))
+  const models = allModels(s.projects.get(r.projectId))
+    .list.map((m) => ({ namespace: m.namespace, id: m.id, can: modelActions(key.scopes, m.id) }))
     .filter((m) => m.can.length > 0);
   return {
     keyId: r.id,

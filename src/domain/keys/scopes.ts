@@ -31,7 +31,7 @@ export function parseScopes(s: Services, projectId: string, raw: unknown): strin
       return;
     }
     const actions = RESOURCE_ACTIONS[resource];
-    if (!actions || !actions.includes(action)) refuse(v, i, "No key can hold this scope");
+    if (!actions?.includes(action)) refuse(v, i, "No key can hold this scope");
     if (model !== undefined) {
       if (!PER_MODEL.has(resource)) refuse(v, i, "Only instance and model scopes can be limited to a model");
       if (!UUID.test(model)) refuse(v, i, "A per-model scope names the model id, never the namespace");

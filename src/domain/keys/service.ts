@@ -92,8 +92,12 @@ export function keyState(r: KeyRow) {
 /** A rotated key's predecessor with its expiry, as every answer shows it; null for other keys. */
 function predecessorOf(s: Services, r: KeyRow): { id: string; expiresAt: string | null } | null {
   if (!r.rotatedFromId) return null;
-  return s.control.db.select({ id: apiKeys.id, expiresAt: apiKeys.expiresAt }).from(apiKeys).where(eq(apiKeys.id, r.rotatedFromId)).get()
-    ?? { id: r.rotatedFromId, expiresAt: null };
+  return (
+    s.control.db.select({ id: apiKeys.id, expiresAt: apiKeys.expiresAt }).from(apiKeys).where(eq(apiKeys.id, r.rotatedFromId)).get() ?? {
+      id: r.rotatedFromId,
+      expiresAt: null,
+    }
+  );
 }
 
 /** The key's state as the edit routes answer it (rotatedFrom as `{ id, expiresAt }`, like rotation and /api/me). */
@@ -111,7 +115,11 @@ function insertKey(s: Services, row: Omit<KeyRow, "keyHash" | "keyPrefix">): { r
 /** The answer to a mint or rotation (the only answers that hold the secret). */
 function minted(row: KeyRow, secret: string) {
   const base = {
-    id: row.id, name: row.name, apiKey: secret, keyPrefix: row.keyPrefix, environment: row.environment,
+    id: row.id,
+    name: row.name,
+    apiKey: secret,
+    keyPrefix: row.keyPrefix,
+    environment: row.environment,
   };
   if (row.family === "legacy") {
     return { ...base, permission: row.permission, version: row.apiVersion ?? "2026-10-01", contract: 1, expiresAt: row.expiresAt };
@@ -129,8 +137,18 @@ export function mintKey(s: Services, projectId: string, minter: Minter, body: Re
   const expiresAt = checkExpiry(s, body.expiresAt);
   const now = iso(s.clock.now());
   const base = {
-    id: s.ids.uuid(), projectId, name, environment, expiresAt, active: true, allowedOrigins: "[]", rotatedFromId: null, rotatedToId: null,
-    createdBy: minter.kind === "user" ? minter.userId : minter.kind, createdAt: now, lastUsedAt: null,
+    id: s.ids.uuid(),
+    projectId,
+    name,
+    environment,
+    expiresAt,
+    active: true,
+    allowedOrigins: "[]",
+    rotatedFromId: null,
+    rotatedToId: null,
+    createdBy: minter.kind === "user" ? minter.userId : minter.kind,
+    createdAt: now,
+    lastUsedAt: null,
   };
   let scopesRaw = body.scopes;
   if (body.preset !== undefined) {
@@ -155,7 +173,11 @@ export function mintKey(s: Services, projectId: string, minter: Minter, body: Re
 }
 
 function keyOrFail(s: Services, projectId: string, id: string): KeyRow {
-  const row = s.control.db.select().from(apiKeys).where(and(eq(apiKeys.id, id.toLowerCase()), eq(apiKeys.projectId, projectId))).get();
+  const row = s.control.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id.toLowerCase()), eq(apiKeys.projectId, projectId)))
+    .get();
   if (!row) fail("not_found", { message: "No such API key in this project." });
   return row;
 }
@@ -166,10 +188,18 @@ export function listKeys(s: Services, projectId: string, includeStatus: boolean,
   return rows.map((r) => {
     const st = keyState(r);
     const item: Record<string, unknown> = {
-      id: st.id, name: st.name, keyPrefix: st.keyPrefix, bundle: st.bundle, environment: st.environment, scopes: st.scopes,
-      permission: st.permission, version: st.version, createdAt: st.createdAt,
+      id: st.id,
+      name: st.name,
+      keyPrefix: st.keyPrefix,
+      bundle: st.bundle,
+      environment: st.environment,
+      scopes: st.scopes,
+      permission: st.permission,
+      version: st.version,
+      createdAt: st.createdAt,
     };
-    if (includeStatus) Object.assign(item, { active: st.active, allowedOrigins: st.allowedOrigins, expiresAt: st.expiresAt, lastUsedAt: lastUsed(r.id) ?? st.lastUsedAt });
+    if (includeStatus)
+      Object.assign(item, { active: st.active, allowedOrigins: st.allowedOrigins, expiresAt: st.expiresAt, lastUsedAt: lastUsed(r.id) ?? st.lastUsedAt });
     return item;
   });
 }
@@ -209,7 +239,8 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
 export function rotateKey(s: Services, projectId: string, id: string, body: Record<string, unknown>) {
   const row = keyOrFail(s, projectId, id);
   const grace = body.graceHours === undefined ? 24 : body.graceHours;
-  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168) badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
+    badField("graceHours", "graceHours must be a whole number from 0 to 168");
   const now = s.clock.now();
   const expiry = iso(now + grace * HOUR);
   const result = s.control.sqlite.transaction(() => {
@@ -218,9 +249,22 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
     // The state table rotates active keys only; a revoked key is reactivated first.
     if (!cur.active) throw new AppError("conflict", { message: "This key is revoked; reactivate it before rotating it." });
     const successor = insertKey(s, {
-      id: s.ids.uuid(), projectId, name: cur.name, family: cur.family, environment: cur.environment, permission: cur.permission,
-      scopes: cur.scopes, apiVersion: cur.apiVersion, expiresAt: null, active: true, allowedOrigins: cur.allowedOrigins,
-      rotatedFromId: cur.id, rotatedToId: null, createdBy: cur.createdBy, createdAt: iso(now), lastUsedAt: null,
+      id: s.ids.uuid(),
+      projectId,
+      name: cur.name,
+      family: cur.family,
+      environment: cur.environment,
+      permission: cur.permission,
+      scopes: cur.scopes,
+      apiVersion: cur.apiVersion,
+      expiresAt: null,
+      active: true,
+      allowedOrigins: cur.allowedOrigins,
+      rotatedFromId: cur.id,
+      rotatedToId: null,
+      createdBy: cur.createdBy,
+      createdAt: iso(now),
+      lastUsedAt: null,
     });
     // The predecessor's expiry never moves later than one it already had.
     const predExpiry = cur.expiresAt && cur.expiresAt < expiry ? cur.expiresAt : expiry;
@@ -267,7 +311,11 @@ export function setAllowedOrigins(s: Services, projectId: string, id: string, bo
   if (!Array.isArray(list)) badField("allowedOrigins", "allowedOrigins must be a list of origins");
   if (list.length > 50) badField("allowedOrigins", "allowedOrigins holds at most 50 origins");
   const origins = [...new Set(list.map((o, i) => checkOrigin(o, `allowedOrigins[${i}]`)))];
-  s.control.db.update(apiKeys).set({ allowedOrigins: JSON.stringify(origins) }).where(eq(apiKeys.id, row.id)).run();
+  s.control.db
+    .update(apiKeys)
+    .set({ allowedOrigins: JSON.stringify(origins) })
+    .where(eq(apiKeys.id, row.id))
+    .run();
   s.changes.key(row.id);
   return answerState(s, keyOrFail(s, projectId, id));
 }
@@ -276,8 +324,12 @@ export function setAllowedOrigins(s: Services, projectId: string, id: string, bo
 export function domainsSeen(s: Services, projectId: string, id: string) {
   const row = keyOrFail(s, projectId, id);
   const since = iso(s.clock.now() - 30 * 24 * HOUR);
-  return s.control.db.select({ domain: keyDomains.domain, lastSeenAt: keyDomains.lastSeenAt }).from(keyDomains)
-    .where(and(eq(keyDomains.keyId, row.id), gte(keyDomains.lastSeenAt, since))).orderBy(keyDomains.domain).all();
+  return s.control.db
+    .select({ domain: keyDomains.domain, lastSeenAt: keyDomains.lastSeenAt })
+    .from(keyDomains)
+    .where(and(eq(keyDomains.keyId, row.id), gte(keyDomains.lastSeenAt, since)))
+    .orderBy(keyDomains.domain)
+    .all();
 }
 
 export function deleteKey(s: Services, projectId: string, id: string): void {
@@ -302,13 +354,21 @@ export interface AuthKey {
 
 /** Looks a secret up by its hash (no cache; see KeyCache). */
 export function lookupKey(s: Services, secret: string): AuthKey | null {
-  const row = s.control.db.select().from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(secret))).get();
+  const row = s.control.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, sha256Hex(secret)))
+    .get();
   if (!row) return null;
   const p = s.control.db.select({ name: projects.name, sub: projects.subscriptionActive }).from(projects).where(eq(projects.id, row.projectId)).get();
   if (!p) return null;
   const pred = predecessorOf(s, row);
   return {
-    row, scopes: new Set(JSON.parse(row.scopes)), origins: JSON.parse(row.allowedOrigins), projectName: p.name, subscriptionActive: p.sub,
+    row,
+    scopes: new Set(JSON.parse(row.scopes)),
+    origins: JSON.parse(row.allowedOrigins),
+    projectName: p.name,
+    subscriptionActive: p.sub,
     rotatedFrom: pred,
   };
 }

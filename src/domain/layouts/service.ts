@@ -10,7 +10,11 @@ import { validateLayout, type Layout } from "./validate.ts";
 
 /** Writes a model's layout column (JSON or null). The model list cache is read on every request. */
 export function writeLayout(h: ProjectHandle, modelId: string, layout: Layout | null): void {
-  h.db.update(models).set({ layout: layout === null ? null : JSON.stringify(layout) }).where(eq(models.id, modelId)).run();
+  h.db
+    .update(models)
+    .set({ layout: layout === null ? null : JSON.stringify(layout) })
+    .where(eq(models.id, modelId))
+    .run();
   h.cache.delete("models");
 }
 
@@ -18,7 +22,8 @@ export function writeLayout(h: ProjectHandle, modelId: string, layout: Layout | 
 export function putLayout(h: ProjectHandle, ref: string, body: Record<string, unknown>): Model {
   const m = modelOrFail(h, ref, "id");
   // A body without the key is refused, so a client that forgot it never wipes a layout by accident.
-  if (!Object.hasOwn(body, "layout")) fail("invalid_layout", { message: "The body must hold the layout key: { layout: {...} }, or { layout: null } to reset.", extra: { path: "layout" } });
+  if (!Object.hasOwn(body, "layout"))
+    fail("invalid_layout", { message: "The body must hold the layout key: { layout: {...} }, or { layout: null } to reset.", extra: { path: "layout" } });
   for (const k of Object.keys(body)) if (k !== "layout") badField(k, `${k} is not part of a layout request; send { layout }`);
   const layout = body.layout === null ? null : validateLayout(body.layout, m.fields);
   writeLayout(h, m.id, layout);

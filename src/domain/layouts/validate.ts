@@ -51,7 +51,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function onlyKeys(o: Record<string, unknown>, allowed: string[], at: string): void {
   for (const k of Object.keys(o)) {
-    if (!allowed.includes(k)) refuse(at ? `${at}.${k}` : k, `${at ? `${at}.` : ""}${k} is not part of a layout ${at ? "part" : "document"}; allowed: ${allowed.join(", ")}`);
+    if (!allowed.includes(k))
+      refuse(at ? `${at}.${k}` : k, `${at ? `${at}.` : ""}${k} is not part of a layout ${at ? "part" : "document"}; allowed: ${allowed.join(", ")}`);
   }
 }
 
@@ -89,8 +90,12 @@ export function validateLayout(raw: unknown, fields: FieldDef[]): Layout {
     if (c.collapsed === true && c.collapsible !== true) refuse(`${at}.collapsed`, `${at}.collapsed needs collapsible: true`);
     if (!Array.isArray(c.items)) refuse(`${at}.items`, `${at}.items must be a list of field items`);
     return {
-      t: "card", id, title: c.title, description: (c.description as string | null | undefined) ?? null,
-      collapsible: (c.collapsible as boolean | undefined) ?? false, collapsed: (c.collapsed as boolean | undefined) ?? false,
+      t: "card",
+      id,
+      title: c.title,
+      description: (c.description as string | null | undefined) ?? null,
+      collapsible: (c.collapsible as boolean | undefined) ?? false,
+      collapsed: (c.collapsed as boolean | undefined) ?? false,
       items: c.items.map((x, i) => item(x, `${at}.items[${i}]`)),
     };
   };
@@ -142,13 +147,16 @@ export function validateLayout(raw: unknown, fields: FieldDef[]): Layout {
 export function pruneLayout(layout: Layout | null, fields: FieldDef[]): Layout | null {
   if (!layout) return null;
   const byId = new Map(fields.map((f) => [f.id, f]));
-  const cards = (cs: Card[]) => cs.map((c) => ({
-    ...c,
-    items: c.items.filter((i) => byId.has(i.fieldId)).map((i) => {
-      if (i.display === undefined || isRelation(byId.get(i.fieldId)!)) return i;
-      const { display: _dropped, ...rest } = i;
-      return rest;
-    }),
-  }));
+  const cards = (cs: Card[]) =>
+    cs.map((c) => ({
+      ...c,
+      items: c.items
+        .filter((i) => byId.has(i.fieldId))
+        .map((i) => {
+          if (i.display === undefined || isRelation(byId.get(i.fieldId)!)) return i;
+          const { display: _dropped, ...rest } = i;
+          return rest;
+        }),
+    }));
   return { ...layout, main: cards(layout.main), aside: cards(layout.aside) };
 }

@@ -3,8 +3,21 @@
 import { badField } from "../../errors.ts";
 
 export const FIELD_TYPES = [
-  "string", "markdown", "html", "code", "enum", "color", "number", "true_false", "date",
-  "array", "relation", "image", "video", "file", "mixed",
+  "string",
+  "markdown",
+  "html",
+  "code",
+  "enum",
+  "color",
+  "number",
+  "true_false",
+  "date",
+  "array",
+  "relation",
+  "image",
+  "video",
+  "file",
+  "mixed",
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -39,9 +52,18 @@ export function isRelation(f: FieldDef): boolean {
 
 export const MODEL_NAMESPACE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Whether a text holds a C0 control character or DEL. */
+function hasControlCharacter(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
 /** Checks a field namespace: 1-64 printable characters with no control characters or edge spaces. */
 export function checkFieldNamespace(v: unknown, path: string): string {
-  if (typeof v !== "string" || v.length < 1 || v.length > 64 || /[\u0000-\u001f\u007f]/.test(v) || v.trim() !== v) {
+  if (typeof v !== "string" || v.length < 1 || v.length > 64 || hasControlCharacter(v) || v.trim() !== v) {
     badField(path, `${path} must be 1 to 64 printable characters with no leading or trailing space`);
   }
   // Entry data is read into plain objects keyed by namespace, where this one name sets the
@@ -58,7 +80,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{
 export function isDateValue(v: unknown): v is string {
   if (typeof v !== "string") return false;
   if (DATE_ONLY.test(v)) {
-    const d = new Date(v + "T00:00:00Z");
+    const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
   }
   return DATE_TIME.test(v) && !Number.isNaN(Date.parse(v));
@@ -74,7 +96,8 @@ function mediaValue(v: unknown, path: string): Record<string, unknown> {
   const allowed = new Set(["id", "url", "alt", "type", "width", "height"]);
   for (const k of Object.keys(o)) if (!allowed.has(k)) badField(`${path}.${k}`, `${path}.${k} is not a media key; use id, url, alt, type, width, height`);
   if (typeof o.url !== "string" || o.url.length === 0) badField(`${path}.url`, `${path}.url must be a URL string`);
-  for (const k of ["id", "alt", "type"]) if (o[k] !== undefined && o[k] !== null && typeof o[k] !== "string") badField(`${path}.${k}`, `${path}.${k} must be a string`);
+  for (const k of ["id", "alt", "type"])
+    if (o[k] !== undefined && o[k] !== null && typeof o[k] !== "string") badField(`${path}.${k}`, `${path}.${k} must be a string`);
   for (const k of ["width", "height"]) {
     if (o[k] !== undefined && o[k] !== null && !(typeof o[k] === "number" && Number.isInteger(o[k]) && (o[k] as number) >= 0)) {
       badField(`${path}.${k}`, `${path}.${k} must be a whole number`);
@@ -86,7 +109,10 @@ function mediaValue(v: unknown, path: string): Record<string, unknown> {
 /** Validates one item of a field of kind `t`, returning the value to store. */
 function item(t: FieldType, f: FieldDef, v: unknown, path: string): unknown {
   switch (t) {
-    case "string": case "markdown": case "html": case "code":
+    case "string":
+    case "markdown":
+    case "html":
+    case "code":
       if (typeof v !== "string") badField(path, `${path} must be text`);
       if (v.length > 1_000_000) badField(path, `${path} is longer than 1,000,000 characters`);
       return v;
@@ -110,7 +136,9 @@ function item(t: FieldType, f: FieldDef, v: unknown, path: string): unknown {
     case "relation":
       if (!isUuid(v)) badField(path, `${path} must be an entry id (UUID)`);
       return v.toLowerCase();
-    case "image": case "video": case "file":
+    case "image":
+    case "video":
+    case "file":
       return mediaValue(v, path);
     case "mixed":
       return v;

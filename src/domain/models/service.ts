@@ -7,9 +7,7 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { actorFrom, emitEvent } from "../events/outbox.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import {
-  ARRAY_TYPES, FIELD_TYPES, MODEL_NAMESPACE, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType,
-} from "./fields.ts";
+import { ARRAY_TYPES, FIELD_TYPES, MODEL_NAMESPACE, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType } from "./fields.ts";
 
 type ModelRow = typeof models.$inferSelect;
 
@@ -30,9 +28,17 @@ export interface Model {
 
 function toModel(r: ModelRow): Model {
   return {
-    id: r.id, namespace: r.namespace, name: r.name, description: r.description, singleEntry: r.singleEntry,
-    fields: JSON.parse(r.fields), layout: r.layout === null ? null : JSON.parse(r.layout), embedByDefault: r.embedByDefault,
-    version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt,
+    id: r.id,
+    namespace: r.namespace,
+    name: r.name,
+    description: r.description,
+    singleEntry: r.singleEntry,
+    fields: JSON.parse(r.fields),
+    layout: r.layout === null ? null : JSON.parse(r.layout),
+    embedByDefault: r.embedByDefault,
+    version: r.version,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -75,9 +81,7 @@ function checkString(v: unknown, path: string, max: number, optional: boolean): 
 }
 
 /** Parses one field definition; `self` is the model being saved (for relations to itself). */
-export function parseField(
-  s: Services, h: ProjectHandle, raw: unknown, path: string, self: { id: string; namespace: string }, existing?: FieldDef,
-): FieldDef {
+export function parseField(s: Services, h: ProjectHandle, raw: unknown, path: string, self: { id: string; namespace: string }, existing?: FieldDef): FieldDef {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) badField(path, `${path} must be a field object`);
   const o = raw as Record<string, unknown>;
   const known = new Set(["id", "namespace", "label", "type", "arrayType", "relation", "required", "options"]);
@@ -105,10 +109,10 @@ export function parseField(
   } else if (o.relation !== undefined && o.relation !== null) {
     badField(`${path}.relation`, `${path}.relation is only for relation fields`);
   }
-  const label = o.label === undefined ? existing?.label ?? null : checkString(o.label, `${path}.label`, 200, true);
-  const required = o.required === undefined ? existing?.required ?? false : o.required;
+  const label = o.label === undefined ? (existing?.label ?? null) : checkString(o.label, `${path}.label`, 200, true);
+  const required = o.required === undefined ? (existing?.required ?? false) : o.required;
   if (typeof required !== "boolean") badField(`${path}.required`, `${path}.required must be true or false`);
-  let options: FieldDef["options"] = o.options === undefined ? existing?.options ?? null : null;
+  let options: FieldDef["options"] = o.options === undefined ? (existing?.options ?? null) : null;
   if (o.options !== undefined && o.options !== null) {
     if (typeof o.options !== "object" || Array.isArray(o.options)) badField(`${path}.options`, `${path}.options must be an object`);
     const values = (o.options as Record<string, unknown>).values;
@@ -143,15 +147,18 @@ function checkUniqueFields(fields: FieldDef[], path: string): void {
 }
 
 function bumpModelSet(h: ProjectHandle, s: Services): void {
-  h.sqlite.query(
-    "INSERT INTO settings (name, value) VALUES ('model_set_version', '1') ON CONFLICT(name) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-  ).run();
+  h.sqlite
+    .query("INSERT INTO settings (name, value) VALUES ('model_set_version', '1') ON CONFLICT(name) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+    .run();
   h.cache.delete("models");
   s.changes.models(h.id);
 }
 
 function snapshot(h: ProjectHandle, m: Model, now: string): void {
-  h.db.insert(modelVersions).values({ modelId: m.id, version: m.version, snapshot: JSON.stringify(m), createdAt: now }).run();
+  h.db
+    .insert(modelVersions)
+    .values({ modelId: m.id, version: m.version, snapshot: JSON.stringify(m), createdAt: now })
+    .run();
 }
 
 /** Creates a model. */
@@ -177,11 +184,23 @@ export function createModel(s: Services, h: ProjectHandle, body: Record<string, 
   checkUniqueFields(fields, "fields");
   const now = iso(s.clock.now());
   const m: Model = {
-    id, namespace, name, description, singleEntry: (body.singleEntry as boolean) ?? false, fields, layout: null,
-    embedByDefault: (body.embedByDefault as boolean) ?? false, version: 1, createdAt: now, updatedAt: now,
+    id,
+    namespace,
+    name,
+    description,
+    singleEntry: (body.singleEntry as boolean) ?? false,
+    fields,
+    layout: null,
+    embedByDefault: (body.embedByDefault as boolean) ?? false,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
   h.sqlite.transaction(() => {
-    h.db.insert(models).values({ ...m, fields: JSON.stringify(fields), layout: null }).run();
+    h.db
+      .insert(models)
+      .values({ ...m, fields: JSON.stringify(fields), layout: null })
+      .run();
     snapshot(h, m, now);
     bumpModelSet(h, s);
     modelPublished(s, h, m, actor);
@@ -197,7 +216,14 @@ function hasEntries(h: ProjectHandle, modelId: string): boolean {
  * Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds? }`.
  * `opts.fieldChange` is set by a field change moving the model, whose entries it has converted.
  */
-export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Record<string, unknown>, actor = "system", opts: { fieldChange?: boolean } = {}): Model {
+export function updateModel(
+  s: Services,
+  h: ProjectHandle,
+  ref: string,
+  body: Record<string, unknown>,
+  actor = "system",
+  opts: { fieldChange?: boolean } = {},
+): Model {
   const m = modelOrFail(h, ref, "id");
   const known = new Set(["name", "description", "singleEntry", "embedByDefault", "addFields", "editFields", "removeIds"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
@@ -220,7 +246,8 @@ export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Re
   if (body.removeIds !== undefined) {
     if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
     body.removeIds.forEach((id, i) => {
-      if (typeof id !== "string" || !next.fields.some((f) => f.id === id.toLowerCase())) badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
+      if (typeof id !== "string" || !next.fields.some((f) => f.id === id.toLowerCase()))
+        badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
     });
     const gone = new Set((body.removeIds as string[]).map((x) => x.toLowerCase()));
     next.fields = next.fields.filter((f) => !gone.has(f.id));
@@ -235,7 +262,8 @@ export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Re
       if (idx < 0) badField(`${path}.id`, `${path}.id is not a field of this model`);
       const before = next.fields[idx]!;
       const after = parseField(s, h, raw, path, self, before);
-      const shapeChanged = after.type !== before.type || after.arrayType !== before.arrayType || after.relation !== before.relation || after.namespace !== before.namespace;
+      const shapeChanged =
+        after.type !== before.type || after.arrayType !== before.arrayType || after.relation !== before.relation || after.namespace !== before.namespace;
       if (shapeChanged && withEntries && !opts.fieldChange) {
         fail("field_change_required", {
           message: `Changing the type, array type, relation or namespace of field "${before.namespace}" on a model with entries needs a field change.`,
@@ -247,17 +275,28 @@ export function updateModel(s: Services, h: ProjectHandle, ref: string, body: Re
   }
   if (body.addFields !== undefined) {
     if (!Array.isArray(body.addFields)) badField("addFields", "addFields must be a list");
-    body.addFields.forEach((raw, i) => next.fields.push(parseField(s, h, raw, `addFields[${i}]`, self)));
+    body.addFields.forEach((raw, i) => {
+      next.fields.push(parseField(s, h, raw, `addFields[${i}]`, self));
+    });
   }
   checkUniqueFields(next.fields, "fields");
   const now = iso(s.clock.now());
   next.version = m.version + 1;
   next.updatedAt = now;
   h.sqlite.transaction(() => {
-    h.db.update(models).set({
-      name: next.name, description: next.description, singleEntry: next.singleEntry, embedByDefault: next.embedByDefault,
-      fields: JSON.stringify(next.fields), version: next.version, updatedAt: now,
-    }).where(eq(models.id, m.id)).run();
+    h.db
+      .update(models)
+      .set({
+        name: next.name,
+        description: next.description,
+        singleEntry: next.singleEntry,
+        embedByDefault: next.embedByDefault,
+        fields: JSON.stringify(next.fields),
+        version: next.version,
+        updatedAt: now,
+      })
+      .where(eq(models.id, m.id))
+      .run();
     snapshot(h, next, now);
     bumpModelSet(h, s);
     modelPublished(s, h, next, actor);
@@ -283,7 +322,8 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
   }
   // A relation field of another model would point at nothing: its values could never be written
   // or resolved again. The relation has to go (or be changed) first.
-  const referrers = allModels(h).list.filter((o) => o.id !== m.id)
+  const referrers = allModels(h)
+    .list.filter((o) => o.id !== m.id)
     .flatMap((o) => o.fields.filter((f) => f.relation === m.id).map((f) => `${o.namespace}.${f.namespace}`));
   if (referrers.length > 0) {
     fail("conflict", {
@@ -305,8 +345,16 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
 /** The model record of the management API. */
 export function modelRecord(m: Model) {
   return {
-    id: m.id, namespace: m.namespace, name: m.name, description: m.description, singleEntry: m.singleEntry,
-    version: m.version, fields: m.fields, layout: m.layout, embedByDefault: m.embedByDefault,
-    createdAt: m.createdAt, updatedAt: m.updatedAt,
+    id: m.id,
+    namespace: m.namespace,
+    name: m.name,
+    description: m.description,
+    singleEntry: m.singleEntry,
+    version: m.version,
+    fields: m.fields,
+    layout: m.layout,
+    embedByDefault: m.embedByDefault,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
   };
 }

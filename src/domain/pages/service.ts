@@ -31,9 +31,15 @@ export class PageRecorder {
   /** Notes a read for a page; cheap (a few set inserts). */
   record(projectId: string, page: string, path: string | null, schema: string | null, models: string[], entries: string[], query: string): void {
     let byPage = this.pending.get(projectId);
-    if (!byPage) this.pending.set(projectId, (byPage = new Map()));
+    if (!byPage) {
+      byPage = new Map();
+      this.pending.set(projectId, byPage);
+    }
     let p = byPage.get(page);
-    if (!p) byPage.set(page, (p = { paths: new Set(), schemas: new Set(), models: new Set(), entries: new Set(), queries: new Set(), lastSeenAt: "" }));
+    if (!p) {
+      p = { paths: new Set(), schemas: new Set(), models: new Set(), entries: new Set(), queries: new Set(), lastSeenAt: "" };
+      byPage.set(page, p);
+    }
     if (path) p.paths.add(path);
     if (schema) p.schemas.add(schema);
     for (const m of models) p.models.add(m);
@@ -52,10 +58,16 @@ export class PageRecorder {
       h.sqlite.transaction(() => {
         for (const [page, p] of byPage) {
           const cur = h.db.select().from(pageReads).where(eq(pageReads.page, page)).get();
-          const merge = (old: string | undefined, add: Set<string>) => JSON.stringify([...new Set([...(old ? JSON.parse(old) : []), ...add])].slice(-MAX_ITEMS));
+          const merge = (old: string | undefined, add: Set<string>) =>
+            JSON.stringify([...new Set([...(old ? JSON.parse(old) : []), ...add])].slice(-MAX_ITEMS));
           const row = {
-            page, paths: merge(cur?.paths, p.paths), schemas: merge(cur?.schemas, p.schemas), models: merge(cur?.models, p.models),
-            entries: merge(cur?.entries, p.entries), queries: merge(cur?.queries, p.queries), lastSeenAt: p.lastSeenAt,
+            page,
+            paths: merge(cur?.paths, p.paths),
+            schemas: merge(cur?.schemas, p.schemas),
+            models: merge(cur?.models, p.models),
+            entries: merge(cur?.entries, p.entries),
+            queries: merge(cur?.queries, p.queries),
+            lastSeenAt: p.lastSeenAt,
           };
           h.db.insert(pageReads).values(row).onConflictDoUpdate({ target: pageReads.page, set: row }).run();
         }
@@ -66,8 +78,13 @@ export class PageRecorder {
 
 function pageOut(r: typeof pageReads.$inferSelect) {
   return {
-    page: r.page, paths: JSON.parse(r.paths), schemas: JSON.parse(r.schemas), models: JSON.parse(r.models),
-    entries: JSON.parse(r.entries), queries: JSON.parse(r.queries), lastSeenAt: r.lastSeenAt,
+    page: r.page,
+    paths: JSON.parse(r.paths),
+    schemas: JSON.parse(r.schemas),
+    models: JSON.parse(r.models),
+    entries: JSON.parse(r.entries),
+    queries: JSON.parse(r.queries),
+    lastSeenAt: r.lastSeenAt,
   };
 }
 

@@ -36,10 +36,18 @@ export function mintPreviewToken(s: Services, h: ProjectHandle, actor: string, b
   }
   const token = `pvw_${randomToken(32)}`;
   const expiresAt = iso(s.clock.now() + expiresIn * 1000);
-  h.db.insert(previewTokens).values({
-    id: s.ids.uuid(), tokenHash: sha256Hex(token), entryIds: entryIds ? JSON.stringify(entryIds) : null, modelId,
-    expiresAt, createdAt: iso(s.clock.now()), createdBy: actor,
-  }).run();
+  h.db
+    .insert(previewTokens)
+    .values({
+      id: s.ids.uuid(),
+      tokenHash: sha256Hex(token),
+      entryIds: entryIds ? JSON.stringify(entryIds) : null,
+      modelId,
+      expiresAt,
+      createdAt: iso(s.clock.now()),
+      createdBy: actor,
+    })
+    .run();
   return { token, expiresAt };
 }
 
@@ -52,7 +60,11 @@ export interface PreviewGrant {
 /** The grant of a token, or null when unknown or expired. */
 export function checkPreviewToken(s: Services, h: ProjectHandle, token: string): PreviewGrant | null {
   if (!token.startsWith("pvw_") || token.length > 100) return null;
-  const r = h.db.select().from(previewTokens).where(eq(previewTokens.tokenHash, sha256Hex(token))).get();
+  const r = h.db
+    .select()
+    .from(previewTokens)
+    .where(eq(previewTokens.tokenHash, sha256Hex(token)))
+    .get();
   if (!r || Date.parse(r.expiresAt) <= s.clock.now()) return null;
   return { entryIds: r.entryIds ? JSON.parse(r.entryIds) : null, modelId: r.modelId, expiresAt: r.expiresAt };
 }

@@ -26,7 +26,13 @@ export function checkName(name: unknown, field = "name", max = 120): string {
 }
 
 function slugFrom(name: string): string {
-  let base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "");
+  let base = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
   if (base.length < 3) base = `project-${base}`.replace(/-+$/, "");
   return base;
 }
@@ -80,8 +86,11 @@ export function listProjects(s: Services, userId: string) {
 }
 
 export function membershipOf(s: Services, projectId: string, userId: string): { role: Role } | undefined {
-  const row = s.control.db.select({ role: memberships.role }).from(memberships)
-    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).get();
+  const row = s.control.db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
+    .get();
   return row as { role: Role } | undefined;
 }
 
@@ -104,7 +113,8 @@ export function updateProject(s: Services, id: string, input: { name?: unknown; 
 export function deleteProject(s: Services, id: string, confirmSlug: unknown): void {
   const p = getProject(s, id);
   if (!p) fail("not_found", { message: "No such project." });
-  if (confirmSlug !== p.slug) fail("confirmation_mismatch", { message: "Type the project's slug in the body as { slug } to confirm.", extra: { field: "slug" } });
+  if (confirmSlug !== p.slug)
+    fail("confirmation_mismatch", { message: "Type the project's slug in the body as { slug } to confirm.", extra: { field: "slug" } });
   const keyIds = s.control.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, id)).all();
   s.control.sqlite.transaction(() => {
     s.control.db.delete(memberships).where(eq(memberships.projectId, id)).run();
@@ -125,8 +135,11 @@ export function setCurrentProject(s: Services, userId: string, ref: unknown): { 
   const now = iso(s.clock.now());
   s.control.sqlite.transaction(() => {
     s.control.db.update(users).set({ lastProjectId: projectId }).where(eq(users.id, userId)).run();
-    s.control.db.update(memberships).set({ lastOpenedAt: now })
-      .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
+    s.control.db
+      .update(memberships)
+      .set({ lastOpenedAt: now })
+      .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
+      .run();
   })();
   return { projectId };
 }
@@ -142,8 +155,11 @@ function checkRole(role: unknown): Role {
 export function listMembers(s: Services, projectId: string) {
   return s.control.db
     .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, createdAt: memberships.createdAt })
-    .from(memberships).innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.projectId, projectId)).orderBy(memberships.createdAt).all();
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.projectId, projectId))
+    .orderBy(memberships.createdAt)
+    .all();
 }
 
 /** Adds a member by e-mail, creating the account when it does not exist. */
@@ -178,7 +194,11 @@ export function updateMember(s: Services, projectId: string, userId: string, inp
   if (m.role === "owner" && role !== "owner" && ownersLeft(s, projectId, userId) === 0) {
     fail("conflict", { message: "A project needs at least one owner.", extra: { field: "role" } });
   }
-  s.control.db.update(memberships).set({ role }).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
+  s.control.db
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
+    .run();
   return listMembers(s, projectId).find((x) => x.userId === userId)!;
 }
 
@@ -187,8 +207,15 @@ export function removeMember(s: Services, projectId: string, userId: string): vo
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
   if (m.role === "owner" && ownersLeft(s, projectId, userId) === 0) fail("conflict", { message: "A project needs at least one owner." });
-  s.control.db.delete(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId))).run();
-  s.control.db.update(users).set({ lastProjectId: null }).where(and(eq(users.id, userId), eq(users.lastProjectId, projectId))).run();
+  s.control.db
+    .delete(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
+    .run();
+  s.control.db
+    .update(users)
+    .set({ lastProjectId: null })
+    .where(and(eq(users.id, userId), eq(users.lastProjectId, projectId)))
+    .run();
 }
 
 /** Turns the per-project subscription flag on or off (CLI). */

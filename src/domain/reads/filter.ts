@@ -17,8 +17,25 @@ function valueError(message: string): never {
 }
 
 /** The filter kinds of interface.md's field table. */
-type Kind = "string" | "float" | "boolean" | "datetime" | "stringList" | "floatList" | "booleanList" | "datetimeList"
-  | "relation" | "relationList" | "relationId" | "relationIdList" | "media" | "presence" | "json" | "id" | "tags" | "sysDatetime";
+type Kind =
+  | "string"
+  | "float"
+  | "boolean"
+  | "datetime"
+  | "stringList"
+  | "floatList"
+  | "booleanList"
+  | "datetimeList"
+  | "relation"
+  | "relationList"
+  | "relationId"
+  | "relationIdList"
+  | "media"
+  | "presence"
+  | "json"
+  | "id"
+  | "tags"
+  | "sysDatetime";
 
 const OPS: Record<Kind, string[]> = {
   string: ["eq", "ne", "in", "nin", "contains", "startsWith", "endsWith", "exists", "null"],
@@ -121,7 +138,12 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
       return hop(ctx, rel.field, { [key.slice(dot + 1)]: value }, alias, key, depth);
     }
   }
-  if (!r) fail("unknown_field", { message: `The model ${m.namespace} has no field "${key}".`, param: "where", hint: 'Example: where={"title":{"eq":"x"}}; system keys take a $: {"$createdAt":{"gt":"2026-01-01"}}' });
+  if (!r)
+    fail("unknown_field", {
+      message: `The model ${m.namespace} has no field "${key}".`,
+      param: "where",
+      hint: 'Example: where={"title":{"eq":"x"}}; system keys take a $: {"$createdAt":{"gt":"2026-01-01"}}',
+    });
   if (r.kind === "system") {
     const k = r.key;
     if (k === "version" || k === "folder" || k === "model") whereError(`${k} cannot be filtered.`);
@@ -134,7 +156,7 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
   return ops(ctx, kind, fieldExpr(ctx.vis, alias, f), value, key, alias, f, m, allowHop, depth);
 }
 
-function statusExpr(v: Vis, a: string): string {
+function statusExpr(_v: Vis, a: string): string {
   return `(CASE WHEN ${a}.published_version_id IS NULL THEN 'draft' WHEN ${a}.published_version = ${a}.draft_version THEN 'published' ELSE 'changed' END)`;
 }
 
@@ -153,7 +175,16 @@ function hop(ctx: FilterContext, f: FieldDef, sub: unknown, alias: string, key: 
 const RANGE: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
 
 function ops(
-  ctx: FilterContext, kind: Kind, expr: string, value: unknown, key: string, alias: string, f: FieldDef | null, m?: Model, allowHop = false, depth = 0,
+  ctx: FilterContext,
+  kind: Kind,
+  expr: string,
+  value: unknown,
+  key: string,
+  alias: string,
+  f: FieldDef | null,
+  m?: Model,
+  allowHop = false,
+  depth = 0,
 ): string {
   // A bare value means eq (has for lists); a bare null is refused.
   if (value === null) valueError(`The filter on "${key}" is null; leave the key out or use {"null": true}.`);
@@ -183,19 +214,29 @@ function ops(
 function scalar(kind: Kind, v: unknown, key: string, op: string): unknown {
   const bad = (what: string) => valueError(`The operator ${op} on "${key}" takes ${what}; got ${JSON.stringify(v)?.slice(0, 60)}.`);
   switch (kind) {
-    case "string": case "stringList": case "tags":
+    case "string":
+    case "stringList":
+    case "tags":
       if (typeof v !== "string") bad("text");
       return v;
-    case "float": case "floatList":
+    case "float":
+    case "floatList":
       if (typeof v !== "number" || !Number.isFinite(v)) bad("a number");
       return v;
-    case "boolean": case "booleanList":
+    case "boolean":
+    case "booleanList":
       if (typeof v !== "boolean") bad("true or false");
       return v ? 1 : 0;
-    case "datetime": case "datetimeList": case "sysDatetime":
+    case "datetime":
+    case "datetimeList":
+    case "sysDatetime":
       if (!isDateValue(v)) bad("a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone");
       return instantKey(v);
-    case "relation": case "relationId": case "relationList": case "relationIdList": case "id":
+    case "relation":
+    case "relationId":
+    case "relationList":
+    case "relationIdList":
+    case "id":
       if (!isUuid(v)) bad("an entry id (UUID)");
       return (v as string).toLowerCase();
     case "media":
@@ -216,15 +257,22 @@ function list(kind: Kind, v: unknown, key: string, op: string): unknown[] {
  * to microseconds; compare on the millisecond form, exact for values with no sub-millisecond part.
  */
 function sysTime(expr: string, op: string, v6: string, params: unknown[]): string {
-  const ms = v6.slice(0, 23) + "Z";
+  const ms = `${v6.slice(0, 23)}Z`;
   const exact = v6.slice(23, 26) === "000";
   params.push(ms);
   if (exact) return op === "eq" ? `${expr} = ?` : op === "ne" ? `(${expr} IS NULL OR ${expr} <> ?)` : `${expr} ${RANGE[op]} ?`;
   switch (op) {
-    case "eq": params.pop(); return "0";
-    case "ne": params.pop(); return "1";
-    case "lt": case "lte": return `${expr} <= ?`;
-    default: return `${expr} > ?`;
+    case "eq":
+      params.pop();
+      return "0";
+    case "ne":
+      params.pop();
+      return "1";
+    case "lt":
+    case "lte":
+      return `${expr} <= ?`;
+    default:
+      return `${expr} > ?`;
   }
 }
 
@@ -266,11 +314,23 @@ function one(ctx: FilterContext, kind: Kind, expr: string, op: string, v: unknow
   if (kind === "sysDatetime") return sysTime(expr, op, scalar(kind, v, key, op) as string, p);
   const val = scalar(kind, v, key, op);
   switch (op) {
-    case "eq": p.push(val); return `${expr} = ?`;
-    case "ne": p.push(val); return `(${expr} IS NULL OR ${expr} <> ?)`;
-    case "contains": p.push(val); return `instr(${expr}, ?) > 0`;
-    case "startsWith": p.push(val, val); return `substr(${expr}, 1, length(?)) = ?`;
-    case "endsWith": p.push(val, val, val); return `(length(${expr}) >= length(?) AND substr(${expr}, length(${expr}) - length(?) + 1) = ?)`;
-    default: p.push(val); return `${expr} ${RANGE[op]} ?`;
+    case "eq":
+      p.push(val);
+      return `${expr} = ?`;
+    case "ne":
+      p.push(val);
+      return `(${expr} IS NULL OR ${expr} <> ?)`;
+    case "contains":
+      p.push(val);
+      return `instr(${expr}, ?) > 0`;
+    case "startsWith":
+      p.push(val, val);
+      return `substr(${expr}, 1, length(?)) = ?`;
+    case "endsWith":
+      p.push(val, val, val);
+      return `(length(${expr}) >= length(?) AND substr(${expr}, length(${expr}) - length(?) + 1) = ?)`;
+    default:
+      p.push(val);
+      return `${expr} ${RANGE[op]} ?`;
   }
 }

@@ -62,7 +62,7 @@ export function parseSelect(src: string, maxDepth = 3): SelectList {
       i++;
     }
     const start = i;
-    while (i < src.length && !",()\"$".includes(src[i]!)) i++;
+    while (i < src.length && !',()"$'.includes(src[i]!)) i++;
     const n = src.slice(start, i).trim();
     if (n.length === 0) selectError(`select expects a field name at position ${start + 1}.`);
     return { name: n, system, quoted: false };

@@ -51,7 +51,16 @@ export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
   try {
     if (job.id === null) {
       const r = readList(h, reader, job.ns, q);
-      return { ok: true, dataJson: JSON.stringify(r.data), page: r.page, count: r.count, cursors: r.cursors, missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
+      return {
+        ok: true,
+        dataJson: JSON.stringify(r.data),
+        page: r.page,
+        count: r.count,
+        cursors: r.cursors,
+        missingReferences: r.missingReferences,
+        models: r.models,
+        entryIds: r.entryIds,
+      };
     }
     const r = readOne(h, reader, job.ns, job.id, q);
     return { ok: true, dataJson: JSON.stringify(r.entry), missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };

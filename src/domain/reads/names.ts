@@ -106,13 +106,21 @@ export function listSource(v: Vis, a: string, f: FieldDef): string {
 /** The expression of a system key. */
 export function systemExpr(v: Vis, a: string, k: SystemKey): string {
   switch (k) {
-    case "id": return `${a}.id`;
-    case "createdAt": return `${a}.created_at`;
-    case "updatedAt": return v.updatedAt(a);
-    case "publishedAt": return `${a}.published_at`;
-    case "tags": return v.tags(a);
-    case "version": return v.version(a);
-    case "folder": return v.folder(a);
-    default: return `${a}.id`;
+    case "id":
+      return `${a}.id`;
+    case "createdAt":
+      return `${a}.created_at`;
+    case "updatedAt":
+      return v.updatedAt(a);
+    case "publishedAt":
+      return `${a}.published_at`;
+    case "tags":
+      return v.tags(a);
+    case "version":
+      return v.version(a);
+    case "folder":
+      return v.folder(a);
+    default:
+      return `${a}.id`;
   }
 }

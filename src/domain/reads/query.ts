@@ -7,8 +7,16 @@ import { allModels, type Model } from "../models/service.ts";
 import { TEXT_TYPES, itemType, isUuid } from "../models/fields.ts";
 import { compileWhere, type FilterContext } from "./filter.ts";
 import {
-  decodeCursor, encodeCursor, MAX_CURSOR_VALUE_BYTES, parseBool, parseLimit, parseSelect, parseSort,
-  type Cursor, type CursorValue, type SelectList,
+  decodeCursor,
+  encodeCursor,
+  MAX_CURSOR_VALUE_BYTES,
+  parseBool,
+  parseLimit,
+  parseSelect,
+  parseSort,
+  type Cursor,
+  type CursorValue,
+  type SelectList,
 } from "./grammar.ts";
 import { fieldExpr, resolveName, systemExpr, type Vis } from "./names.ts";
 import { renderPage, resolveSelect, type Rendered } from "./render.ts";
@@ -55,11 +63,17 @@ function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, src: st
   const vis = reader.vis;
   if (src === null || src.trim() === "") return [{ expr: "e.created_at", desc: true, nullable: false, sig: "createdAt-" }];
   const terms = parseSort(src);
-  const bad: (message: string) => never = (message) => fail("invalid_sort", { message, param: "sort", hint: "Example: sort=-publishedAt,title,author.name (up to 3 keys; - for descending)" });
+  const bad: (message: string) => never = (message) =>
+    fail("invalid_sort", { message, param: "sort", hint: "Example: sort=-publishedAt,title,author.name (up to 3 keys; - for descending)" });
   return terms.map((t) => {
     const [first, second] = t.path;
     const r = resolveName(m, first!.name, first!.system);
-    if (!r) fail("unknown_field", { message: `The model ${m.namespace} has no field "${first!.name}" to sort by.`, param: "sort", hint: "Example: sort=-createdAt,title" });
+    if (!r)
+      fail("unknown_field", {
+        message: `The model ${m.namespace} has no field "${first!.name}" to sort by.`,
+        param: "sort",
+        hint: "Example: sort=-createdAt,title",
+      });
     const dir = t.desc ? "-" : "+";
     if (second) {
       if (r.kind !== "field" || r.field.type !== "relation") bad(`"${first!.name}" is not a single relation, so sort cannot hop through it.`);
@@ -67,16 +81,27 @@ function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, src: st
       return hopSort(m, reader, byId, r.field.relation!, first!.name, second, t.desc, dir);
     }
     if (r.kind === "system") {
-      if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key)) bad(`sort takes createdAt, updatedAt, publishedAt, id and text, number, true_false or date fields; not ${r.key}.`);
+      if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key))
+        bad(`sort takes createdAt, updatedAt, publishedAt, id and text, number, true_false or date fields; not ${r.key}.`);
       // publishedAt is null for a draft; only the published view (no preview) never shows one.
       return { expr: systemExpr(vis, "e", r.key), desc: t.desc, nullable: r.key === "publishedAt" && vis.tag !== "p", sig: `${r.key}${dir}` };
     }
-    if (r.field.type === "array" || !SORTABLE.has(itemType(r.field))) bad(`"${r.field.namespace}" cannot be sorted by; sort takes text, number, true_false and date fields.`);
+    if (r.field.type === "array" || !SORTABLE.has(itemType(r.field)))
+      bad(`"${r.field.namespace}" cannot be sorted by; sort takes text, number, true_false and date fields.`);
     return { expr: fieldExpr(vis, "e", r.field), desc: t.desc, nullable: true, sig: `f:${r.field.id}${dir}` };
   });
 }
 
-function hopSort(m: Model, reader: Reader, byId: Map<string, Model>, targetId: string, relName: string, second: { name: string; system: boolean }, desc: boolean, dir: string): SortKey {
+function hopSort(
+  m: Model,
+  reader: Reader,
+  byId: Map<string, Model>,
+  targetId: string,
+  relName: string,
+  second: { name: string; system: boolean },
+  desc: boolean,
+  dir: string,
+): SortKey {
   const target = byId.get(targetId);
   if (!target) fail("unknown_field", { message: `"${relName}" relates to a model that no longer exists.`, param: "sort" });
   const r = resolveName(target, second.name, second.system);
@@ -142,7 +167,11 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSea
   const after = q.get("after");
   const before = q.get("before");
   if (after !== null && before !== null) {
-    fail("invalid_parameter", { message: "Send after or before, not both.", param: "before", hint: "Example: ?after=<meta.page.next> or ?before=<meta.page.prev>" });
+    fail("invalid_parameter", {
+      message: "Send after or before, not both.",
+      param: "before",
+      hint: "Example: ?after=<meta.page.next> or ?before=<meta.page.prev>",
+    });
   }
   const select: SelectList | null = q.get("select") === null ? null : parseSelect(q.get("select")!);
   const sel = resolveSelect(m, select, reader, models.byId, "select");
@@ -179,7 +208,11 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSea
       const param = after !== null ? "after" : "before";
       const c: Cursor = decodeCursor((after ?? before)!, param);
       if (c.sig !== sig || c.values.length !== keys.length) {
-        fail("invalid_cursor", { message: "The cursor was made for another sort order.", param, hint: "Pass meta.page.next or meta.page.prev exactly as returned, with the same sort." });
+        fail("invalid_cursor", {
+          message: "The cursor was made for another sort order.",
+          param,
+          hint: "Pass meta.page.next or meta.page.prev exactly as returned, with the same sort.",
+        });
       }
       anchor = { vals: resolveDigests(h, m, vis, keys, c, param), id: c.id };
     }
@@ -230,8 +263,14 @@ function resolveDigests(h: ProjectHandle, m: Model, vis: Vis, keys: SortKey[], c
  * index range scans; other combinations use the general lexicographic condition.
  */
 function fetch(
-  h: ProjectHandle, select: string, params: unknown[], keys: SortKey[], anchor: { vals: unknown[]; id: string } | null,
-  backward: boolean, fromEnd: boolean, want: number,
+  h: ProjectHandle,
+  select: string,
+  params: unknown[],
+  keys: SortKey[],
+  anchor: { vals: unknown[]; id: string } | null,
+  backward: boolean,
+  fromEnd: boolean,
+  want: number,
 ): EntryRowOut[] {
   const run = (where: string, order: string, p: unknown[], n: number) =>
     h.sqlite.query(`${select} AND ${where} ORDER BY ${order} LIMIT ${n}`).all(...([...params, ...p] as never[])) as EntryRowOut[];
@@ -246,8 +285,7 @@ function fetch(
     const down = desc !== backward;
     const order = (exprs: string[]) => exprs.map((x) => `${x} ${down ? "DESC" : "ASC"}`).join(", ");
     const cmp = down ? "<" : ">";
-    const valuesRegion = (cond: string, p: unknown[], n: number) =>
-      run(`${nullable ? `${keys[0]!.expr} IS NOT NULL AND ` : ""}${cond}`, order(cols), p, n);
+    const valuesRegion = (cond: string, p: unknown[], n: number) => run(`${nullable ? `${keys[0]!.expr} IS NOT NULL AND ` : ""}${cond}`, order(cols), p, n);
     const nullRegion = (cond: string, p: unknown[], n: number) => (nullable ? run(`${keys[0]!.expr} IS NULL AND ${cond}`, order(["e.id"]), p, n) : []);
     const anchorNull = anchor !== null && anchor.vals[0] === null;
     if (!backward) {
@@ -264,7 +302,11 @@ function fetch(
   const lastDesc = keys[keys.length - 1]!.desc;
   const flip = (d: boolean) => (backward ? !d : d);
   const order = [
-    ...keys.flatMap((k) => (k.nullable ? [`(${k.expr} IS NULL) ${backward ? "DESC" : "ASC"}`, `${k.expr} ${flip(k.desc) ? "DESC" : "ASC"}`] : [`${k.expr} ${flip(k.desc) ? "DESC" : "ASC"}`])),
+    ...keys.flatMap((k) =>
+      k.nullable
+        ? [`(${k.expr} IS NULL) ${backward ? "DESC" : "ASC"}`, `${k.expr} ${flip(k.desc) ? "DESC" : "ASC"}`]
+        : [`${k.expr} ${flip(k.desc) ? "DESC" : "ASC"}`],
+    ),
     `e.id ${flip(lastDesc) ? "DESC" : "ASC"}`,
   ].join(", ");
   if (!anchor) return run("1", order, [], want);
@@ -298,7 +340,8 @@ function fetch(
 export function readOne(h: ProjectHandle, reader: Reader, ns: string, id: string, q: URLSearchParams) {
   const models = allModels(h);
   const m = readModel(h, reader, ns);
-  if (!isUuid(id)) fail("invalid_parameter", { message: "Entry ids are UUIDs.", param: "id", hint: "Entry ids are UUIDs, e.g. 0192f2c4-7d3a-7b6e-9a1c-2f4b5c6d7e8f." });
+  if (!isUuid(id))
+    fail("invalid_parameter", { message: "Entry ids are UUIDs.", param: "id", hint: "Entry ids are UUIDs, e.g. 0192f2c4-7d3a-7b6e-9a1c-2f4b5c6d7e8f." });
   const select: SelectList | null = q.get("select") === null ? null : parseSelect(q.get("select")!);
   const sel = resolveSelect(m, select, reader, models.byId, "select");
   const vis = reader.vis;

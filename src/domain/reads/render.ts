@@ -46,8 +46,9 @@ export function resolveSelect(m: Model, list: SelectList | null, reader: Reader,
     const r = resolveName(m, item.name, item.system);
     if (!r) {
       fail("unknown_field", {
-        message: `The model ${m.namespace} has no field "${item.name}".`, param,
-        hint: "Example: select=title,$createdAt; quote names with , ( ) \" $ like \"odd,name\"",
+        message: `The model ${m.namespace} has no field "${item.name}".`,
+        param,
+        hint: 'Example: select=title,$createdAt; quote names with , ( ) " $ like "odd,name"',
       });
     }
     if (r.kind === "system") {
@@ -70,15 +71,24 @@ export function resolveSelect(m: Model, list: SelectList | null, reader: Reader,
 
 function systemValue(k: SystemKey, m: Model, r: EntryRowOut): unknown {
   switch (k) {
-    case "id": return r.id;
-    case "model": return m.namespace;
-    case "status": return statusOf({ publishedVersionId: r.published_version_id, publishedVersion: r.published_version, draftVersion: r.draft_version });
-    case "createdAt": return r.created_at;
-    case "updatedAt": return r.u;
-    case "publishedAt": return r.published_at;
-    case "version": return r.ver;
-    case "tags": return JSON.parse(r.tags ?? "[]");
-    case "folder": return r.folder;
+    case "id":
+      return r.id;
+    case "model":
+      return m.namespace;
+    case "status":
+      return statusOf({ publishedVersionId: r.published_version_id, publishedVersion: r.published_version, draftVersion: r.draft_version });
+    case "createdAt":
+      return r.created_at;
+    case "updatedAt":
+      return r.u;
+    case "publishedAt":
+      return r.published_at;
+    case "version":
+      return r.ver;
+    case "tags":
+      return JSON.parse(r.tags ?? "[]");
+    case "folder":
+      return r.folder;
   }
 }
 
@@ -124,7 +134,8 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
     const found = new Map<string, EntryRowOut>();
     for (const row of h.sqlite
       .query(`SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${vis.visible("e")}`)
-      .all(JSON.stringify(ids)) as EntryRowOut[]) found.set(row.id, row);
+      .all(JSON.stringify(ids)) as EntryRowOut[])
+      found.set(row.id, row);
     const nextRefs: Ref[] = [];
     for (const ref of refs) {
       const targetId = ref.sel.model.id;

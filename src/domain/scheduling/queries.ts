@@ -100,7 +100,8 @@ export function listActions(h: ProjectHandle, q: Record<string, string | undefin
   const conds: SQL[] = [];
   if (q.status !== undefined) {
     const list = q.status.split(",").map((x) => x.trim());
-    for (const st of list) if (!(STATUSES as readonly string[]).includes(st)) badField("status", `status must be one or more of ${STATUSES.join(", ")}, comma-separated`);
+    for (const st of list)
+      if (!(STATUSES as readonly string[]).includes(st)) badField("status", `status must be one or more of ${STATUSES.join(", ")}, comma-separated`);
     conds.push(inArray(scheduledActions.status, list));
   }
   if (q.targetId !== undefined) conds.push(eq(scheduledActions.targetId, q.targetId.toLowerCase()));
@@ -114,8 +115,14 @@ export function listActions(h: ProjectHandle, q: Record<string, string | undefin
   const where = conds.length ? and(...conds) : undefined;
   const dir = order === "asc" ? asc : desc;
   const total = h.db.select({ n: sql<number>`count(*)` }).from(scheduledActions).where(where).get()!.n;
-  const rows = h.db.select().from(scheduledActions).where(where)
-    .orderBy(dir(scheduledActions.runAt), dir(scheduledActions.id)).limit(limit).offset((page - 1) * limit).all();
+  const rows = h.db
+    .select()
+    .from(scheduledActions)
+    .where(where)
+    .orderBy(dir(scheduledActions.runAt), dir(scheduledActions.id))
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .all();
   return { data: rows.map(actionRecord), page, limit, total };
 }
 
@@ -134,13 +141,20 @@ export function failures(s: Services, h: ProjectHandle) {
 
 /** An entry's pending and running actions, its own and those on its whole model, soonest first. */
 export function entryActions(h: ProjectHandle, entry: { id: string; modelId: string }) {
-  const rows = h.db.select().from(scheduledActions).where(and(
-    inArray(scheduledActions.status, ["pending", "running"]),
-    or(
-      and(eq(scheduledActions.targetType, "instance"), eq(scheduledActions.targetId, entry.id)),
-      and(eq(scheduledActions.targetType, "model"), eq(scheduledActions.targetId, entry.modelId)),
-    ),
-  )).orderBy(asc(scheduledActions.runAt), asc(scheduledActions.id)).all();
+  const rows = h.db
+    .select()
+    .from(scheduledActions)
+    .where(
+      and(
+        inArray(scheduledActions.status, ["pending", "running"]),
+        or(
+          and(eq(scheduledActions.targetType, "instance"), eq(scheduledActions.targetId, entry.id)),
+          and(eq(scheduledActions.targetType, "model"), eq(scheduledActions.targetId, entry.modelId)),
+        ),
+      ),
+    )
+    .orderBy(asc(scheduledActions.runAt), asc(scheduledActions.id))
+    .all();
   return { data: rows.map(actionRecord) };
 }
 

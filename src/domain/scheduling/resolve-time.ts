@@ -48,7 +48,10 @@ export function parseZone(v: unknown, field = "timezone"): string {
 }
 
 function hm(t: Temporal.PlainDateTime): string {
-  return t.toString({ smallestUnit: t.second === 0 ? "minute" : "second" }).split("T").at(-1)!;
+  return t
+    .toString({ smallestUnit: t.second === 0 ? "minute" : "second" })
+    .split("T")
+    .at(-1)!;
 }
 
 /** Resolves `wallTime` in `zone` (both already checked) to an instant, with a note for gaps and overlaps. */

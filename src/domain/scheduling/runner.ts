@@ -26,24 +26,47 @@ const CLAIM_LIMIT = 100;
 /** Claims a project's due actions: pending ones whose time came, failed ones due a retry, abandoned running ones. */
 export function claimDue(s: Services, h: ProjectHandle, now: number): ActionRow[] {
   const at = iso(now);
-  const due = h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(sql`
+  const due = h.db
+    .select({ id: scheduledActions.id })
+    .from(scheduledActions)
+    .where(sql`
     (${scheduledActions.status} = 'pending' AND ${scheduledActions.runAt} <= ${at})
     OR (${scheduledActions.status} = 'failed' AND ${scheduledActions.nextAttemptAt} <= ${at})
     OR (${scheduledActions.status} = 'running' AND ${scheduledActions.claimedAt} <= ${iso(now - STALE_CLAIM_MS)})`)
-    .orderBy(scheduledActions.runAt, scheduledActions.id).limit(CLAIM_LIMIT);
-  return h.sqlite.transaction(() =>
-    h.db.update(scheduledActions)
-      .set({ status: "running", claimedAt: at, claimToken: s.ids.uuid(), attempts: sql`${scheduledActions.attempts} + 1`, nextAttemptAt: null, updatedAt: at })
-      .where(inArray(scheduledActions.id, due)).returning().all(),
-  ).immediate();
+    .orderBy(scheduledActions.runAt, scheduledActions.id)
+    .limit(CLAIM_LIMIT);
+  return h.sqlite
+    .transaction(() =>
+      h.db
+        .update(scheduledActions)
+        .set({
+          status: "running",
+          claimedAt: at,
+          claimToken: s.ids.uuid(),
+          attempts: sql`${scheduledActions.attempts} + 1`,
+          nextAttemptAt: null,
+          updatedAt: at,
+        })
+        .where(inArray(scheduledActions.id, due))
+        .returning()
+        .all(),
+    )
+    .immediate();
 }
 
 /** Publishes or unpublishes what an action names; answers an error sentence when it could not. */
 function perform(s: Services, h: ProjectHandle, a: ActionRow): string | null {
   const actor = `schedule:${a.id}`;
-  const ids = a.targetType === "model"
-    ? h.db.select({ id: entries.id }).from(entries).where(eq(entries.modelId, a.targetId)).orderBy(entries.createdAt, entries.id).all().map((r) => r.id)
-    : [a.targetId];
+  const ids =
+    a.targetType === "model"
+      ? h.db
+          .select({ id: entries.id })
+          .from(entries)
+          .where(eq(entries.modelId, a.targetId))
+          .orderBy(entries.createdAt, entries.id)
+          .all()
+          .map((r) => r.id)
+      : [a.targetId];
   if (a.targetType === "model" && !allModels(h).byId.has(a.targetId)) return "The model no longer exists.";
   const failed: string[] = [];
   for (const id of ids) {
@@ -55,7 +78,8 @@ function perform(s: Services, h: ProjectHandle, a: ActionRow): string | null {
     try {
       if (a.action === "unpublish") unpublishEntry(s, h, actor, id, { scheduledActionId: a.id });
       // A whole model publishes what is not live yet; one entry is published even when it is (its version may differ).
-      else if (a.targetType === "instance" || statusOf(row) !== "published") publishEntry(s, h, actor, id, a.versionId ?? undefined, { scheduledActionId: a.id });
+      else if (a.targetType === "instance" || statusOf(row) !== "published")
+        publishEntry(s, h, actor, id, a.versionId ?? undefined, { scheduledActionId: a.id });
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       failed.push(a.targetType === "model" ? `${id}: ${e.message}` : e.message);
@@ -72,12 +96,19 @@ function recordFailure(s: Services, h: ProjectHandle, a: ActionRow, message: str
   const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
   const delay = RETRY_DELAYS_MS[a.attempts - 1];
   if (delay !== undefined) {
-    h.db.update(scheduledActions).set({ status: "failed", nextAttemptAt: iso(now + delay), lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at })
-      .where(mine).run();
+    h.db
+      .update(scheduledActions)
+      .set({ status: "failed", nextAttemptAt: iso(now + delay), lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at })
+      .where(mine)
+      .run();
     return;
   }
-  const dead = h.db.update(scheduledActions).set({ status: "dead", nextAttemptAt: null, lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at, finishedAt: at })
-    .where(mine).returning().get();
+  const dead = h.db
+    .update(scheduledActions)
+    .set({ status: "dead", nextAttemptAt: null, lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at, finishedAt: at })
+    .where(mine)
+    .returning()
+    .get();
   if (dead) {
     emitEvent(s, h, {
       type: "schedule.failed",
@@ -92,17 +123,19 @@ function recordFailure(s: Services, h: ProjectHandle, a: ActionRow, message: str
 export function runClaimed(s: Services, h: ProjectHandle, a: ActionRow, now: number): void {
   const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
   try {
-    h.sqlite.transaction(() => {
-      // Another runner re-claimed it (this one was too slow) or it was finished: leave it alone.
-      if (!h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(mine).get()) return;
-      const error = a.attempts > RETRY_DELAYS_MS.length + 1 ? "The action was interrupted too often and was given up." : perform(s, h, a);
-      if (error !== null) {
-        recordFailure(s, h, a, error, now);
-        return;
-      }
-      const at = iso(now);
-      h.db.update(scheduledActions).set({ status: "done", lastError: null, claimToken: null, updatedAt: at, finishedAt: at }).where(mine).run();
-    }).immediate();
+    h.sqlite
+      .transaction(() => {
+        // Another runner re-claimed it (this one was too slow) or it was finished: leave it alone.
+        if (!h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(mine).get()) return;
+        const error = a.attempts > RETRY_DELAYS_MS.length + 1 ? "The action was interrupted too often and was given up." : perform(s, h, a);
+        if (error !== null) {
+          recordFailure(s, h, a, error, now);
+          return;
+        }
+        const at = iso(now);
+        h.db.update(scheduledActions).set({ status: "done", lastError: null, claimToken: null, updatedAt: at, finishedAt: at }).where(mine).run();
+      })
+      .immediate();
     // publishEntry told the read caches inside this transaction; a read between that and the
     // commit could have cached the old copy, so they are told again now that it is committed.
     s.changes.content(h.id);

@@ -49,7 +49,7 @@ function checkTargets(h: ProjectHandle, v: unknown): Target[] {
     let resolved: string;
     if (type === "instance") {
       // Each project is its own file, so an entry of another project is simply not found here.
-      const row = isUuid(id) ? h.sqlite.query("SELECT id FROM entries WHERE id = ?").get(id.toLowerCase()) as { id: string } | null : null;
+      const row = isUuid(id) ? (h.sqlite.query("SELECT id FROM entries WHERE id = ?").get(id.toLowerCase()) as { id: string } | null) : null;
       if (!row) badField(`${path}.id`, `${path}.id ${id} is not an entry of this project`);
       resolved = row.id;
     } else {
@@ -78,8 +78,14 @@ function zoneOf(s: Services, projectId: string, v: unknown): unknown {
  * active action of the same kind (listed in `replaced`). `except` is left alone (a retried original).
  */
 function insertActions(
-  s: Services, h: ProjectHandle, actor: string, action: string, targets: Target[], versionId: string | null,
-  when: { wallTime: string; timezone: string; resolved: Resolved }, retryOf: string | null,
+  s: Services,
+  h: ProjectHandle,
+  actor: string,
+  action: string,
+  targets: Target[],
+  versionId: string | null,
+  when: { wallTime: string; timezone: string; resolved: Resolved },
+  retryOf: string | null,
 ) {
   const now = iso(s.clock.now());
   const batchId = s.ids.uuid();
@@ -87,19 +93,47 @@ function insertActions(
   const replaced: string[] = [];
   for (const t of targets) {
     const id = s.ids.uuid();
-    const old = h.db.select({ id: scheduledActions.id }).from(scheduledActions)
-      .where(and(eq(scheduledActions.targetId, t.id), eq(scheduledActions.action, action), REPLACEABLE)).all()
-      .map((r) => r.id).filter((x) => x !== retryOf);
+    const old = h.db
+      .select({ id: scheduledActions.id })
+      .from(scheduledActions)
+      .where(and(eq(scheduledActions.targetId, t.id), eq(scheduledActions.action, action), REPLACEABLE))
+      .all()
+      .map((r) => r.id)
+      .filter((x) => x !== retryOf);
     if (old.length) {
-      h.db.update(scheduledActions).set({ status: "cancelled", replacedBy: id, nextAttemptAt: null, updatedAt: now, finishedAt: now })
-        .where(inArray(scheduledActions.id, old)).run();
+      h.db
+        .update(scheduledActions)
+        .set({ status: "cancelled", replacedBy: id, nextAttemptAt: null, updatedAt: now, finishedAt: now })
+        .where(inArray(scheduledActions.id, old))
+        .run();
       replaced.push(...old);
     }
     const row: ActionRow = {
-      id, batchId, action, targetType: t.type, targetId: t.id, versionId, wallTime: when.wallTime, timezone: when.timezone,
-      runAt: when.resolved.at, offset: when.resolved.offset, note: when.resolved.note ?? null, status: "pending", attempts: 0,
-      nextAttemptAt: null, claimedAt: null, claimToken: null, lastError: null, lastFailedAt: null, replaced: JSON.stringify(old),
-      replacedBy: null, retryOf, createdAt: now, createdBy: actor, updatedAt: now, finishedAt: null,
+      id,
+      batchId,
+      action,
+      targetType: t.type,
+      targetId: t.id,
+      versionId,
+      wallTime: when.wallTime,
+      timezone: when.timezone,
+      runAt: when.resolved.at,
+      offset: when.resolved.offset,
+      note: when.resolved.note ?? null,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: null,
+      claimedAt: null,
+      claimToken: null,
+      lastError: null,
+      lastFailedAt: null,
+      replaced: JSON.stringify(old),
+      replacedBy: null,
+      retryOf,
+      createdAt: now,
+      createdBy: actor,
+      updatedAt: now,
+      finishedAt: null,
     };
     h.db.insert(scheduledActions).values(row).run();
     created.push(row);
@@ -123,8 +157,11 @@ export function scheduleActions(s: Services, h: ProjectHandle, p: Principal, act
       badField("versionId", "versionId applies to publishing exactly one entry target");
     }
     if (!isUuid(body.versionId)) badField("versionId", "versionId must be a version id (UUID)");
-    const v = h.db.select({ id: entryVersions.id }).from(entryVersions)
-      .where(and(eq(entryVersions.id, body.versionId.toLowerCase()), eq(entryVersions.entryId, targets[0]!.id))).get();
+    const v = h.db
+      .select({ id: entryVersions.id })
+      .from(entryVersions)
+      .where(and(eq(entryVersions.id, body.versionId.toLowerCase()), eq(entryVersions.entryId, targets[0]!.id)))
+      .get();
     if (!v) badField("versionId", "versionId is not a version of the target entry");
     versionId = v.id;
   }
@@ -143,16 +180,26 @@ function rescheduleBody(body: Record<string, unknown>, zone: string, now: number
 }
 
 function applyTime(s: Services, h: ProjectHandle, ids: string[], t: ReturnType<typeof rescheduleBody>): number {
-  return h.db.update(scheduledActions).set({
-    wallTime: t.wallTime, timezone: t.timezone, runAt: t.resolved.at, offset: t.resolved.offset, note: t.resolved.note ?? null,
-    updatedAt: iso(s.clock.now()),
-  }).where(and(inArray(scheduledActions.id, ids), eq(scheduledActions.status, "pending"))).returning({ id: scheduledActions.id }).all().length;
+  return h.db
+    .update(scheduledActions)
+    .set({
+      wallTime: t.wallTime,
+      timezone: t.timezone,
+      runAt: t.resolved.at,
+      offset: t.resolved.offset,
+      note: t.resolved.note ?? null,
+      updatedAt: iso(s.clock.now()),
+    })
+    .where(and(inArray(scheduledActions.id, ids), eq(scheduledActions.status, "pending")))
+    .returning({ id: scheduledActions.id })
+    .all().length;
 }
 
 /** `PATCH /v2/scheduled-actions/:id`: a new time for one pending action (its own zone unless one is sent). */
 export function rescheduleAction(s: Services, h: ProjectHandle, id: unknown, body: Record<string, unknown>) {
   const row = actionRow(h, id);
-  if (row.status !== "pending") fail("action_not_pending", { message: `Only pending actions can be rescheduled; this one is ${row.status}.`, extra: { status: row.status } });
+  if (row.status !== "pending")
+    fail("action_not_pending", { message: `Only pending actions can be rescheduled; this one is ${row.status}.`, extra: { status: row.status } });
   const t = rescheduleBody(body, row.timezone, s.clock.now());
   // The runner may have claimed the action since it was read; the update only touches pending rows.
   if (applyTime(s, h, [row.id], t) === 0) fail("action_not_pending", { message: "The action started running; it can no longer be rescheduled." });
@@ -178,9 +225,12 @@ export function rescheduleBatch(s: Services, h: ProjectHandle, batchId: unknown,
 export function cancelAction(s: Services, h: ProjectHandle, id: unknown) {
   const row = actionRow(h, id);
   const now = iso(s.clock.now());
-  const changed = h.db.update(scheduledActions).set({ status: "cancelled", nextAttemptAt: null, updatedAt: now, finishedAt: now })
+  const changed = h.db
+    .update(scheduledActions)
+    .set({ status: "cancelled", nextAttemptAt: null, updatedAt: now, finishedAt: now })
     .where(and(eq(scheduledActions.id, row.id), inArray(scheduledActions.status, ["pending", "failed", "dead"])))
-    .returning({ id: scheduledActions.id }).all().length;
+    .returning({ id: scheduledActions.id })
+    .all().length;
   if (changed === 0) {
     const cur = actionRow(h, row.id);
     if (cur.status === "running") fail("already_running");
@@ -193,9 +243,13 @@ export function cancelAction(s: Services, h: ProjectHandle, id: unknown) {
 export function cancelBatch(s: Services, h: ProjectHandle, batchId: unknown) {
   const rows = batchRows(h, batchId);
   const now = iso(s.clock.now());
-  const cancelled = h.db.update(scheduledActions).set({ status: "cancelled", updatedAt: now, finishedAt: now })
+  const cancelled = h.db
+    .update(scheduledActions)
+    .set({ status: "cancelled", updatedAt: now, finishedAt: now })
     .where(and(eq(scheduledActions.batchId, rows[0]!.batchId), eq(scheduledActions.status, "pending")))
-    .returning({ id: scheduledActions.id }).all().map((r) => r.id);
+    .returning({ id: scheduledActions.id })
+    .all()
+    .map((r) => r.id);
   const after = batchRows(h, rows[0]!.batchId);
   return { batchId: rows[0]!.batchId, cancelled, counts: countByStatus(after), actions: after.map(actionRecord) };
 }
@@ -224,7 +278,8 @@ export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: 
   }
   const out = h.sqlite.transaction(() => {
     const cur = h.db.select({ status: scheduledActions.status }).from(scheduledActions).where(eq(scheduledActions.id, row.id)).get()!;
-    if (cur.status !== "failed" && cur.status !== "dead") fail("action_not_retryable", { message: `Only failed or dead actions can be retried; this one is ${cur.status}.` });
+    if (cur.status !== "failed" && cur.status !== "dead")
+      fail("action_not_retryable", { message: `Only failed or dead actions can be retried; this one is ${cur.status}.` });
     h.db.update(scheduledActions).set({ nextAttemptAt: null }).where(eq(scheduledActions.id, row.id)).run();
     if (row.targetType === "instance" && !h.db.select({ id: entries.id }).from(entries).where(eq(entries.id, row.targetId)).get()) {
       badField("id", "The action's entry no longer exists");
@@ -240,6 +295,10 @@ export function setDefaults(s: Services, projectId: string, body: Record<string,
   checkKeys(body, ["timezone"]);
   if (!("timezone" in body)) badField("timezone", "timezone is required (an IANA zone name, or null to clear it)");
   const zone = body.timezone === null ? null : parseZone(body.timezone);
-  s.control.db.update(projects).set({ timezone: zone, updatedAt: iso(s.clock.now()) }).where(eq(projects.id, projectId)).run();
+  s.control.db
+    .update(projects)
+    .set({ timezone: zone, updatedAt: iso(s.clock.now()) })
+    .where(eq(projects.id, projectId))
+    .run();
   return { timezone: zone };
 }

@@ -27,7 +27,12 @@ export function nextActionDue(h: ProjectHandle): number | null {
 
 /** Every project whose file exists: what a wake table scans once at start-up. */
 export function projectsOnDisk(s: Services): string[] {
-  return s.control.db.select({ id: projects.id }).from(projects).all().map((r) => r.id).filter((id) => s.projects.exists(id));
+  return s.control.db
+    .select({ id: projects.id })
+    .from(projects)
+    .all()
+    .map((r) => r.id)
+    .filter((id) => s.projects.exists(id));
 }
 
 const tables = new WeakMap<Services, WakeTable>();

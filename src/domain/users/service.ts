@@ -56,14 +56,17 @@ async function issueTokens(s: Services, user: User, ttlS: number) {
   const nowS = Math.floor(s.clock.now() / 1000);
   const accessToken = await s.tokens.sign({ sub: user.id, iat: nowS, exp: nowS + ttlS });
   const refreshToken = `rt_${randomToken(40)}`;
-  s.control.db.insert(refreshTokens).values({
-    id: s.ids.uuid(),
-    userId: user.id,
-    tokenHash: sha256Hex(refreshToken),
-    expiresAt: iso(s.clock.now() + REFRESH_TOKEN_TTL_MS),
-    usedAt: null,
-    createdAt: iso(s.clock.now()),
-  }).run();
+  s.control.db
+    .insert(refreshTokens)
+    .values({
+      id: s.ids.uuid(),
+      userId: user.id,
+      tokenHash: sha256Hex(refreshToken),
+      expiresAt: iso(s.clock.now() + REFRESH_TOKEN_TTL_MS),
+      usedAt: null,
+      createdAt: iso(s.clock.now()),
+    })
+    .run();
   return { accessToken, refreshToken };
 }
 
@@ -74,7 +77,7 @@ export async function login(s: Services, email: unknown, password: unknown) {
   // Verify against a dummy hash when the account is unknown, so timing does not reveal which.
   const hash = user?.passwordHash ?? dummyHash();
   const ok = await Bun.password.verify(password, hash);
-  if (!user || !user.passwordHash || !ok) fail("invalid_credentials");
+  if (!user?.passwordHash || !ok) fail("invalid_credentials");
   return issueTokens(s, user, ACCESS_TTL_S);
 }
 
@@ -91,7 +94,11 @@ export async function refresh(s: Services, token: unknown) {
   if (typeof token !== "string" || token.length === 0) badField("refreshToken", "refreshToken is required");
   const now = iso(s.clock.now());
   const user = s.control.sqlite.transaction(() => {
-    const row = s.control.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256Hex(token))).get();
+    const row = s.control.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256Hex(token)))
+      .get();
     if (!row || row.usedAt || row.expiresAt <= now) return null;
     s.control.db.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id)).run();
     return getUser(s, row.userId) ?? null;
@@ -102,7 +109,11 @@ export async function refresh(s: Services, token: unknown) {
 
 /** Sets a person's password (CLI and member creation). */
 export function setPassword(s: Services, userId: string, password: string): void {
-  s.control.db.update(users).set({ passwordHash: Bun.password.hashSync(checkPassword(password)) }).where(eq(users.id, userId)).run();
+  s.control.db
+    .update(users)
+    .set({ passwordHash: Bun.password.hashSync(checkPassword(password)) })
+    .where(eq(users.id, userId))
+    .run();
 }
 
 /** Whether any account exists; a data directory without one is on its first start. */

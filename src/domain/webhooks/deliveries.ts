@@ -55,11 +55,24 @@ export function bodyWithContent(body: string, content: string): string {
 }
 
 function insertDelivery(h: ProjectHandle, row: Omit<DeliveryRow, "seq">): void {
-  h.sqlite.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts, next_attempt_at,
-    redelivery_of, note, created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    row.id, row.endpointId, row.eventId, row.eventType, row.body, row.status, row.attempts, row.nextAttemptAt,
-    row.redeliveryOf, row.note, row.createdAt, row.updatedAt, row.finishedAt,
-  );
+  h.sqlite
+    .query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts, next_attempt_at,
+    redelivery_of, note, created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(
+      row.id,
+      row.endpointId,
+      row.eventId,
+      row.eventType,
+      row.body,
+      row.status,
+      row.attempts,
+      row.nextAttemptAt,
+      row.redeliveryOf,
+      row.note,
+      row.createdAt,
+      row.updatedAt,
+      row.finishedAt,
+    );
 }
 
 /**
@@ -70,10 +83,29 @@ function insertDelivery(h: ProjectHandle, row: Omit<DeliveryRow, "seq">): void {
 export const DUE_NOW = "";
 
 /** A new delivery; `body` is null when it sends the event's own bytes. */
-function pendingRow(id: string, endpointId: string, eventId: string, eventType: string, body: string | null, now: string, redeliveryOf: string | null = null): Omit<DeliveryRow, "seq"> {
+function pendingRow(
+  id: string,
+  endpointId: string,
+  eventId: string,
+  eventType: string,
+  body: string | null,
+  now: string,
+  redeliveryOf: string | null = null,
+): Omit<DeliveryRow, "seq"> {
   return {
-    id, endpointId, eventId, eventType, body, status: "pending", attempts: 0, nextAttemptAt: DUE_NOW, redeliveryOf, note: null,
-    createdAt: now, updatedAt: now, finishedAt: null,
+    id,
+    endpointId,
+    eventId,
+    eventType,
+    body,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: DUE_NOW,
+    redeliveryOf,
+    note: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
   };
 }
 
@@ -91,7 +123,7 @@ onEventWritten((s, h, e) => {
       const ev = h.sqlite.query("SELECT body, content FROM events WHERE id = ?").get(e.id) as { body: string; content: string | null };
       withContent = ev.content === null ? null : bodyWithContent(ev.body, ev.content);
     }
-    const body = sub.includeContent ? withContent ?? null : null;
+    const body = sub.includeContent ? (withContent ?? null) : null;
     insertDelivery(h, pendingRow(s.ids.uuid(), sub.id, e.id, e.type, body, now));
   }
   wake(s, h.id);
@@ -114,8 +146,13 @@ function deliveryOut(h: ProjectHandle, d: DeliveryRow) {
     updatedAt: d.updatedAt,
     finishedAt: d.finishedAt,
     attempts: attempts.map((a) => ({
-      number: a.number, startedAt: a.startedAt, durationMs: a.durationMs, statusCode: a.statusCode, succeeded: a.succeeded,
-      error: a.error, response: a.response,
+      number: a.number,
+      startedAt: a.startedAt,
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      succeeded: a.succeeded,
+      error: a.error,
+      response: a.response,
     })),
   };
 }
@@ -141,7 +178,11 @@ export function sendTest(s: Services, h: ProjectHandle, endpointId: string, acto
 
 function deliveryOrFail(h: ProjectHandle, endpointId: string, id: string): DeliveryRow {
   const d = UUID.test(id)
-    ? h.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id.toLowerCase()), eq(webhookDeliveries.endpointId, endpointId))).get()
+    ? h.db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.id, id.toLowerCase()), eq(webhookDeliveries.endpointId, endpointId)))
+        .get()
     : undefined;
   if (!d) fail("not_found", { message: "No delivery with that id for this webhook endpoint." });
   return d;
@@ -156,11 +197,19 @@ export function listDeliveries(h: ProjectHandle, endpointId: string, q: { status
   if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
   const states = ["pending", "sending", "succeeded", "retrying", "failed"];
   if (q.status !== undefined && (typeof q.status !== "string" || !states.includes(q.status))) badField("status", `status must be one of ${states.join(", ")}`);
-  const where = q.status === undefined
-    ? eq(webhookDeliveries.endpointId, ep.id)
-    : and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.status, q.status as string));
+  const where =
+    q.status === undefined
+      ? eq(webhookDeliveries.endpointId, ep.id)
+      : and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.status, q.status as string));
   const total = h.db.select({ n: count() }).from(webhookDeliveries).where(where).get()!.n;
-  const rows = h.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.seq)).limit(limit).offset((page - 1) * limit).all();
+  const rows = h.db
+    .select()
+    .from(webhookDeliveries)
+    .where(where)
+    .orderBy(desc(webhookDeliveries.seq))
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .all();
   return { data: rows.map((d) => deliveryOut(h, d)), page, limit, total };
 }
 
@@ -203,11 +252,14 @@ export interface AttemptResult {
 /** Puts deliveries a crash left in `sending` back in the queue, so they are sent again with the same id. */
 export function requeueInterrupted(h: ProjectHandle, now: number): number {
   return h.sqlite.transaction(() => {
-    const n = h.sqlite.query(`UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END
-      WHERE status = 'sending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE active = 1)`).run().changes;
+    const n = h.sqlite
+      .query(`UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END
+      WHERE status = 'sending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE active = 1)`)
+      .run().changes;
     // Those of an endpoint switched off meanwhile end like its other open deliveries did.
     const at = iso(now);
-    h.sqlite.query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, note = ?, updated_at = ?2, finished_at = ?2 WHERE status = 'sending'")
+    h.sqlite
+      .query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, note = ?, updated_at = ?2, finished_at = ?2 WHERE status = 'sending'")
       .run(SWITCHED_OFF, at);
     return n;
   })();
@@ -215,9 +267,16 @@ export function requeueInterrupted(h: ProjectHandle, now: number): number {
 
 /** The active endpoints that have a delivery due at `now`. */
 export function dueEndpoints(h: ProjectHandle, now: number): string[] {
-  const due = new Set((h.sqlite.query("SELECT DISTINCT endpoint_id AS id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?")
-    .all(iso(now)) as { id: string }[]).map((r) => r.id));
-  return activeSubscribers(h).filter((ep) => due.has(ep.id)).map((ep) => ep.id);
+  const due = new Set(
+    (
+      h.sqlite
+        .query("SELECT DISTINCT endpoint_id AS id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?")
+        .all(iso(now)) as { id: string }[]
+    ).map((r) => r.id),
+  );
+  return activeSubscribers(h)
+    .filter((ep) => due.has(ep.id))
+    .map((ep) => ep.id);
 }
 
 /** When the project's next delivery falls due (ms; 0 for at once), or null when none is open. */
@@ -235,14 +294,18 @@ export function nextDueAt(h: ProjectHandle): number | null {
 export function claimNext(h: ProjectHandle, endpointId: string, now: number): Claimed | null {
   // One process writes a project file, and this runs without an await: the endpoint read and the
   // claim see the same state. The claim itself is one statement.
-  const ep = h.sqlite.query(`SELECT url, active, secret, previous_secret AS previousSecret, previous_secret_expires_at AS previousSecretExpiresAt
-    FROM webhook_endpoints WHERE id = ?`).get(endpointId) as { url: string; active: number; secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null } | null;
-  if (!ep || !ep.active) return null;
+  const ep = h.sqlite
+    .query(`SELECT url, active, secret, previous_secret AS previousSecret, previous_secret_expires_at AS previousSecretExpiresAt
+    FROM webhook_endpoints WHERE id = ?`)
+    .get(endpointId) as { url: string; active: number; secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null } | null;
+  if (!ep?.active) return null;
   const at = iso(now);
-  const d = h.sqlite.query(`UPDATE webhook_deliveries SET status = 'sending', updated_at = ?1 WHERE seq = (
+  const d = h.sqlite
+    .query(`UPDATE webhook_deliveries SET status = 'sending', updated_at = ?1 WHERE seq = (
       SELECT seq FROM webhook_deliveries WHERE endpoint_id = ?2 AND status IN ('pending', 'retrying') AND next_attempt_at <= ?1
       ORDER BY next_attempt_at, seq LIMIT 1
-    ) RETURNING id, event_id AS eventId, body`).get(at, endpointId) as { id: string; eventId: string; body: string | null } | null;
+    ) RETURNING id, event_id AS eventId, body`)
+    .get(at, endpointId) as { id: string; eventId: string; body: string | null } | null;
   if (!d) return null;
   const body = d.body ?? (h.sqlite.query("SELECT body FROM events WHERE id = ?").get(d.eventId) as { body: string }).body;
   return { deliveryId: d.id, eventId: d.eventId, body, url: ep.url, secrets: signingSecrets(ep, now) };
@@ -255,29 +318,38 @@ export function claimNext(h: ProjectHandle, endpointId: string, now: number): Cl
 export function recordAttempt(h: ProjectHandle, deliveryId: string, r: AttemptResult, now: number): void {
   h.sqlite.transaction(() => {
     // The endpoint (and its deliveries) may have been deleted while the request was out.
-    const d = h.sqlite.query("SELECT endpoint_id AS endpointId, attempts FROM webhook_deliveries WHERE id = ? AND status = 'sending'")
-      .get(deliveryId) as { endpointId: string; attempts: number } | null;
+    const d = h.sqlite.query("SELECT endpoint_id AS endpointId, attempts FROM webhook_deliveries WHERE id = ? AND status = 'sending'").get(deliveryId) as {
+      endpointId: string;
+      attempts: number;
+    } | null;
     if (!d) return;
     const number = d.attempts + 1;
     const at = iso(now);
-    h.sqlite.query(`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, succeeded, error, response)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(deliveryId, number, iso(r.startedAt), Math.round(r.durationMs), r.statusCode, r.succeeded ? 1 : 0, r.error, r.response);
+    h.sqlite
+      .query(`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, succeeded, error, response)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(deliveryId, number, iso(r.startedAt), Math.round(r.durationMs), r.statusCode, r.succeeded ? 1 : 0, r.error, r.response);
     if (r.succeeded) {
-      h.sqlite.query("UPDATE webhook_deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
+      h.sqlite
+        .query("UPDATE webhook_deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
         .run(number, deliveryId, at);
       h.sqlite.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL").run(d.endpointId);
       return;
     }
     const wait = RETRY_DELAYS_MS[number - 1];
     if (wait === undefined) {
-      h.sqlite.query("UPDATE webhook_deliveries SET status = 'failed', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
+      h.sqlite
+        .query("UPDATE webhook_deliveries SET status = 'failed', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
         .run(number, deliveryId, at);
     } else {
-      h.sqlite.query("UPDATE webhook_deliveries SET status = 'retrying', attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
+      h.sqlite
+        .query("UPDATE webhook_deliveries SET status = 'retrying', attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
         .run(number, iso(now + wait), at, deliveryId);
     }
-    const ep = h.sqlite.query("SELECT failing_since AS failingSince, active FROM webhook_endpoints WHERE id = ?")
-      .get(d.endpointId) as { failingSince: string | null; active: number } | null;
+    const ep = h.sqlite.query("SELECT failing_since AS failingSince, active FROM webhook_endpoints WHERE id = ?").get(d.endpointId) as {
+      failingSince: string | null;
+      active: number;
+    } | null;
     if (!ep) return;
     // Switched off while this attempt was out: no retry, like its other open deliveries.
     if (!ep.active) return closeOpenDeliveries(h, d.endpointId, at, SWITCHED_OFF);
@@ -293,8 +365,11 @@ export function pruneFinished(h: ProjectHandle, now: number): number {
   let total = 0;
   for (;;) {
     const n = h.sqlite.transaction(() => {
-      const ids = (h.sqlite.query("SELECT id FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND finished_at < ? LIMIT 500")
-        .all(before) as { id: string }[]).map((r) => r.id);
+      const ids = (
+        h.sqlite.query("SELECT id FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND finished_at < ? LIMIT 500").all(before) as {
+          id: string;
+        }[]
+      ).map((r) => r.id);
       if (ids.length === 0) return 0;
       const list = JSON.stringify(ids);
       h.sqlite.query("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))").run(list);

@@ -12,9 +12,7 @@ import { maskSecret, newSecret } from "./signing.ts";
 import { destinationRefusal } from "./safety.ts";
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
-export const EVENT_TYPES = [
-  "instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed",
-] as const;
+export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
 
 /** Ticked on a new endpoint when `events` is not sent (interface.md, Event kinds). */
 export const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];
@@ -73,8 +71,12 @@ export interface Subscriber {
 export function activeSubscribers(h: ProjectHandle): Subscriber[] {
   let list = h.cache.get(CACHE_KEY) as Subscriber[] | undefined;
   if (!list) {
-    list = h.db.select({ id: webhookEndpoints.id, events: webhookEndpoints.events, includeContent: webhookEndpoints.includeContent })
-      .from(webhookEndpoints).where(eq(webhookEndpoints.active, true)).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id).all()
+    list = h.db
+      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events, includeContent: webhookEndpoints.includeContent })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.active, true))
+      .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
+      .all()
       .map((r) => ({ id: r.id, events: new Set(JSON.parse(r.events) as string[]), includeContent: r.includeContent }));
     h.cache.set(CACHE_KEY, list);
   }
@@ -141,9 +143,22 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   s.control.db.insert(webhookProjects).values({ projectId, createdAt: now }).onConflictDoNothing().run();
   const h = s.projects.get(projectId);
   const row: EndpointRow = {
-    id: s.ids.uuid(), url, description, events: JSON.stringify(events), includeContent, active: true, secret: newSecret(),
-    previousSecret: null, previousSecretExpiresAt: null, secretRotatedAt: null, failingSince: null, disabledAt: null,
-    disabledReason: null, createdAt: now, updatedAt: now, createdBy: actor,
+    id: s.ids.uuid(),
+    url,
+    description,
+    events: JSON.stringify(events),
+    includeContent,
+    active: true,
+    secret: newSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    secretRotatedAt: null,
+    failingSince: null,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: actor,
   };
   h.db.insert(webhookEndpoints).values(row).run();
   endpointsChanged(h);
@@ -153,7 +168,12 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
 /** Every endpoint of the project, oldest first. */
 export function listEndpoints(s: Services, h: ProjectHandle) {
   const now = s.clock.now();
-  return h.db.select().from(webhookEndpoints).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id).all().map((r) => endpointOut(r, now));
+  return h.db
+    .select()
+    .from(webhookEndpoints)
+    .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
+    .all()
+    .map((r) => endpointOut(r, now));
 }
 
 /** One endpoint. */
@@ -192,14 +212,20 @@ export const SWITCHED_OFF = "The endpoint was switched off before this delivery 
 
 /** Ends an endpoint's pending and retrying deliveries as failed; a redelivery can send them later. */
 export function closeOpenDeliveries(h: ProjectHandle, endpointId: string, now: string, note: string): void {
-  h.db.update(webhookDeliveries).set({ status: "failed", nextAttemptAt: null, note, updatedAt: now, finishedAt: now })
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"]))).run();
+  h.db
+    .update(webhookDeliveries)
+    .set({ status: "failed", nextAttemptAt: null, note, updatedAt: now, finishedAt: now })
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"])))
+    .run();
 }
 
 /** Switches off an endpoint that has failed every attempt for too long (the sender calls this). */
 export function disableFailing(h: ProjectHandle, endpointId: string, now: string): void {
-  h.db.update(webhookEndpoints).set({ active: false, disabledAt: now, disabledReason: "failing", updatedAt: now })
-    .where(eq(webhookEndpoints.id, endpointId)).run();
+  h.db
+    .update(webhookEndpoints)
+    .set({ active: false, disabledAt: now, disabledReason: "failing", updatedAt: now })
+    .where(eq(webhookEndpoints.id, endpointId))
+    .run();
   closeOpenDeliveries(h, endpointId, now, "The endpoint was switched off after failing every delivery for 5 days.");
   endpointsChanged(h);
 }
@@ -226,26 +252,34 @@ export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle,
 export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>) {
   endpointOrFail(h, id);
   const grace = body.graceHours === undefined ? 24 : body.graceHours;
-  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168) badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
+    badField("graceHours", "graceHours must be a whole number from 0 to 168");
   const nowMs = s.clock.now();
   const now = iso(nowMs);
   const secret = newSecret();
   h.sqlite.transaction(() => {
     const cur = endpointOrFail(h, id);
-    h.db.update(webhookEndpoints).set({
-      secret,
-      previousSecret: grace === 0 ? null : cur.secret,
-      previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
-      secretRotatedAt: now,
-      updatedAt: now,
-    }).where(eq(webhookEndpoints.id, cur.id)).run();
+    h.db
+      .update(webhookEndpoints)
+      .set({
+        secret,
+        previousSecret: grace === 0 ? null : cur.secret,
+        previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
+        secretRotatedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(webhookEndpoints.id, cur.id))
+      .run();
   })();
   return { ...getEndpoint(s, h, id), secret };
 }
 
 /** The projects that have endpoints; markers of deleted projects are dropped on the way. */
 export function webhookProjectIds(s: Services): string[] {
-  const rows = s.control.sqlite.query("SELECT w.project_id AS id, p.id AS live FROM webhook_projects w LEFT JOIN projects p ON p.id = w.project_id").all() as { id: string; live: string | null }[];
+  const rows = s.control.sqlite.query("SELECT w.project_id AS id, p.id AS live FROM webhook_projects w LEFT JOIN projects p ON p.id = w.project_id").all() as {
+    id: string;
+    live: string | null;
+  }[];
   const gone = rows.filter((r) => r.live === null);
   for (const r of gone) s.control.db.delete(webhookProjects).where(eq(webhookProjects.projectId, r.id)).run();
   return rows.filter((r) => r.live !== null).map((r) => r.id);

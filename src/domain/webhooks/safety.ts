@@ -39,9 +39,9 @@ function v6Groups(ip: string): number[] {
   const m = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (m) {
     const [a, b, c, d] = v4Parts(m[1]!) as [number, number, number, number];
-    s = s.slice(0, m.index) + ((a << 8) | b).toString(16) + ":" + ((c << 8) | d).toString(16);
+    s = `${s.slice(0, m.index) + ((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = s.includes("::") ? s.split("::") as [string, string] : [s, null];
+  const [head, tail] = s.includes("::") ? (s.split("::") as [string, string]) : [s, null];
   const h = head ? head.split(":") : [];
   const t = tail ? tail.split(":") : [];
   const fill = tail === null ? [] : Array(8 - h.length - t.length).fill("0");
@@ -67,7 +67,10 @@ function v6Reason(ip: string): string | null {
 
 /** The host of a URL without IPv6 brackets. */
 export function bareHost(u: URL): string {
-  return u.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+  return u.hostname
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "")
+    .toLowerCase();
 }
 
 /** Names that always mean this machine, whatever DNS says. */

@@ -7,8 +7,16 @@ import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import type { Services } from "../../services.ts";
 import {
-  claimNext, dueEndpoints, nextDueAt, onDeliveriesWritten, pruneFinished, recordAttempt, requeueInterrupted, RESPONSE_LIMIT,
-  type AttemptResult, type Claimed,
+  claimNext,
+  dueEndpoints,
+  nextDueAt,
+  onDeliveriesWritten,
+  pruneFinished,
+  recordAttempt,
+  requeueInterrupted,
+  RESPONSE_LIMIT,
+  type AttemptResult,
+  type Claimed,
 } from "./deliveries.ts";
 import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
 import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";
@@ -163,13 +171,16 @@ export class WebhookSender {
       const response = await firstBytes(res, RESPONSE_LIMIT);
       const ok = res.status >= 200 && res.status < 300;
       let error: string | null = null;
-      if (res.status >= 300 && res.status < 400) error = `Answered ${res.status}; redirects are not followed${res.headers.get("location") ? ` (to ${res.headers.get("location")})` : ""}.`;
+      if (res.status >= 300 && res.status < 400)
+        error = `Answered ${res.status}; redirects are not followed${res.headers.get("location") ? ` (to ${res.headers.get("location")})` : ""}.`;
       else if (!ok) error = `Answered ${res.status}.`;
       return done({ statusCode: res.status, succeeded: ok, error, response });
     } catch (e) {
       const err = e as { name?: string; code?: string; message?: string };
       const timedOut = err.name === "TimeoutError" || signal.aborted;
-      const error = timedOut ? `No answer within ${this.timeoutMs / 1000} s.` : `Request failed: ${err.code ?? err.name ?? "error"}${err.message ? ` (${err.message})` : ""}.`;
+      const error = timedOut
+        ? `No answer within ${this.timeoutMs / 1000} s.`
+        : `Request failed: ${err.code ?? err.name ?? "error"}${err.message ? ` (${err.message})` : ""}.`;
       return done({ statusCode: null, succeeded: false, error, response: null });
     }
   }

@@ -18,7 +18,7 @@ export function maskSecret(secret: string): string {
 /** One `v1,<signature>` of the exact body bytes under one secret. */
 export function signature(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");
-  return "v1," + createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
+  return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
 /** The headers of one attempt. Several secrets (a rotation's overlap) give space-separated signatures. */

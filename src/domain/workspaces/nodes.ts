@@ -8,8 +8,20 @@ import type { Principal } from "../access/principal.ts";
 import { allModels } from "../models/service.ts";
 import { titleOf } from "../entries/service.ts";
 import {
-  assignIds, checkEntryRef, checkFolderName, checkIcon, checkMediaFolder, checkModelRef, idsOf, locate, mergeTrees, parseDocument,
-  parseOne, toDocument, walk, type TreeNode,
+  assignIds,
+  checkEntryRef,
+  checkFolderName,
+  checkIcon,
+  checkMediaFolder,
+  checkModelRef,
+  idsOf,
+  locate,
+  mergeTrees,
+  parseDocument,
+  parseOne,
+  toDocument,
+  walk,
+  type TreeNode,
 } from "./tree.ts";
 import { refsOf, saveTree, treeOf, workspaceOrFail } from "./service.ts";
 
@@ -24,9 +36,12 @@ export type ShownNode =
 export function showTree(h: ProjectHandle, tree: TreeNode[]): ShownNode[] {
   const models = allModels(h).byId;
   const entryIds = [...walk(tree)].filter((n) => n.type === "entry").map((n) => n.ref!);
-  const rows = entryIds.length === 0 ? [] : h.sqlite
-    .query("SELECT id, model_id AS modelId, draft_data AS data FROM entries WHERE id IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(entryIds)) as { id: string; modelId: string; data: string }[];
+  const rows =
+    entryIds.length === 0
+      ? []
+      : (h.sqlite
+          .query("SELECT id, model_id AS modelId, draft_data AS data FROM entries WHERE id IN (SELECT value FROM json_each(?))")
+          .all(JSON.stringify(entryIds)) as { id: string; modelId: string; data: string }[]);
   const entries = new Map(rows.map((r) => [r.id, r]));
   const show = (n: TreeNode): ShownNode => {
     switch (n.type) {
@@ -40,8 +55,13 @@ export function showTree(h: ProjectHandle, tree: TreeNode[]): ShownNode[] {
         const e = entries.get(n.ref!);
         const m = e ? models.get(e.modelId) : undefined;
         return {
-          id: n.id, type: "entry", entryId: n.ref!, modelId: e?.modelId ?? null, namespace: m?.namespace ?? null,
-          title: m && e ? titleOf(m, JSON.parse(e.data)) : null, missing: !e,
+          id: n.id,
+          type: "entry",
+          entryId: n.ref!,
+          modelId: e?.modelId ?? null,
+          namespace: m?.namespace ?? null,
+          title: m && e ? titleOf(m, JSON.parse(e.data)) : null,
+          missing: !e,
         };
       }
       default:
@@ -86,7 +106,7 @@ function nodeOrFail(tree: TreeNode[], nodeId: string) {
 function childrenOf(tree: TreeNode[], parentId: unknown, field = "parentId"): { list: TreeNode[]; folder: TreeNode | null } {
   if (parentId === undefined || parentId === null) return { list: tree, folder: null };
   const at = typeof parentId === "string" ? locate(tree, parentId) : null;
-  if (!at || at.node.type !== "folder") badField(field, `${field} must be the id of a folder of this workspace, or null for the top level`);
+  if (at?.node.type !== "folder") badField(field, `${field} must be the id of a folder of this workspace, or null for the top level`);
   at.node.children ??= [];
   return { list: at.node.children, folder: at.node };
 }
@@ -112,8 +132,9 @@ function depthOfNode(tree: TreeNode[], id: string | null): number {
 /** `POST /v2/workspaces/:id/nodes { node, parentId?, position? }`: adds a node (a folder may bring children). */
 export function addNode(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["node", "parentId", "position"].includes(k)) badField(k, `${k} is not accepted here; send { node, parentId?, position? }`);
-  if (body.node === undefined) badField("node", "node is required, e.g. { folder: \"Blog\" } or { model: \"post\" }");
+  for (const k of Object.keys(body))
+    if (!["node", "parentId", "position"].includes(k)) badField(k, `${k} is not accepted here; send { node, parentId?, position? }`);
+  if (body.node === undefined) badField("node", 'node is required, e.g. { folder: "Blog" } or { model: "post" }');
   const tree = treeOf(row);
   const { list, folder } = childrenOf(tree, body.parentId);
   const draft = parseOne(body.node, "node", refsOf(h), depthOfNode(tree, folder?.id ?? null) + 1);
@@ -137,7 +158,8 @@ export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: stri
     if (body.icon !== undefined) node.icon = checkIcon(body.icon, "icon");
   } else if (body[node.type] !== undefined) {
     const v = body[node.type];
-    node.ref = node.type === "model" ? checkModelRef(v, "model", refs) : node.type === "entry" ? checkEntryRef(v, "entry", refs) : checkMediaFolder(v, "media_folder");
+    node.ref =
+      node.type === "model" ? checkModelRef(v, "model", refs) : node.type === "entry" ? checkEntryRef(v, "entry", refs) : checkMediaFolder(v, "media_folder");
   }
   saveTree(s, h, row, tree);
   return showTree(h, [node])[0]!;
@@ -174,12 +196,14 @@ function detach(tree: TreeNode[], id: string): TreeNode {
 /** `POST /v2/workspaces/:id/nodes/move { nodeIds, parentId?, position? }`: moves nodes in one step, in the order given. */
 export function moveNodes(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["nodeIds", "parentId", "position"].includes(k)) badField(k, `${k} is not accepted here; send { nodeIds, parentId?, position? }`);
+  for (const k of Object.keys(body))
+    if (!["nodeIds", "parentId", "position"].includes(k)) badField(k, `${k} is not accepted here; send { nodeIds, parentId?, position? }`);
   const tree = treeOf(row);
   const nodes = checkNodeIds(tree, body.nodeIds);
   if (typeof body.parentId === "string") {
     for (const n of nodes) {
-      if (n.id === body.parentId || (n.children && idsOf(n.children).has(body.parentId))) badField("parentId", "parentId cannot be a moved node or a folder inside one");
+      if (n.id === body.parentId || (n.children && idsOf(n.children).has(body.parentId)))
+        badField("parentId", "parentId cannot be a moved node or a folder inside one");
     }
   }
   for (const n of nodes) detach(tree, n.id);
@@ -217,4 +241,3 @@ export function deleteNode(s: Services, h: ProjectHandle, p: Principal, id: stri
   at.siblings.splice(at.index, 1, ...lifted);
   saveTree(s, h, row, tree);
 }
-

@@ -12,9 +12,7 @@ import { membershipOf } from "../projects/service.ts";
 import { isUuid } from "../models/fields.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { findModel } from "../models/service.ts";
-import {
-  MAX_DEPTH, MAX_NODES, TEMPLATES, checkIcon, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode,
-} from "./tree.ts";
+import { MAX_DEPTH, MAX_NODES, TEMPLATES, checkIcon, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode } from "./tree.ts";
 
 /** A stored workspace row. */
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -54,7 +52,11 @@ export function saveTree(s: Services, h: ProjectHandle, row: WorkspaceRow, tree:
   for (const _ of walk(tree)) n++;
   if (n > MAX_NODES) badField(path, `A workspace holds at most ${MAX_NODES} nodes`);
   if (depthOf(tree) > MAX_DEPTH) badField(path, `Folders nest at most ${MAX_DEPTH} levels deep`);
-  h.db.update(workspaces).set({ tree: JSON.stringify(tree), updatedAt: iso(s.clock.now()) }).where(eq(workspaces.id, row.id)).run();
+  h.db
+    .update(workspaces)
+    .set({ tree: JSON.stringify(tree), updatedAt: iso(s.clock.now()) })
+    .where(eq(workspaces.id, row.id))
+    .run();
 }
 
 function checkName(v: unknown, path = "name"): string {
@@ -87,9 +89,17 @@ export function workspaceRecord(row: WorkspaceRow, ctx: { defaultId: string | nu
   let nodes = 0;
   for (const _ of walk(treeOf(row))) nodes++;
   return {
-    id: row.id, name: row.name, icon: row.icon, visibility: row.visibility, template: row.template,
-    createdBy: actorFrom(row.createdBy), createdAt: row.createdAt, updatedAt: row.updatedAt, nodes,
-    isDefault: ctx.defaultId === row.id, isCurrent: ctx.currentId === row.id,
+    id: row.id,
+    name: row.name,
+    icon: row.icon,
+    visibility: row.visibility,
+    template: row.template,
+    createdBy: actorFrom(row.createdBy),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    nodes,
+    isDefault: ctx.defaultId === row.id,
+    isCurrent: ctx.currentId === row.id,
   };
 }
 
@@ -99,7 +109,12 @@ export function recordFor(h: ProjectHandle, p: Principal, row: WorkspaceRow) {
 }
 
 function visibleRows(h: ProjectHandle, p: Principal): WorkspaceRow[] {
-  return h.db.select().from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id)).all().filter((w) => canSee(w, p));
+  return h.db
+    .select()
+    .from(workspaces)
+    .orderBy(asc(workspaces.createdAt), asc(workspaces.id))
+    .all()
+    .filter((w) => canSee(w, p));
 }
 
 /** `GET /v2/workspaces`: the workspaces the caller can see, oldest first, with the current and default ids. */
@@ -130,7 +145,15 @@ export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, bod
   if (body.tree !== undefined) tree = mergeTrees(tree, parseDocument(body.tree, "tree", refsOf(h)), newId);
   const now = iso(s.clock.now());
   const row: WorkspaceRow = {
-    id: newId(), name, icon, visibility, template, tree: "[]", createdBy: principalKey(p), createdAt: now, updatedAt: now,
+    id: newId(),
+    name,
+    icon,
+    visibility,
+    template,
+    tree: "[]",
+    createdBy: principalKey(p),
+    createdAt: now,
+    updatedAt: now,
   };
   h.sqlite.transaction(() => {
     h.db.insert(workspaces).values(row).run();
@@ -160,8 +183,15 @@ export function duplicateWorkspace(s: Services, h: ProjectHandle, p: Principal, 
   const renumber = (nodes: TreeNode[]): TreeNode[] => nodes.map((n) => ({ ...n, id: newId(), ...(n.children ? { children: renumber(n.children) } : {}) }));
   const now = iso(s.clock.now());
   const row: WorkspaceRow = {
-    id: newId(), name, icon: src.icon, visibility, template: src.template, tree: JSON.stringify(renumber(treeOf(src))),
-    createdBy: principalKey(p), createdAt: now, updatedAt: now,
+    id: newId(),
+    name,
+    icon: src.icon,
+    visibility,
+    template: src.template,
+    tree: JSON.stringify(renumber(treeOf(src))),
+    createdBy: principalKey(p),
+    createdAt: now,
+    updatedAt: now,
   };
   h.db.insert(workspaces).values(row).run();
   return recordFor(h, p, row);
@@ -180,8 +210,11 @@ export function deleteWorkspace(h: ProjectHandle, p: Principal, id: string): voi
 
 function setPref(s: Services, h: ProjectHandle, key: string, patch: { currentWorkspaceId?: string | null; assignedWorkspaceId?: string | null }): void {
   const now = iso(s.clock.now());
-  h.db.insert(workspacePrefs).values({ principal: key, currentWorkspaceId: null, assignedWorkspaceId: null, ...patch, updatedAt: now })
-    .onConflictDoUpdate({ target: workspacePrefs.principal, set: { ...patch, updatedAt: now } }).run();
+  h.db
+    .insert(workspacePrefs)
+    .values({ principal: key, currentWorkspaceId: null, assignedWorkspaceId: null, ...patch, updatedAt: now })
+    .onConflictDoUpdate({ target: workspacePrefs.principal, set: { ...patch, updatedAt: now } })
+    .run();
 }
 
 /** `PUT /v2/workspaces/current { workspaceId }`: the caller's own choice; null goes back to assigned or default. */
@@ -201,7 +234,11 @@ export function setCurrent(s: Services, h: ProjectHandle, p: Principal, body: Re
 export function setDefault(h: ProjectHandle, p: Principal, id: string) {
   const row = workspaceOrFail(h, p, id);
   if (row.visibility !== "team") badField("id", "Only a team workspace can be the project's default");
-  h.db.insert(settings).values({ name: DEFAULT_SETTING, value: row.id }).onConflictDoUpdate({ target: settings.name, set: { value: row.id } }).run();
+  h.db
+    .insert(settings)
+    .values({ name: DEFAULT_SETTING, value: row.id })
+    .onConflictDoUpdate({ target: settings.name, set: { value: row.id } })
+    .run();
   return recordFor(h, p, row);
 }
 
@@ -228,4 +265,3 @@ export function assignWorkspace(s: Services, h: ProjectHandle, p: Principal, id:
   })();
   return { workspaceId: row.id, userIds: [...wanted].sort() };
 }
-

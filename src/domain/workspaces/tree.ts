@@ -116,7 +116,11 @@ function uniqueIds(nodes: { node: DraftNode; at: string }[], seen = new Set<stri
       if (seen.has(node.id)) badField(`${at}.id`, `${at}.id "${node.id}" is used twice`);
       seen.add(node.id);
     }
-    if (node.children) uniqueIds(node.children.map((c, i) => ({ node: c, at: `${at}.children[${i}]` })), seen);
+    if (node.children)
+      uniqueIds(
+        node.children.map((c, i) => ({ node: c, at: `${at}.children[${i}]` })),
+        seen,
+      );
   }
 }
 
@@ -168,7 +172,11 @@ export function depthOf(tree: TreeNode[]): number {
 }
 
 /** Where a node sits: its list of siblings and its index there, and its parent folder (null at the top). */
-export function locate(tree: TreeNode[], id: string, parent: TreeNode | null = null): { node: TreeNode; siblings: TreeNode[]; index: number; parent: TreeNode | null } | null {
+export function locate(
+  tree: TreeNode[],
+  id: string,
+  parent: TreeNode | null = null,
+): { node: TreeNode; siblings: TreeNode[]; index: number; parent: TreeNode | null } | null {
   for (let i = 0; i < tree.length; i++) {
     const n = tree[i]!;
     if (n.id === id) return { node: n, siblings: tree, index: i, parent };
@@ -197,13 +205,19 @@ export function mergeTrees(tree: TreeNode[], incoming: DraftNode[], newId: () =>
   const into = (target: TreeNode[], list: DraftNode[]) => {
     for (const n of list) {
       if (n.type === "folder") {
-        const match = target.find((c) => c.type === "folder" && n.id !== undefined && c.id === n.id)
-          ?? target.find((c) => c.type === "folder" && c.name === n.name);
+        const match =
+          target.find((c) => c.type === "folder" && n.id !== undefined && c.id === n.id) ?? target.find((c) => c.type === "folder" && c.name === n.name);
         if (match) {
           match.children ??= [];
           into(match.children, n.children ?? []);
         } else {
-          const folder: TreeNode = { id: n.id !== undefined && !taken.has(n.id) ? n.id : newId(), type: "folder", name: n.name, icon: n.icon ?? null, children: [] };
+          const folder: TreeNode = {
+            id: n.id !== undefined && !taken.has(n.id) ? n.id : newId(),
+            type: "folder",
+            name: n.name,
+            icon: n.icon ?? null,
+            children: [],
+          };
           taken.add(folder.id);
           target.push(folder);
           into(folder.children!, n.children ?? []);

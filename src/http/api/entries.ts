@@ -5,7 +5,7 @@ import { AppError, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { KeyAuth } from "../../domain/keys/auth.ts";
 import type { AuthKey } from "../../domain/keys/service.ts";
-import { DRAFTS, PUBLISHED, previewVis } from "../../domain/reads/names.ts";
+import { DRAFTS, PUBLISHED } from "../../domain/reads/names.ts";
 import type { Reader } from "../../domain/reads/query.ts";
 import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
 import type { ReadPool } from "../../infra/read-pool.ts";
@@ -34,7 +34,10 @@ const grantSigs = new WeakMap<AuthKey, string>();
 function grantSig(key: AuthKey): string {
   let sig = grantSigs.get(key);
   if (sig === undefined) {
-    sig = [...key.scopes].filter((x) => x.startsWith("instance:read")).sort().join(",");
+    sig = [...key.scopes]
+      .filter((x) => x.startsWith("instance:read"))
+      .sort()
+      .join(",");
     grantSigs.set(key, sig);
   }
   return sig;
@@ -66,7 +69,12 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
       let preview: ReadJob["preview"] = null;
       if (previewToken !== null && prod) {
         const grant = checkPreviewToken(s, h, previewToken);
-        if (!grant) fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
+        if (!grant)
+          fail("invalid_parameter", {
+            message: "The preview token is not valid or has expired.",
+            param: "preview",
+            hint: "Mint a token with POST /v2/preview-tokens.",
+          });
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
       // In-flight limits (client = key + IP, key, project), then a worker of the global read pool.
@@ -74,7 +82,13 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
       let outcome: ReadOutcome;
       try {
         outcome = await pool.run({
-          projectId: h.id, ns, id, search: url.search, production: prod, preview, grants: [...key.scopes].filter((x) => x.startsWith("instance:read")),
+          projectId: h.id,
+          ns,
+          id,
+          search: url.search,
+          production: prod,
+          preview,
+          grants: [...key.scopes].filter((x) => x.startsWith("instance:read")),
         });
       } finally {
         release();
@@ -98,9 +112,27 @@ export function entryReadRoutes(s: Services, keys: KeyAuth, cache: RenderCache, 
     }
     const page = storable(request.headers.get("svc-page"));
     if (page) {
-      const entries = recorded?.entries ?? answer.surrogate.split(" ").filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
-      const models = recorded?.models ?? answer.surrogate.split(" ").filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
-      pages.record(h.id, page, storable(request.headers.get("svc-path")), storable(request.headers.get("svc-schema")), models, entries, url.pathname + url.search);
+      const entries =
+        recorded?.entries ??
+        answer.surrogate
+          .split(" ")
+          .filter((x) => x.startsWith("entry:"))
+          .map((x) => x.slice(6));
+      const models =
+        recorded?.models ??
+        answer.surrogate
+          .split(" ")
+          .filter((x) => x.startsWith("model:"))
+          .map((x) => x.slice(6));
+      pages.record(
+        h.id,
+        page,
+        storable(request.headers.get("svc-path")),
+        storable(request.headers.get("svc-schema")),
+        models,
+        entries,
+        url.pathname + url.search,
+      );
     }
     const headers: Record<string, string> = {
       "content-type": "application/json",

@@ -43,7 +43,11 @@ async function fromBody(request: Request): Promise<GraphqlParams> {
   checkSize("POST body", declared, LIMITS.bodyBytes);
   const type = request.headers.get("content-type");
   if (type !== null && !/^application\/(graphql-response\+)?json\b/i.test(type.trim())) {
-    fail("invalid_parameter", { message: "The body must be JSON.", param: "Content-Type", hint: "Send Content-Type: application/json with { query, variables, operationName, extensions }." });
+    fail("invalid_parameter", {
+      message: "The body must be JSON.",
+      param: "Content-Type",
+      hint: "Send Content-Type: application/json with { query, variables, operationName, extensions }.",
+    });
   }
   const text = await request.text();
   checkSize("POST body", Buffer.byteLength(text), LIMITS.bodyBytes);
@@ -56,9 +60,14 @@ async function fromBody(request: Request): Promise<GraphqlParams> {
     fail("invalid_json", { param: "body" });
   }
   if (Array.isArray(body)) {
-    fail("invalid_parameter", { message: "Batching is not supported: send one operation per request.", param: "body", hint: "Send one JSON object { query, variables, operationName } per request." });
+    fail("invalid_parameter", {
+      message: "Batching is not supported: send one operation per request.",
+      param: "body",
+      hint: "Send one JSON object { query, variables, operationName } per request.",
+    });
   }
-  if (!isObject(body)) fail("invalid_parameter", { message: "The body must be a JSON object.", param: "body", hint: "Send { query, variables, operationName, extensions }." });
+  if (!isObject(body))
+    fail("invalid_parameter", { message: "The body must be a JSON object.", param: "body", hint: "Send { query, variables, operationName, extensions }." });
   const str = (k: string) => {
     const v = body[k];
     if (v === undefined || v === null) return null;
@@ -101,7 +110,10 @@ function fromQuery(url: URL): GraphqlParams {
 
 /** The part of a key that changes its schema and reads, so keys with the same grants share answers. */
 function grantSig(key: AuthKey): string {
-  return [...key.scopes].filter((x) => x.startsWith("instance:read")).sort().join(",");
+  return [...key.scopes]
+    .filter((x) => x.startsWith("instance:read"))
+    .sort()
+    .join(",");
 }
 
 export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pool: ReadPool | null) {
@@ -109,8 +121,7 @@ export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, po
   s.changes.on("models", (pid) => schemas.drop(pid));
 
   /** Runs a read on the read pool (as entries reads do), or in process when there is none. */
-  const run = (job: ReadJob): Promise<ReadOutcome> =>
-    pool ? pool.run(job) : Promise.resolve(runReadJob(s.projects.get(job.projectId), job));
+  const run = (job: ReadJob): Promise<ReadOutcome> => (pool ? pool.run(job) : Promise.resolve(runReadJob(s.projects.get(job.projectId), job)));
 
   async function handle(request: Request, get: boolean, ip: string): Promise<Response> {
     const info = requestInfo(request, s.ids.uuid);

@@ -10,11 +10,12 @@ import { apiAuth, apiOk } from "./shell.ts";
 export function previewRoutes(s: Services, keys: KeyAuth) {
   return new Elysia().get("/api/preview", ({ request, query }) => {
     const call = apiAuth(s, keys, request);
-    if (typeof query.token !== "string" || query.token === "") fail("invalid_parameter", { message: "token is required.", param: "token", hint: "Example: /api/preview?token=pvw_..." });
+    if (typeof query.token !== "string" || query.token === "")
+      fail("invalid_parameter", { message: "token is required.", param: "token", hint: "Example: /api/preview?token=pvw_..." });
     const h = s.projects.get(call.key.row.projectId);
     const g = checkPreviewToken(s, h, query.token);
     const data = g
-      ? { valid: true, entryIds: g.entryIds, model: g.modelId ? findModel(h, g.modelId)?.namespace ?? null : null, expiresAt: g.expiresAt }
+      ? { valid: true, entryIds: g.entryIds, model: g.modelId ? (findModel(h, g.modelId)?.namespace ?? null) : null, expiresAt: g.expiresAt }
       : { valid: false, entryIds: null, model: null, expiresAt: null };
     return apiOk(call.info, data, "no-store");
   });

@@ -19,22 +19,24 @@ function group(s: Services, m: Mount) {
     requireScope(p, scope);
     return { p, h: s.projects.get(projectOf(p)) };
   };
-  const bulkRoute = (action: BulkAction) => async ({ request, set }: { request: Request; set: Parameters<typeof once>[5] }) => {
-    const { p, h } = await ctx(request, "instance:publish");
-    const body = await jsonBody(request);
-    const run = () => {
-      const out = bulk(s, h, actorOf(p), action, body);
-      if (out.kind === "batch") return { status: 202, body: { batchId: out.batchId, count: out.count, poll: `${prefix}/bulk/${out.batchId}` } };
-      return { status: 200, body: out.body };
+  const bulkRoute =
+    (action: BulkAction) =>
+    async ({ request, set }: { request: Request; set: Parameters<typeof once>[5] }) => {
+      const { p, h } = await ctx(request, "instance:publish");
+      const body = await jsonBody(request);
+      const run = () => {
+        const out = bulk(s, h, actorOf(p), action, body);
+        if (out.kind === "batch") return { status: 202, body: { batchId: out.batchId, count: out.count, poll: `${prefix}/bulk/${out.batchId}` } };
+        return { status: 200, body: out.body };
+      };
+      // A dry run writes nothing, not even a stored answer.
+      if (body.dryRun === true) {
+        const r = run();
+        set.status = r.status;
+        return r.body;
+      }
+      return once(s, h, p, request, body, set, run);
     };
-    // A dry run writes nothing, not even a stored answer.
-    if (body.dryRun === true) {
-      const r = run();
-      set.status = r.status;
-      return r.body;
-    }
-    return once(s, h, p, request, body, set, run);
-  };
   return new Elysia({ prefix })
     .post("/bulk-publish", bulkRoute("publish"))
     .post("/bulk-unpublish", bulkRoute("unpublish"))

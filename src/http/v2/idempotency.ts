@@ -12,9 +12,18 @@ type Set = { status?: number | string; headers: Record<string, string | number> 
  * A replayed answer carries `Idempotency-Replayed: true`.
  */
 export function once(s: Services, h: ProjectHandle, p: Principal, request: Request, body: unknown, set: Set, act: () => Answer): unknown {
-  const r = idempotent(s, h, {
-    principal: actorOf(p), key: request.headers.get("idempotency-key"), method: request.method, path: new URL(request.url).pathname, body,
-  }, act);
+  const r = idempotent(
+    s,
+    h,
+    {
+      principal: actorOf(p),
+      key: request.headers.get("idempotency-key"),
+      method: request.method,
+      path: new URL(request.url).pathname,
+      body,
+    },
+    act,
+  );
   set.status = r.status;
   if (r.replayed) set.headers["idempotency-replayed"] = "true";
   return r.body;

@@ -5,9 +5,7 @@ import type { KeyAuth } from "../../domain/keys/auth.ts";
 import { authenticatePerson } from "./auth.ts";
 import { jsonBody } from "./body.ts";
 import { projectOf, requirePerson } from "../../domain/access/principal.ts";
-import {
-  deleteKey, domainsSeen, grantable, listKeys, mintKey, rotateKey, setActive, setAllowedOrigins, updateKey,
-} from "../../domain/keys/service.ts";
+import { deleteKey, domainsSeen, grantable, listKeys, mintKey, rotateKey, setActive, setAllowedOrigins, updateKey } from "../../domain/keys/service.ts";
 
 export function keyRoutes(s: Services, keys: KeyAuth) {
   const ctx = async (request: Request, scope: string) => {

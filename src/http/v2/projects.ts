@@ -6,8 +6,18 @@ import { authenticatePerson } from "./auth.ts";
 import { jsonBody } from "./body.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
 import {
-  addMember, createProject, deleteProject, getProject, listMembers, listProjects, membershipOf, removeMember,
-  setCurrentProject, updateMember, updateProject, UUID,
+  addMember,
+  createProject,
+  deleteProject,
+  getProject,
+  listMembers,
+  listProjects,
+  membershipOf,
+  removeMember,
+  setCurrentProject,
+  updateMember,
+  updateProject,
+  UUID,
 } from "../../domain/projects/service.ts";
 
 /** The caller as a member of the project named in the path (not the header's project). */
@@ -87,4 +97,3 @@ export function projectRoutes(s: Services) {
       return null;
     });
 }
-

@@ -7,9 +7,7 @@ import { jsonBody } from "./body.ts";
 import { once } from "./idempotency.ts";
 import { actorOf } from "./entries.ts";
 import { projectOf, requirePerson, requireScope } from "../../domain/access/principal.ts";
-import {
-  cancelAction, cancelBatch, rescheduleAction, rescheduleBatch, retryAction, scheduleActions, setDefaults,
-} from "../../domain/scheduling/service.ts";
+import { cancelAction, cancelBatch, rescheduleAction, rescheduleBatch, retryAction, scheduleActions, setDefaults } from "../../domain/scheduling/service.ts";
 import { defaults, failures, getAction, getBatch, listActions } from "../../domain/scheduling/queries.ts";
 
 function group(s: Services, m: Mount) {

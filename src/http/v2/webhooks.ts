@@ -5,9 +5,7 @@ import { authenticatePerson } from "./auth.ts";
 import { jsonBody } from "./body.ts";
 import { actorOf } from "./entries.ts";
 import { projectOf, requirePerson } from "../../domain/access/principal.ts";
-import {
-  createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, updateEndpoint,
-} from "../../domain/webhooks/endpoints.ts";
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, updateEndpoint } from "../../domain/webhooks/endpoints.ts";
 import { listDeliveries, redeliver, sendTest } from "../../domain/webhooks/deliveries.ts";
 
 export function webhookRoutes(s: Services) {

@@ -6,7 +6,14 @@ import { mounts, type Mount } from "./auth.ts";
 import { jsonBody } from "./body.ts";
 import { projectOf, requirePerson, requireScope, type Principal } from "../../domain/access/principal.ts";
 import {
-  assignWorkspace, createWorkspace, deleteWorkspace, duplicateWorkspace, listWorkspaces, setCurrent, setDefault, updateWorkspace,
+  assignWorkspace,
+  createWorkspace,
+  deleteWorkspace,
+  duplicateWorkspace,
+  listWorkspaces,
+  setCurrent,
+  setDefault,
+  updateWorkspace,
 } from "../../domain/workspaces/service.ts";
 import { addNode, changeNode, deleteNode, getDocument, getTree, groupNodes, moveNodes, putTree } from "../../domain/workspaces/nodes.ts";
 

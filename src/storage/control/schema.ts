@@ -2,73 +2,97 @@
 // server secrets. Timestamps are ISO 8601 UTC strings with milliseconds, so they sort as text.
 import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const users = sqliteTable("users", {
-  id: text("id").primaryKey(),
-  email: text("email").notNull(),
-  name: text("name"),
-  passwordHash: text("password_hash"),
-  lastProjectId: text("last_project_id"),
-  createdAt: text("created_at").notNull(),
-}, (t) => [uniqueIndex("users_email").on(t.email)]);
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name"),
+    passwordHash: text("password_hash"),
+    lastProjectId: text("last_project_id"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_email").on(t.email)],
+);
 
-export const refreshTokens = sqliteTable("refresh_tokens", {
-  id: text("id").primaryKey(),
-  userId: text("user_id").notNull(),
-  tokenHash: text("token_hash").notNull(),
-  expiresAt: text("expires_at").notNull(),
-  usedAt: text("used_at"),
-  createdAt: text("created_at").notNull(),
-}, (t) => [uniqueIndex("refresh_tokens_hash").on(t.tokenHash), index("refresh_tokens_user").on(t.userId)]);
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("refresh_tokens_hash").on(t.tokenHash), index("refresh_tokens_user").on(t.userId)],
+);
 
-export const projects = sqliteTable("projects", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  slug: text("slug").notNull(),
-  subscriptionActive: integer("subscription_active", { mode: "boolean" }).notNull().default(true),
-  timezone: text("timezone"),
-  createdAt: text("created_at").notNull(),
-  updatedAt: text("updated_at").notNull(),
-}, (t) => [uniqueIndex("projects_slug").on(t.slug)]);
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    subscriptionActive: integer("subscription_active", { mode: "boolean" }).notNull().default(true),
+    timezone: text("timezone"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("projects_slug").on(t.slug)],
+);
 
-export const memberships = sqliteTable("memberships", {
-  projectId: text("project_id").notNull(),
-  userId: text("user_id").notNull(),
-  role: text("role").notNull(),
-  lastOpenedAt: text("last_opened_at"),
-  createdAt: text("created_at").notNull(),
-}, (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("memberships_user").on(t.userId)]);
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    projectId: text("project_id").notNull(),
+    userId: text("user_id").notNull(),
+    role: text("role").notNull(),
+    lastOpenedAt: text("last_opened_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("memberships_user").on(t.userId)],
+);
 
-export const apiKeys = sqliteTable("api_keys", {
-  id: text("id").primaryKey(),
-  projectId: text("project_id").notNull(),
-  name: text("name").notNull(),
-  /** `scoped` or `legacy`. */
-  family: text("family").notNull(),
-  environment: text("environment").notNull(),
-  /** Legacy keys: read, write, delete or agent. */
-  permission: text("permission"),
-  /** JSON list of expanded scope strings. */
-  scopes: text("scopes").notNull().default("[]"),
-  keyHash: text("key_hash").notNull(),
-  keyPrefix: text("key_prefix").notNull(),
-  apiVersion: text("api_version"),
-  expiresAt: text("expires_at"),
-  active: integer("active", { mode: "boolean" }).notNull().default(true),
-  /** JSON list of origins; empty means any. */
-  allowedOrigins: text("allowed_origins").notNull().default("[]"),
-  rotatedFromId: text("rotated_from_id"),
-  /** Set on a predecessor once it has been rotated. */
-  rotatedToId: text("rotated_to_id"),
-  createdBy: text("created_by"),
-  createdAt: text("created_at").notNull(),
-  lastUsedAt: text("last_used_at"),
-}, (t) => [uniqueIndex("api_keys_hash").on(t.keyHash), index("api_keys_project").on(t.projectId)]);
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    name: text("name").notNull(),
+    /** `scoped` or `legacy`. */
+    family: text("family").notNull(),
+    environment: text("environment").notNull(),
+    /** Legacy keys: read, write, delete or agent. */
+    permission: text("permission"),
+    /** JSON list of expanded scope strings. */
+    scopes: text("scopes").notNull().default("[]"),
+    keyHash: text("key_hash").notNull(),
+    keyPrefix: text("key_prefix").notNull(),
+    apiVersion: text("api_version"),
+    expiresAt: text("expires_at"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** JSON list of origins; empty means any. */
+    allowedOrigins: text("allowed_origins").notNull().default("[]"),
+    rotatedFromId: text("rotated_from_id"),
+    /** Set on a predecessor once it has been rotated. */
+    rotatedToId: text("rotated_to_id"),
+    createdBy: text("created_by"),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.keyHash), index("api_keys_project").on(t.projectId)],
+);
 
-export const keyDomains = sqliteTable("key_domains", {
-  keyId: text("key_id").notNull(),
-  domain: text("domain").notNull(),
-  lastSeenAt: text("last_seen_at").notNull(),
-}, (t) => [primaryKey({ columns: [t.keyId, t.domain] })]);
+export const keyDomains = sqliteTable(
+  "key_domains",
+  {
+    keyId: text("key_id").notNull(),
+    domain: text("domain").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.domain] })],
+);
 
 export const serverSecrets = sqliteTable("server_secrets", {
   name: text("name").primaryKey(),

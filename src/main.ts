@@ -2,7 +2,7 @@
 // data directory, listen, and drain in-flight requests on SIGTERM or SIGINT.
 // A start-up failure is one line on stderr (`capa: <reason>`) and exit code 1, never a stack.
 import { loadConfig } from "./config.ts";
-import { createApp, MAX_BODY_BYTES, type CapaApp } from "./app.ts";
+import { createApp, largestBodyLimit, type CapaApp } from "./app.ts";
 import { die, startupReason, type Phase } from "./startup-failure.ts";
 import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
 
@@ -10,10 +10,10 @@ import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
 export const DRAIN_MS = 10_000;
 
 /**
- * Bun refuses bodies above this before the app sees them. It sits a little above the app's own
- * limit, so a body just over 1 MB still gets the catalogue's 413 answer instead of a dropped socket.
+ * Bun refuses bodies above this before the app sees them. It sits a little above the largest
+ * route limit, so a body just over a route's limit still gets the catalogue's 413 answer.
  */
-const SERVER_BODY_LIMIT = MAX_BODY_BYTES + 64 * 1024;
+const SERVER_BODY_LIMIT = largestBodyLimit() + 64 * 1024;
 
 type Env = Record<string, string | undefined>;
 

@@ -23,7 +23,7 @@ import type { Services } from "../services.ts";
 import type { ProjectHandle } from "../storage/pool.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
 import { keyInfo } from "../domain/keys/info.ts";
-import type { ApiCall } from "../http/api/shell.ts";
+import type { ApiCall } from "../http/plugins/keyed.ts";
 import { checkNesting, checkSize, emptyMeasures, LIMITS, measure, type Measures } from "./limits.ts";
 import { checkHash, lookupPersisted, persistedRef, storePersisted } from "./persisted.ts";
 import type { Built, RootInfo } from "./schema.ts";

@@ -6,20 +6,16 @@ import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, modelOrFail, type Model } from "../models/service.ts";
-import { actorFrom, emitEvent } from "../events/outbox.ts";
+import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
+import { actorFrom } from "../events/outbox.ts";
+import { write } from "../unit-of-work.ts";
 import { readOne } from "../reads/query.ts";
 import { PUBLISHED } from "../reads/names.ts";
 import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
 
-export type EntryRow = typeof entries.$inferSelect;
-export type EntryStatus = "draft" | "published" | "changed";
+import { statusOf, type EntryStatus } from "./status.ts";
 
-/** draft: no published copy; published: the published copy is the latest version; changed: a newer draft exists. */
-export function statusOf(r: Pick<EntryRow, "publishedVersionId" | "publishedVersion" | "draftVersion">): EntryStatus {
-  if (!r.publishedVersionId) return "draft";
-  return r.publishedVersion === r.draftVersion ? "published" : "changed";
-}
+export type EntryRow = typeof entries.$inferSelect;
 
 function checkTags(v: unknown): string[] {
   if (!Array.isArray(v) || v.length > 50 || v.some((t) => typeof t !== "string" || t.length === 0 || t.length > 64)) {
@@ -124,7 +120,7 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
   const now = iso(s.clock.now());
   const id = s.ids.uuid();
   const versionId = s.ids.uuid();
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ?").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds a single entry, and it exists already.`, extra: { field: "model" } });
     }
@@ -147,7 +143,7 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
       })
       .run();
-  })();
+  });
   return getEntry(h, id);
 }
 
@@ -161,7 +157,7 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
   const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
   const now = iso(s.clock.now());
   const versionId = s.ids.uuid();
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     const cur = h.db.select({ v: entries.draftVersion }).from(entries).where(eq(entries.id, row.id)).get();
     if (!cur) fail("not_found", { message: "No such entry." });
     const number = cur.v + 1;
@@ -182,7 +178,7 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
       })
       .where(eq(entries.id, row.id))
       .run();
-  })();
+  });
   return getEntry(h, row.id);
 }
 
@@ -211,7 +207,7 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
     }
   }
   const now = iso(s.clock.now());
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .update(entries)
       .set({
@@ -227,7 +223,7 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
       .where(eq(entries.id, row.id))
       .run();
     const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.published",
       actor: actorFrom(actor),
       data: {
@@ -246,8 +242,8 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
       },
       content,
     });
-  })();
-  s.changes.content(h.id);
+    tx.contentChanged();
+  });
   return getEntry(h, row.id);
 }
 
@@ -257,7 +253,7 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
   // Unpublishing an entry with no published copy changes nothing and reports nothing.
   if (!row.publishedVersionId) return getEntry(h, row.id);
   const m = allModels(h).byId.get(row.modelId)!;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .update(entries)
       .set({
@@ -272,14 +268,14 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
       })
       .where(eq(entries.id, row.id))
       .run();
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.unpublished",
       actor: actorFrom(actor),
       data: { instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, scheduledActionId: opts.scheduledActionId ?? null },
       links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
     });
-  })();
-  s.changes.content(h.id);
+    tx.contentChanged();
+  });
   return getEntry(h, row.id);
 }
 
@@ -287,16 +283,16 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
 export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
   const row = getRow(h, id);
   const m = allModels(h).byId.get(row.modelId)!;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db.delete(entryVersions).where(eq(entryVersions.entryId, row.id)).run();
     h.db.delete(entries).where(eq(entries.id, row.id)).run();
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.deleted",
       actor: actorFrom(actor),
       data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
     });
-  })();
-  s.changes.content(h.id);
+    tx.contentChanged();
+  });
 }
 
 /** An entry's title for events: its `title` text field, else its first text field, else null. */

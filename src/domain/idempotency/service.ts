@@ -11,6 +11,7 @@ import { iso } from "../../infra/clock.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { write } from "../unit-of-work.ts";
 
 /** How long an answer is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -72,8 +73,9 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
     }
     return { status: stored.status, body: JSON.parse(stored.body), replayed: true };
   }
-  // Acting and storing the answer commit together: a crash leaves either both or neither.
-  const answer = h.sqlite.transaction(() => {
+  // Acting and storing the answer commit together: a crash leaves either both or neither. The
+  // act's own writes join this unit, so their cache notices go out after this commit.
+  const answer = write(s, h, () => {
     const a = act();
     if (a.status >= 200 && a.status < 300) {
       h.db
@@ -98,9 +100,6 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
         .run();
     }
     return a;
-  })();
-  // A publish inside told the read caches before this commit; a read in between could have
-  // cached the old copy, so they are told again now (harmless when nothing was published).
-  s.changes.content(h.id);
+  });
   return { ...answer, replayed: false };
 }

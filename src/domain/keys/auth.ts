@@ -9,6 +9,7 @@ import { iso } from "../../infra/clock.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import { lookupKey, type AuthKey } from "./service.ts";
+import { writeControl } from "../unit-of-work.ts";
 
 const MINUTE = 60_000;
 /** Cached entries are re-read after this long, so changes made by the CLI (another process) show up. */
@@ -27,11 +28,15 @@ export class KeyAuth {
   /** `${keyId}\n${domain}` -> last seen. */
   private readonly domains = new Map<string, string>();
 
-  constructor(private readonly s: Services) {
-    s.changes.on("key", (id) => this.evict(id));
+  /** `services` is called only after construction (the services hold this object). */
+  constructor(private readonly services: () => Services) {}
+
+  private get s(): Services {
+    return this.services();
   }
 
-  private evict(keyId: string): void {
+  /** Forgets a key's cached entry (told by the change bus when a key changes). */
+  evict(keyId: string): void {
     const h = this.hashes.get(keyId);
     if (h) this.cache.delete(h);
     this.hashes.delete(keyId);
@@ -100,7 +105,7 @@ export class KeyAuth {
     this.dirtyUse.clear();
     this.domains.clear();
     const db = this.s.control.db;
-    this.s.control.sqlite.transaction(() => {
+    writeControl(this.s, () => {
       for (const [id, at] of uses) db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
       for (const [keyId, domain, at] of domains) {
         db.insert(keyDomains)
@@ -108,6 +113,6 @@ export class KeyAuth {
           .onConflictDoUpdate({ target: [keyDomains.keyId, keyDomains.domain], set: { lastSeenAt: sql`excluded.last_seen_at` } })
           .run();
       }
-    })();
+    });
   }
 }

@@ -10,6 +10,8 @@ import { holds, type Principal } from "../access/principal.ts";
 import { KEY_SCOPES, PRESETS, legacyScopes } from "../access/scopes.ts";
 import { isVersion, LATEST_VERSION, VERSIONS } from "../versions.ts";
 import { parseScopes } from "./scopes.ts";
+import { writeControl } from "../unit-of-work.ts";
+import { grantSignature, readGrantsOf } from "../reads/reader.ts";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export const PERMISSIONS = ["read", "write", "delete", "agent"] as const;
@@ -243,7 +245,7 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
     badField("graceHours", "graceHours must be a whole number from 0 to 168");
   const now = s.clock.now();
   const expiry = iso(now + grace * HOUR);
-  const result = s.control.sqlite.transaction(() => {
+  const result = writeControl(s, () => {
     const cur = keyOrFail(s, projectId, id);
     if (cur.rotatedToId) throw new AppError("already_rotated");
     // The state table rotates active keys only; a revoked key is reactivated first.
@@ -270,7 +272,7 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
     const predExpiry = cur.expiresAt && cur.expiresAt < expiry ? cur.expiresAt : expiry;
     s.control.db.update(apiKeys).set({ rotatedToId: successor.row.id, expiresAt: predExpiry }).where(eq(apiKeys.id, cur.id)).run();
     return { ...successor, predExpiry };
-  })();
+  });
   s.changes.key(row.id);
   return {
     ...minted(result.row, result.secret),
@@ -334,10 +336,10 @@ export function domainsSeen(s: Services, projectId: string, id: string) {
 
 export function deleteKey(s: Services, projectId: string, id: string): void {
   const row = keyOrFail(s, projectId, id);
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.delete(keyDomains).where(eq(keyDomains.keyId, row.id)).run();
     s.control.db.delete(apiKeys).where(eq(apiKeys.id, row.id)).run();
-  })();
+  });
   s.changes.key(row.id);
 }
 
@@ -350,6 +352,9 @@ export interface AuthKey {
   subscriptionActive: boolean;
   /** The predecessor of a rotated key, with its expiry. */
   rotatedFrom: { id: string; expiresAt: string | null } | null;
+  /** Its instance:read grants and their signature, computed once per load (src/domain/reads/reader.ts). */
+  readGrants: string[];
+  grantSig: string;
 }
 
 /** Looks a secret up by its hash (no cache; see KeyCache). */
@@ -363,9 +368,13 @@ export function lookupKey(s: Services, secret: string): AuthKey | null {
   const p = s.control.db.select({ name: projects.name, sub: projects.subscriptionActive }).from(projects).where(eq(projects.id, row.projectId)).get();
   if (!p) return null;
   const pred = predecessorOf(s, row);
+  const scopes: string[] = JSON.parse(row.scopes);
+  const readGrants = readGrantsOf(scopes);
   return {
     row,
-    scopes: new Set(JSON.parse(row.scopes)),
+    scopes: new Set(scopes),
+    readGrants,
+    grantSig: grantSignature(readGrants),
     origins: JSON.parse(row.allowedOrigins),
     projectName: p.name,
     subscriptionActive: p.sub,

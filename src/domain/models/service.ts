@@ -5,71 +5,11 @@ import { models, modelVersions, entries, entryVersions } from "../../storage/pro
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
-import { actorFrom, emitEvent } from "../events/outbox.ts";
+import { actorFrom } from "../events/outbox.ts";
+import { write, type Tx } from "../unit-of-work.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { allModels, findModel, modelOrFail, type Model } from "./catalog.ts";
 import { ARRAY_TYPES, FIELD_TYPES, MODEL_NAMESPACE, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType } from "./fields.ts";
-
-type ModelRow = typeof models.$inferSelect;
-
-/** A model as the domain uses it: the row with its fields parsed. */
-export interface Model {
-  id: string;
-  namespace: string;
-  name: string;
-  description: string | null;
-  singleEntry: boolean;
-  fields: FieldDef[];
-  layout: unknown;
-  embedByDefault: boolean;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-function toModel(r: ModelRow): Model {
-  return {
-    id: r.id,
-    namespace: r.namespace,
-    name: r.name,
-    description: r.description,
-    singleEntry: r.singleEntry,
-    fields: JSON.parse(r.fields),
-    layout: r.layout === null ? null : JSON.parse(r.layout),
-    embedByDefault: r.embedByDefault,
-    version: r.version,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-}
-
-/**
- * Every model of a project, cached on the open handle until a model changes. The cache is the
- * read path's source of model definitions, so reads never query the models table.
- */
-export function allModels(h: ProjectHandle): { list: Model[]; byId: Map<string, Model>; byNamespace: Map<string, Model>; version: number } {
-  let c = h.cache.get("models") as ReturnType<typeof allModels> | undefined;
-  if (!c) {
-    const list = h.db.select().from(models).orderBy(models.createdAt, models.id).all().map(toModel);
-    const v = h.sqlite.query("SELECT value FROM settings WHERE name = 'model_set_version'").get() as { value: string } | null;
-    c = { list, byId: new Map(list.map((m) => [m.id, m])), byNamespace: new Map(list.map((m) => [m.namespace, m])), version: Number(v?.value ?? 0) };
-    h.cache.set("models", c);
-  }
-  return c;
-}
-
-/** Finds a model by id or namespace. */
-export function findModel(h: ProjectHandle, ref: string): Model | undefined {
-  const c = allModels(h);
-  return c.byId.get(ref.toLowerCase()) ?? c.byNamespace.get(ref);
-}
-
-/** Finds a model or answers 404. */
-export function modelOrFail(h: ProjectHandle, ref: unknown, field = "model"): Model {
-  if (typeof ref !== "string" || ref.length === 0) badField(field, `${field} must be a model id or namespace`);
-  const m = findModel(h, ref);
-  if (!m) fail("not_found", { message: `No model "${ref}" in this project.`, extra: { field } });
-  return m;
-}
 
 function checkString(v: unknown, path: string, max: number, optional: boolean): string | null {
   if (v === undefined || v === null) {
@@ -146,12 +86,13 @@ function checkUniqueFields(fields: FieldDef[], path: string): void {
   if (fields.length > 500) badField(path, "A model holds at most 500 fields");
 }
 
-function bumpModelSet(h: ProjectHandle, s: Services): void {
+function bumpModelSet(tx: Tx): void {
+  const h = tx.h;
   h.sqlite
     .query("INSERT INTO settings (name, value) VALUES ('model_set_version', '1') ON CONFLICT(name) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
     .run();
   h.cache.delete("models");
-  s.changes.models(h.id);
+  tx.modelsChanged();
 }
 
 function snapshot(h: ProjectHandle, m: Model, now: string): void {
@@ -196,15 +137,15 @@ export function createModel(s: Services, h: ProjectHandle, body: Record<string, 
     createdAt: now,
     updatedAt: now,
   };
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .insert(models)
       .values({ ...m, fields: JSON.stringify(fields), layout: null })
       .run();
     snapshot(h, m, now);
-    bumpModelSet(h, s);
-    modelPublished(s, h, m, actor);
-  })();
+    bumpModelSet(tx);
+    modelPublished(s, tx, m, actor);
+  });
   return findModel(h, id)!;
 }
 
@@ -283,7 +224,7 @@ export function updateModel(
   const now = iso(s.clock.now());
   next.version = m.version + 1;
   next.updatedAt = now;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .update(models)
       .set({
@@ -298,15 +239,15 @@ export function updateModel(
       .where(eq(models.id, m.id))
       .run();
     snapshot(h, next, now);
-    bumpModelSet(h, s);
-    modelPublished(s, h, next, actor);
-  })();
+    bumpModelSet(tx);
+    modelPublished(s, tx, next, actor);
+  });
   return findModel(h, m.id)!;
 }
 
 /** Every saved model change is a new model version and emits model.published. */
-function modelPublished(s: Services, h: ProjectHandle, m: Model, actor: string): void {
-  emitEvent(s, h, {
+function modelPublished(s: Services, tx: Tx, m: Model, actor: string): void {
+  tx.emit({
     type: "model.published",
     actor: actorFrom(actor),
     data: { modelId: m.id, modelNamespace: m.namespace, version: m.version, name: m.name },
@@ -331,30 +272,13 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
       extra: { field: "namespace" },
     });
   }
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db.delete(entryVersions).where(sql`${entryVersions.entryId} IN (SELECT id FROM entries WHERE model_id = ${m.id})`).run();
     h.db.delete(entries).where(eq(entries.modelId, m.id)).run();
     h.db.delete(modelVersions).where(eq(modelVersions.modelId, m.id)).run();
     h.db.delete(models).where(eq(models.id, m.id)).run();
-    bumpModelSet(h, s);
-    emitEvent(s, h, { type: "model.deleted", actor: actorFrom(actor), data: { modelId: m.id, namespace: m.namespace } });
-  })();
-  s.changes.content(h.id);
-}
-
-/** The model record of the management API. */
-export function modelRecord(m: Model) {
-  return {
-    id: m.id,
-    namespace: m.namespace,
-    name: m.name,
-    description: m.description,
-    singleEntry: m.singleEntry,
-    version: m.version,
-    fields: m.fields,
-    layout: m.layout,
-    embedByDefault: m.embedByDefault,
-    createdAt: m.createdAt,
-    updatedAt: m.updatedAt,
-  };
+    bumpModelSet(tx);
+    tx.emit({ type: "model.deleted", actor: actorFrom(actor), data: { modelId: m.id, namespace: m.namespace } });
+    tx.contentChanged();
+  });
 }

@@ -7,6 +7,7 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { isRole, ROLES, type Role } from "../access/roles.ts";
 import { createUser, findUserByEmail, normalEmail } from "../users/service.ts";
+import { writeControl } from "../unit-of-work.ts";
 
 export type Project = typeof projects.$inferSelect;
 
@@ -64,11 +65,11 @@ export function createProject(s: Services, input: { name: unknown; slug?: unknow
   }
   const now = iso(s.clock.now());
   const row: Project = { id: s.ids.uuid(), name, slug, subscriptionActive: true, timezone: null, createdAt: now, updatedAt: now };
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.insert(projects).values(row).run();
     s.control.db.insert(memberships).values({ projectId: row.id, userId: input.ownerId, role: "owner", lastOpenedAt: now, createdAt: now }).run();
     s.control.db.update(users).set({ lastProjectId: row.id }).where(eq(users.id, input.ownerId)).run();
-  })();
+  });
   // Opening the file creates and migrates it now rather than on the first read.
   s.projects.get(row.id);
   return row;
@@ -116,12 +117,12 @@ export function deleteProject(s: Services, id: string, confirmSlug: unknown): vo
   if (confirmSlug !== p.slug)
     fail("confirmation_mismatch", { message: "Type the project's slug in the body as { slug } to confirm.", extra: { field: "slug" } });
   const keyIds = s.control.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, id)).all();
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.delete(memberships).where(eq(memberships.projectId, id)).run();
     s.control.db.delete(apiKeys).where(eq(apiKeys.projectId, id)).run();
     s.control.db.update(users).set({ lastProjectId: null }).where(eq(users.lastProjectId, id)).run();
     s.control.db.delete(projects).where(eq(projects.id, id)).run();
-  })();
+  });
   for (const k of keyIds) s.changes.key(k.id);
   s.projects.remove(id);
 }
@@ -133,14 +134,14 @@ export function setCurrentProject(s: Services, userId: string, ref: unknown): { 
   const projectId = ref.toLowerCase();
   if (!membershipOf(s, projectId, userId)) fail("not_a_member");
   const now = iso(s.clock.now());
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.update(users).set({ lastProjectId: projectId }).where(eq(users.id, userId)).run();
     s.control.db
       .update(memberships)
       .set({ lastOpenedAt: now })
       .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
       .run();
-  })();
+  });
   return { projectId };
 }
 

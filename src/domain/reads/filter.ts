@@ -2,7 +2,7 @@
 // table. Every value is a bound parameter; only model and field ids (our own UUIDs) are inlined,
 // so partial expression indexes of one model can match.
 import { fail } from "../../errors.ts";
-import type { Model } from "../models/service.ts";
+import type { Model } from "../models/catalog.ts";
 import { instantKey, isDateValue, isUuid, itemType, MEDIA_TYPES, TEXT_TYPES, type FieldDef } from "../models/fields.ts";
 import { type Vis, fieldExpr, listSource, resolveName, type Resolved, systemExpr } from "./names.ts";
 

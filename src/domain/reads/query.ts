@@ -3,7 +3,7 @@
 import { fail } from "../../errors.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, type Model } from "../models/service.ts";
+import { allModels, type Model } from "../models/catalog.ts";
 import { TEXT_TYPES, itemType, isUuid } from "../models/fields.ts";
 import { compileWhere, type FilterContext } from "./filter.ts";
 import {
@@ -18,7 +18,7 @@ import {
   type CursorValue,
   type SelectList,
 } from "./grammar.ts";
-import { fieldExpr, resolveName, systemExpr, type Vis } from "./names.ts";
+import { fieldExpr, resolveName, rowColumns, systemExpr, type Vis } from "./names.ts";
 import { renderPage, resolveSelect, type Rendered } from "./render.ts";
 
 /** Who reads: which copy, and which models the key may read. */
@@ -133,8 +133,7 @@ function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string): void {
   made.add(name);
 }
 
-const ROW_COLUMNS = (vis: Vis) => `e.id, e.model_id, e.created_at, e.published_at, e.published_version_id, e.published_version, e.draft_version,
-  ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data`;
+const ROW_COLUMNS = rowColumns;
 
 export interface EntryRowOut {
   id: string;

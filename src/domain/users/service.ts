@@ -6,6 +6,7 @@ import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { sha256Hex, randomToken } from "../../infra/crypto.ts";
+import { writeControl } from "../unit-of-work.ts";
 
 export const ACCESS_TTL_S = 24 * 3600;
 export const REFRESHED_TTL_S = 12 * 3600;
@@ -93,7 +94,7 @@ function dummyHash(): string {
 export async function refresh(s: Services, token: unknown) {
   if (typeof token !== "string" || token.length === 0) badField("refreshToken", "refreshToken is required");
   const now = iso(s.clock.now());
-  const user = s.control.sqlite.transaction(() => {
+  const user = writeControl(s, () => {
     const row = s.control.db
       .select()
       .from(refreshTokens)
@@ -102,7 +103,7 @@ export async function refresh(s: Services, token: unknown) {
     if (!row || row.usedAt || row.expiresAt <= now) return null;
     s.control.db.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id)).run();
     return getUser(s, row.userId) ?? null;
-  })();
+  });
   if (!user) throw new AppError("invalid_token", { message: "The refresh token is not valid." });
   return issueTokens(s, user, REFRESHED_TTL_S);
 }

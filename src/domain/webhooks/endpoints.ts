@@ -5,6 +5,7 @@ import { fail, badField } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { write } from "../unit-of-work.ts";
 import { webhookDeliveries, webhookEndpoints, webhookAttempts } from "../../storage/project/schema.ts";
 import { webhookProjects } from "../../storage/control/schema.ts";
 import { UUID } from "../projects/service.ts";
@@ -192,7 +193,7 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
   const active = body.active === undefined ? undefined : checkBool(body.active, "active");
   const nowMs = s.clock.now();
   const now = iso(nowMs);
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     // Read again inside the transaction: the URL check above awaited DNS.
     const cur = endpointOrFail(h, id);
     if (active === true && !cur.active) Object.assign(set, { active: true, disabledAt: null, disabledReason: null, failingSince: null });
@@ -202,7 +203,7 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
     }
     set.updatedAt = now;
     h.db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, cur.id)).run();
-  })();
+  });
   endpointsChanged(h);
   return getEndpoint(s, h, id);
 }
@@ -233,12 +234,12 @@ export function disableFailing(h: ProjectHandle, endpointId: string, now: string
 /** Deletes an endpoint with its deliveries and their attempts. */
 export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle, id: string): void {
   const row = endpointOrFail(h, id);
-  const left = h.sqlite.transaction(() => {
+  const left = write(s, h, () => {
     h.db.delete(webhookAttempts).where(sql`${webhookAttempts.deliveryId} IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ${row.id})`).run();
     h.db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id)).run();
     h.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
     return (h.sqlite.query("SELECT count(*) AS n FROM webhook_endpoints").get() as { n: number }).n;
-  })();
+  });
   endpointsChanged(h);
   // The marker goes after the project write, so a crash in between only leaves a harmless marker.
   if (left === 0) s.control.db.delete(webhookProjects).where(eq(webhookProjects.projectId, projectId)).run();
@@ -257,7 +258,7 @@ export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Re
   const nowMs = s.clock.now();
   const now = iso(nowMs);
   const secret = newSecret();
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     const cur = endpointOrFail(h, id);
     h.db
       .update(webhookEndpoints)
@@ -270,7 +271,7 @@ export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Re
       })
       .where(eq(webhookEndpoints.id, cur.id))
       .run();
-  })();
+  });
   return { ...getEndpoint(s, h, id), secret };
 }
 

@@ -10,7 +10,6 @@ import {
   claimNext,
   dueEndpoints,
   nextDueAt,
-  onDeliveriesWritten,
   pruneFinished,
   recordAttempt,
   requeueInterrupted,
@@ -46,11 +45,17 @@ export class WebhookSender {
   private live = false;
   private kickQueued = false;
 
-  constructor(private readonly s: Services) {
-    onDeliveriesWritten(s, (projectId) => {
-      this.quietUntil.delete(projectId);
-      this.kick();
-    });
+  /** `services` is called only after construction (the services hold this object). */
+  constructor(private readonly services: () => Services) {}
+
+  private get s(): Services {
+    return this.services();
+  }
+
+  /** Told after a commit that wrote deliveries of a project: look at it now, not at its quiet time. */
+  wake(projectId: string): void {
+    this.quietUntil.delete(projectId);
+    this.kick();
   }
 
   /** Marks the sender as driven by its timer (the job's first tick). */
@@ -86,11 +91,11 @@ export class WebhookSender {
       const h = this.s.projects.get(projectId);
       if (pruneDue) {
         this.prunedAt.set(projectId, now);
-        pruneFinished(h, now);
+        pruneFinished(this.s, h, now);
       }
       if (!this.recovered.has(projectId)) {
         // Nothing of this process is sending in this project yet: whatever says `sending` was cut off by a stop.
-        const n = requeueInterrupted(h, now);
+        const n = requeueInterrupted(this.s, h, now);
         if (n > 0) this.s.log.warn("webhook deliveries interrupted by a stop are sent again", { projectId, deliveries: n });
         this.recovered.add(projectId);
       }
@@ -142,7 +147,7 @@ export class WebhookSender {
       if (!job) return;
       const result = await this.attempt(job);
       if (this.stopped || !this.s.projects.exists(projectId)) return;
-      recordAttempt(this.s.projects.get(projectId), job.deliveryId, result, this.s.clock.now());
+      recordAttempt(this.s, this.s.projects.get(projectId), job.deliveryId, result, this.s.clock.now());
     }
   }
 
@@ -230,26 +235,9 @@ async function firstBytes(res: Response, limit: number): Promise<string | null> 
   return new TextDecoder("utf-8", { fatal: false }).decode(all);
 }
 
-const senders = new WeakMap<Services, WebhookSender>();
-
-/** The sender of an app (one per set of services). */
-export function webhookSender(s: Services): WebhookSender {
-  let w = senders.get(s);
-  if (!w) {
-    w = new WebhookSender(s);
-    senders.set(s, w);
-  }
-  return w;
-}
-
-/** Stops an app's sender (when the app closes). */
-export function stopWebhooks(s: Services): void {
-  webhookSender(s).stop();
-}
-
 /** The body of the `webhooks` job: starts lanes and returns at once, so a slow receiver never blocks the next tick. */
 export function webhookTick(s: Services, now: number): void {
-  const sender = webhookSender(s);
+  const sender = s.webhooks;
   sender.goLive();
   sender.runDue(now).catch((e) => s.log.error("webhook tick failed", { error: String(e instanceof Error ? e.stack : e) }));
 }

@@ -1,4 +1,4 @@
-// The only reader of the environment. Every setting has one row in DEFAULTS and one row in
+// The only reader of the environment. Every setting is read in loadConfig below, with its default, and has one row in
 // docs/configuration.md; a bad value stops start-up with a one-line ConfigError.
 import { resolve } from "node:path";
 

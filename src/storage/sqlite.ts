@@ -22,8 +22,10 @@ const MIGRATIONS = {
  * file has a connection in the main thread and in every read worker.
  */
 export function applyPragmas(sqlite: Database): void {
-  sqlite.exec("PRAGMA journal_mode = WAL");
+  // The busy timeout first: every later pragma (WAL needs a lock) and the migration check then
+  // wait for a lock held elsewhere (a writer, Litestream) instead of failing at once.
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA cache_size = -2000");

@@ -34,6 +34,22 @@ export class PageRecorder {
     return this.services();
   }
 
+  /**
+   * Notes a read answered to a request that names its page in Svc-Page (with Svc-Path and
+   * Svc-Schema); requests without a storable page are not recorded. `surrogate` is the answer's
+   * Surrogate-Key, which names the models and entries it holds.
+   */
+  recordRead(projectId: string, headers: Headers, surrogate: string, queries: string[]): void {
+    const page = storable(headers.get("svc-page"));
+    if (!page) return;
+    const keys = surrogate.split(" ");
+    const models = keys.filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
+    const entries = keys.filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
+    const path = storable(headers.get("svc-path"));
+    const schema = storable(headers.get("svc-schema"));
+    for (const q of queries) this.record(projectId, page, path, schema, models, entries, q);
+  }
+
   /** Notes a read for a page; cheap (a few set inserts). */
   record(projectId: string, page: string, path: string | null, schema: string | null, models: string[], entries: string[], query: string): void {
     let byPage = this.pending.get(projectId);

@@ -230,8 +230,9 @@ function scalar(kind: Kind, v: unknown, key: string, op: string): unknown {
     case "datetime":
     case "datetimeList":
     case "sysDatetime":
-      if (!isDateValue(v)) bad("a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone");
-      return instantKey(v);
+      // A date-time without a zone is read as UTC, as a date alone is (interface.md, DateTimeFilter).
+      if (!isDateValue(v) && !isDateValue(`${v}Z`)) bad("a date (YYYY-MM-DD) or an ISO 8601 date-time (UTC when it has no zone)");
+      return instantKey(isDateValue(v) ? v : `${v}Z`);
     case "relation":
     case "relationId":
     case "relationList":

@@ -84,9 +84,9 @@ export async function login(s: Services, email: unknown, password: unknown) {
 
 // The dummy hash must cost what a real one costs (Bun's argon2id defaults, as createUser uses);
 // a cheaper one would answer unknown e-mails measurably faster and reveal which accounts exist.
-let DUMMY_HASH: string | null = null;
+// It is a constant (made once with Bun.password.hashSync), so nothing is computed or kept at run time.
+const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$Xftgozwy+ufwjhyEPoQa40m+tFgZpqtCA3TjG1C3qsg$Jt0JHhT9Q6IakLunLJE497q/vYCRHxcT8QXt4/KGtvU";
 function dummyHash(): string {
-  DUMMY_HASH ??= Bun.password.hashSync("capa-dummy-password");
   return DUMMY_HASH;
 }
 

@@ -23,7 +23,7 @@ export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000
 /** An endpoint that has failed every attempt for this long is switched off. */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
 
-/** Finished deliveries and their attempts are kept this long, then pruned. */
+/** Finished deliveries and their attempts, and events no delivery refers to, are kept this long, then pruned. */
 export const RETENTION_MS = 30 * 86_400_000;
 
 /** The first bytes of an answer kept on an attempt. */
@@ -378,6 +378,27 @@ export function pruneFinished(s: Services, h: ProjectHandle, now: number): numbe
       h.sqlite.query("DELETE FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?))").run(list);
       return ids.length;
     });
+    total += n;
+    if (n < 500) return total + pruneEvents(s, h, before);
+  }
+}
+
+/**
+ * Deletes events older than the retention window that no delivery refers to any more (a
+ * redelivery of an old event sends its bytes again, so a referenced event stays). Events go in
+ * seq order; the oldest event still referenced bounds what may go, found with one pass over the
+ * deliveries that are left.
+ */
+function pruneEvents(s: Services, h: ProjectHandle, before: string): number {
+  const kept = h.sqlite.query("SELECT min(e.seq) AS seq FROM webhook_deliveries d JOIN events e ON e.id = d.event_id").get() as { seq: number | null };
+  const bound = kept.seq ?? Number.MAX_SAFE_INTEGER;
+  let total = 0;
+  for (;;) {
+    const n = write(s, h, () =>
+      h.sqlite
+        .query("DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq < ? AND occurred_at < ? ORDER BY seq LIMIT 500)")
+        .run(bound, before).changes,
+    );
     total += n;
     if (n < 500) return total;
   }

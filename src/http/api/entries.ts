@@ -8,7 +8,7 @@ import type { Services } from "../../services.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { runLimitedRead } from "../../domain/reads/gateway.ts";
 import type { ReadJob } from "../../domain/reads/job.ts";
-import { storable, type PageRecorder } from "../../domain/pages/service.ts";
+import type { PageRecorder } from "../../domain/pages/service.ts";
 import { isUuid } from "../../domain/models/fields.ts";
 import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { keyedAuth } from "../plugins/keyed.ts";
@@ -31,7 +31,6 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
     const cacheable = prod && previewToken === null;
     const cacheKey = cacheable ? `${cache.prefix(projectId)}${key.grantSig}|${call.version}|${url.pathname}${url.search}` : "";
     let answer = cacheable ? cache.get(cacheKey) : undefined;
-    let recorded: { models: string[]; entries: string[] } | null = null;
     if (!answer) {
       let preview: ReadJob["preview"] = null;
       if (previewToken !== null && prod) {
@@ -57,23 +56,8 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
       const body = new TextEncoder().encode(`{"data":${result.dataJson},"meta":${JSON.stringify(meta)}}`);
       answer = renderedAnswer(body, projectId, result.models, result.entryIds) satisfies CachedAnswer;
       if (cacheable) cache.set(cacheKey, answer);
-      recorded = { models: result.models, entries: result.entryIds };
     }
-    const page = storable(request.headers.get("svc-page"));
-    if (page) {
-      const surrogate = answer.surrogate.split(" ");
-      const entries = recorded?.entries ?? surrogate.filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
-      const models = recorded?.models ?? surrogate.filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
-      pages.record(
-        projectId,
-        page,
-        storable(request.headers.get("svc-path")),
-        storable(request.headers.get("svc-schema")),
-        models,
-        entries,
-        url.pathname + url.search,
-      );
-    }
+    pages.recordRead(projectId, request.headers, answer.surrogate, [url.pathname + url.search]);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "svc-version": call.version,

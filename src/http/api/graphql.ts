@@ -12,6 +12,7 @@ import { LATEST_VERSION } from "../../domain/versions.ts";
 import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
+import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { refusal, runGraphql, type GraphqlAnswer, type GraphqlParams } from "../../graphql/execute.ts";
 import { checkNesting, checkSize, LIMITS } from "../../graphql/limits.ts";
 import { SchemaCache } from "../../graphql/schema.ts";
@@ -128,7 +129,16 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       const h = s.projects.get(key.row.projectId);
       const params = get ? fromQuery(info.url) : await fromBody(request);
       const prod = key.row.environment === "production";
-      const cacheable = get && prod && params.extensions?.svc !== true;
+      // A production key with ?preview= sees the drafts the token covers; such answers are never cached.
+      const previewToken = info.url.search.includes("preview=") ? info.url.searchParams.get("preview") : null;
+      let preview: ReadJob["preview"] = null;
+      if (previewToken !== null && prod) {
+        const grant = checkPreviewToken(s, h, previewToken);
+        if (!grant)
+          fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
+        preview = { entryIds: grant.entryIds, modelId: grant.modelId };
+      }
+      const cacheable = get && prod && previewToken === null && params.extensions?.svc !== true;
       if (cacheable) {
         cacheKey = `${cache.prefix(h.id)}${key.grantSig}|${call.version}|graphql|${info.url.search}`;
         cached = cache.get(cacheKey);
@@ -137,7 +147,7 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       else {
         const built = schemas.get(h, readerOf(key.readGrants, PUBLISHED).readable);
         const slots = readSlots(s.config.inFlight, key.row.id, ip, h.id);
-        answer = await runGraphql({ s, call, h, built, run, docsBase, acquire: () => s.limits.inFlight.acquire(slots) }, params);
+        answer = await runGraphql({ s, call, h, built, run, docsBase, preview, acquire: () => s.limits.inFlight.acquire(slots) }, params);
         if (cacheable && answer.cacheable) {
           cached = renderedAnswer(new TextEncoder().encode(JSON.stringify(answer.body)), h.id, answer.models, answer.entryIds);
           cache.set(cacheKey, cached);
@@ -147,6 +157,12 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       if (!(e instanceof AppError)) throw e;
       answer = refusal(e, docsBase);
       return respond(request, answer, info.version ?? LATEST_VERSION, e.code === "invalid_version" ? LATEST_VERSION : null, e.headers);
+    }
+    // Svc-Page: what the page read, recorded off the response path (the REST reads each root field became).
+    if (cached) s.pages.recordRead(call.key.row.projectId, request.headers, cached.surrogate, [info.url.pathname + info.url.search]);
+    else if (answer.status === 200 && answer.rest?.length) {
+      const surrogate = renderedAnswer(new Uint8Array(0), call.key.row.projectId, answer.models, answer.entryIds).surrogate;
+      s.pages.recordRead(call.key.row.projectId, request.headers, surrogate, answer.rest.map((r) => r.url));
     }
     if (cached) return respondCached(request, cached, call.version);
     return respond(request, answer, call.version, null, answer.headers, get && call.key.row.environment !== "production");

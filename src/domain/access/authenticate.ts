@@ -49,6 +49,16 @@ export function legacyKeyOf(s: Services, headers: Headers): AuthKey {
   if (!secret) fail("invalid_api_key");
   const check = s.keys.check(secret.trim());
   if (!check.ok || check.key.row.family !== "legacy" || !check.key.subscriptionActive) fail("invalid_api_key");
+  // The per-key rate applies on every keyed surface, not only /api.
+  const rate = s.limits.rate.take(check.key.row.id, s.clock.now());
+  if (!rate.ok) {
+    s.metrics.refusals.inc({ limit: "rate" });
+    fail("rate_limit_exceeded", {
+      message: `This key sent more than ${s.config.rateLimitPerSecond} requests a second (burst ${rate.limit}).`,
+      hint: "Retry after the number of seconds in the Retry-After header.",
+      headers: { "retry-after": String(rate.retryAfter) },
+    });
+  }
   s.keys.touch(check.key, headers.get("origin"));
   return check.key;
 }

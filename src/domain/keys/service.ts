@@ -12,6 +12,8 @@ import { isVersion, LATEST_VERSION, VERSIONS } from "../versions.ts";
 import { parseScopes } from "./scopes.ts";
 import { writeControl } from "../unit-of-work.ts";
 import { grantSignature, readGrantsOf } from "../reads/reader.ts";
+import type { Static } from "@sinclair/typebox";
+import type { RotateBody } from "../access/body-models.ts";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export const PERMISSIONS = ["read", "write", "delete", "agent"] as const;
@@ -238,11 +240,9 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
 }
 
 /** Rotates a key once: a successor with the same settings; the predecessor expires after `graceHours`. */
-export function rotateKey(s: Services, projectId: string, id: string, body: Record<string, unknown>) {
+export function rotateKey(s: Services, projectId: string, id: string, body: Static<typeof RotateBody>) {
   const row = keyOrFail(s, projectId, id);
-  const grace = body.graceHours === undefined ? 24 : body.graceHours;
-  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
-    badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  const grace = body.graceHours ?? 24;
   const now = s.clock.now();
   const expiry = iso(now + grace * HOUR);
   const result = writeControl(s, () => {
@@ -283,8 +283,7 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
 }
 
 /** Revokes or reactivates a key. */
-export function setActive(s: Services, projectId: string, id: string, active: unknown) {
-  if (typeof active !== "boolean") badField("active", "active must be true or false");
+export function setActive(s: Services, projectId: string, id: string, active: boolean) {
   const row = keyOrFail(s, projectId, id);
   s.control.db.update(apiKeys).set({ active }).where(eq(apiKeys.id, row.id)).run();
   s.changes.key(row.id);

@@ -11,6 +11,8 @@ import { webhookProjects } from "../../storage/control/schema.ts";
 import { UUID } from "../projects/service.ts";
 import { maskSecret, newSecret } from "./signing.ts";
 import { destinationRefusal } from "./safety.ts";
+import type { Static } from "@sinclair/typebox";
+import type { RotateBody } from "../access/body-models.ts";
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
 export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
@@ -250,11 +252,9 @@ export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle,
  * (0 to 168, default 24; 0 retires it at once). A rotation during an overlap retires the oldest
  * secret at once, so at most two ever sign. The answer holds the new secret in full, once.
  */
-export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>) {
+export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Static<typeof RotateBody>) {
   endpointOrFail(h, id);
-  const grace = body.graceHours === undefined ? 24 : body.graceHours;
-  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
-    badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  const grace = body.graceHours ?? 24;
   const nowMs = s.clock.now();
   const now = iso(nowMs);
   const secret = newSecret();

@@ -1,7 +1,9 @@
 // Reading /v2 JSON bodies ourselves: one clear error for malformed JSON, a non-object or an
 // oversized body, whatever Content-Type the client sent. The size limit is the route's: JSON
 // routes keep 1 MB (the default) while an upload route streams far more through its own reader.
-import { AppError, fail } from "../../errors.ts";
+import type { Static, TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { AppError, badField, fail } from "../../errors.ts";
 
 /** The body limit of JSON routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -49,4 +51,17 @@ export async function jsonBody(request: Request, limit = JSON_BODY_LIMIT): Promi
   }
   if (v === null || typeof v !== "object" || Array.isArray(v)) fail("invalid_json", { message: "The request body must be a JSON object." });
   return v as Record<string, unknown>;
+}
+
+/**
+ * Parses the body as a JSON object and checks it against a TypeBox model. The first mismatch is
+ * refused with the model's own sentence (`error`) and the field it names.
+ */
+export async function typedBody<T extends TSchema>(request: Request, schema: T, limit = JSON_BODY_LIMIT): Promise<Static<T>> {
+  const body = await jsonBody(request, limit);
+  if (Value.Check(schema, body)) return body as Static<T>;
+  const first = Value.Errors(schema, body).First()!;
+  const field = first.path.replace(/^\//, "").replace(/\//g, ".") || "body";
+  const sentence = (first.schema as { error?: unknown }).error;
+  badField(field, typeof sentence === "string" ? sentence : `${field}: ${first.message}`);
 }

@@ -1,7 +1,8 @@
 // API key management: /v2/tenants/api-keys...
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, typedBody } from "./body.ts";
+import { ActiveBody, RotateBody } from "../../domain/access/body-models.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { deleteKey, domainsSeen, grantable, listKeys, mintKey, rotateKey, setActive, setAllowedOrigins, updateKey } from "../../domain/keys/service.ts";
 
@@ -42,7 +43,7 @@ export function keyRoutes(s: Services) {
     .post(
       "/:id/rotate",
       async ({ project: { id: projectId }, request, params, set }) => {
-        const answer = rotateKey(s, projectId, params.id, await jsonBody(request));
+        const answer = rotateKey(s, projectId, params.id, await typedBody(request, RotateBody));
         set.status = 201;
         return answer;
       },
@@ -51,7 +52,7 @@ export function keyRoutes(s: Services) {
     .patch(
       "/:id/active",
       async ({ project: { id: projectId }, request, params }) => {
-        const body = await jsonBody(request);
+        const body = await typedBody(request, ActiveBody);
         return setActive(s, projectId, params.id, body.active);
       },
       { person: "api_key:update" },

@@ -1,7 +1,8 @@
 // Webhook endpoints under /v2/webhooks (decisions.md section 6), for people; `webhook:*` scopes.
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, typedBody } from "./body.ts";
+import { RotateBody } from "../../domain/access/body-models.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, updateEndpoint } from "../../domain/webhooks/endpoints.ts";
 import { listDeliveries, redeliver, sendTest } from "../../domain/webhooks/deliveries.ts";
@@ -30,7 +31,7 @@ export function webhookRoutes(s: Services) {
       },
       { person: "webhook:delete" },
     )
-    .post("/:id/rotate-secret", async ({ project, request, params }) => rotateSecret(s, project, params.id, await jsonBody(request)), {
+    .post("/:id/rotate-secret", async ({ project, request, params }) => rotateSecret(s, project, params.id, await typedBody(request, RotateBody)), {
       person: "webhook:update",
     })
     .post(

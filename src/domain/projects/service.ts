@@ -163,10 +163,19 @@ export function listMembers(s: Services, projectId: string) {
     .all();
 }
 
+/**
+ * Ownership is the owner's alone (decisions.md section 2): only an owner grants `owner`, changes
+ * an owner's role or removes an owner; anything else is refused as a person's 403.
+ */
+function requireOwnerFor(actorRole: Role, touchesOwnership: boolean): void {
+  if (touchesOwnership && actorRole !== "owner") fail("insufficient_permissions", { extra: { required: ["owner"], current: actorRole } });
+}
+
 /** Adds a member by e-mail, creating the account when it does not exist. */
-export function addMember(s: Services, projectId: string, input: { email: unknown; role: unknown; password?: unknown }) {
+export function addMember(s: Services, projectId: string, actorRole: Role, input: { email: unknown; role: unknown; password?: unknown }) {
   const email = normalEmail(input.email);
   const role = checkRole(input.role);
+  requireOwnerFor(actorRole, role === "owner");
   const now = iso(s.clock.now());
   let user = findUserByEmail(s, email);
   if (!user) {
@@ -187,11 +196,12 @@ function ownersLeft(s: Services, projectId: string, exceptUserId: string): numbe
  * Changes a member's role; the last owner cannot be demoted. A password is never set here: the
  * account may belong to other projects, so an admin of this one setting it would take them over.
  */
-export function updateMember(s: Services, projectId: string, userId: string, input: { role: unknown; password?: unknown }) {
+export function updateMember(s: Services, projectId: string, actorRole: Role, userId: string, input: { role: unknown; password?: unknown }) {
   if (input.password !== undefined) badField("password", "A member's password cannot be changed by a project; only the person can change it");
   const role = checkRole(input.role);
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
+  requireOwnerFor(actorRole, role === "owner" || m.role === "owner");
   if (m.role === "owner" && role !== "owner" && ownersLeft(s, projectId, userId) === 0) {
     fail("conflict", { message: "A project needs at least one owner.", extra: { field: "role" } });
   }
@@ -204,9 +214,10 @@ export function updateMember(s: Services, projectId: string, userId: string, inp
 }
 
 /** Removes a member; the last owner cannot be removed. */
-export function removeMember(s: Services, projectId: string, userId: string): void {
+export function removeMember(s: Services, projectId: string, actorRole: Role, userId: string): void {
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
+  requireOwnerFor(actorRole, m.role === "owner");
   if (m.role === "owner" && ownersLeft(s, projectId, userId) === 0) fail("conflict", { message: "A project needs at least one owner." });
   s.control.db
     .delete(memberships)

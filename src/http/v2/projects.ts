@@ -5,6 +5,8 @@ import { fail } from "../../errors.ts";
 import { jsonBody } from "./body.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
+import { requireProjectCreator } from "../../domain/access/operator.ts";
+import type { Role } from "../../domain/access/roles.ts";
 import {
   addMember,
   createProject,
@@ -29,6 +31,11 @@ function memberOf(s: Services, p: Principal, projectId: string): Principal {
   return { kind: "user", userId: p.userId, projectId: id, role: mem.role };
 }
 
+/** The caller's role in the path's project (memberOf always answers a member). */
+function roleOf(p: Principal): Role {
+  return p.kind === "user" && p.role ? p.role : "viewer";
+}
+
 export function projectRoutes(s: Services) {
   return new Elysia({ prefix: "/v2/projects" })
     .use(managementAuth(s, "/v2"))
@@ -42,6 +49,7 @@ export function projectRoutes(s: Services) {
     .post(
       "/",
       async ({ person: p, request, set }) => {
+        requireProjectCreator(s, p);
         const body = await jsonBody(request);
         const row = createProject(s, { name: body.name, slug: body.slug, ownerId: p.userId });
         set.status = 201;
@@ -105,7 +113,7 @@ export function projectRoutes(s: Services) {
         requireScope(p, "member:update");
         const body = await jsonBody(request);
         set.status = 201;
-        return addMember(s, p.projectId!, { email: body.email, role: body.role, password: body.password });
+        return addMember(s, p.projectId!, roleOf(p), { email: body.email, role: body.role, password: body.password });
       },
       { signedIn: true },
     )
@@ -115,7 +123,7 @@ export function projectRoutes(s: Services) {
         const p = memberOf(s, person, params.id);
         requireScope(p, "member:update");
         const body = await jsonBody(request);
-        return updateMember(s, p.projectId!, params.userId, { role: body.role, password: body.password });
+        return updateMember(s, p.projectId!, roleOf(p), params.userId, { role: body.role, password: body.password });
       },
       { signedIn: true },
     )
@@ -124,7 +132,7 @@ export function projectRoutes(s: Services) {
       async ({ person, params, set }) => {
         const p = memberOf(s, person, params.id);
         requireScope(p, "member:update");
-        removeMember(s, p.projectId!, params.userId);
+        removeMember(s, p.projectId!, roleOf(p), params.userId);
         set.status = 204;
         return null;
       },

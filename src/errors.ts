@@ -98,6 +98,16 @@ export const CATALOGUE = {
   webhook_inactive: e(409, "The webhook endpoint is switched off.", "Switch it on with PATCH /v2/webhooks/:id { active: true } first."),
   delivery_in_progress: e(409, "The delivery is still being sent or retried.", "Wait until it has succeeded or failed, then redeliver it."),
   confirmation_mismatch: e(400, "The confirmation does not match.", "Type the exact value to confirm."),
+  invitation_not_found: e(
+    404,
+    "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",
+    "Ask the project's owner or an admin for a new invitation.",
+  ),
+  invitation_for_another_account: e(
+    403,
+    "The invitation is for another e-mail address than the account signed in.",
+    "Sign in as the invited account (or sign out to accept as a new account), then accept.",
+  ),
   field_change_required: e(
     409,
     "Changing a field's type, array type, relation or namespace on a model with entries needs a field change.",

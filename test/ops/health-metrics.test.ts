@@ -5,6 +5,7 @@ import { startApp, withOwner, type Harness } from "../harness.ts";
 import { Registry } from "../../src/infra/metrics.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
+import { addMember } from "../api/helpers.ts";
 
 const METRICS_TOKEN = "scrape-token-0123456789";
 
@@ -171,10 +172,7 @@ describe("GET /metrics", () => {
 
   test("refuses anyone but the operator, naming what is needed", async () => {
     // `current` is the role in the person's current project; this one has not opened one yet.
-    const added = await h.json("POST", `/v2/projects/${owner.project.id}/members`, {
-      token: owner.token,
-      body: { email: "editor@example.com", role: "editor", password: "editor-password-1" },
-    });
+    const added = await addMember(h, owner.token, owner.project.id, "editor@example.com", "editor", "editor-password-1");
     expect(added.status).toBe(201);
     const login = await h.json("POST", "/v2/user/login", { body: { email: "editor@example.com", password: "editor-password-1" } });
     const r = await h.json("GET", "/metrics", { token: login.body.accessToken });

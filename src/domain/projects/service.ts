@@ -6,7 +6,6 @@ import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { isRole, ROLES, type Role } from "../access/roles.ts";
-import { createUser, findUserByEmail, normalEmail } from "../users/service.ts";
 import { writeControl } from "../unit-of-work.ts";
 
 export type Project = typeof projects.$inferSelect;
@@ -147,7 +146,8 @@ export function setCurrentProject(s: Services, userId: string, ref: unknown): { 
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function checkRole(role: unknown): Role {
+/** A role from a body, or 400 naming `role`. */
+export function checkRole(role: unknown): Role {
   if (!isRole(role)) badField("role", `role must be one of ${ROLES.join(", ")}`);
   return role;
 }
@@ -167,25 +167,8 @@ export function listMembers(s: Services, projectId: string) {
  * Ownership is the owner's alone (decisions.md section 2): only an owner grants `owner`, changes
  * an owner's role or removes an owner; anything else is refused as a person's 403.
  */
-function requireOwnerFor(actorRole: Role, touchesOwnership: boolean): void {
+export function requireOwnerFor(actorRole: Role, touchesOwnership: boolean): void {
   if (touchesOwnership && actorRole !== "owner") fail("insufficient_permissions", { extra: { required: ["owner"], current: actorRole } });
-}
-
-/** Adds a member by e-mail, creating the account when it does not exist. */
-export function addMember(s: Services, projectId: string, actorRole: Role, input: { email: unknown; role: unknown; password?: unknown }) {
-  const email = normalEmail(input.email);
-  const role = checkRole(input.role);
-  requireOwnerFor(actorRole, role === "owner");
-  const now = iso(s.clock.now());
-  let user = findUserByEmail(s, email);
-  if (!user) {
-    if (input.password !== undefined && typeof input.password !== "string") badField("password", "password must be a string");
-    user = createUser(s, { email, password: (input.password as string | undefined) ?? null });
-  } else if (membershipOf(s, projectId, user.id)) {
-    fail("conflict", { message: "That person is already a member.", extra: { field: "email" } });
-  }
-  s.control.db.insert(memberships).values({ projectId, userId: user.id, role, lastOpenedAt: null, createdAt: now }).run();
-  return { userId: user.id, email: user.email, name: user.name, role, createdAt: now };
 }
 
 function ownersLeft(s: Services, projectId: string, exceptUserId: string): number {

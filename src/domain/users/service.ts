@@ -71,6 +71,11 @@ async function issueTokens(s: Services, user: User, ttlS: number) {
   return { accessToken, refreshToken };
 }
 
+/** A new session for a person who has just proved who they are (an accepted invitation): what sign-in answers. */
+export function startSession(s: Services, user: User) {
+  return issueTokens(s, user, ACCESS_TTL_S);
+}
+
 /** Signs a person in: `{ accessToken, refreshToken }`, or `401 Invalid credentials`. */
 export async function login(s: Services, email: unknown, password: unknown) {
   if (typeof email !== "string" || typeof password !== "string") fail("invalid_credentials");

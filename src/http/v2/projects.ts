@@ -6,9 +6,9 @@ import { jsonBody } from "./body.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
 import { requireProjectCreator } from "../../domain/access/operator.ts";
+import { invite, listInvitations, withdrawInvitation } from "../../domain/projects/invitations.ts";
 import type { Role } from "../../domain/access/roles.ts";
 import {
-  addMember,
   createProject,
   deleteProject,
   getProject,
@@ -113,7 +113,27 @@ export function projectRoutes(s: Services) {
         requireScope(p, "member:update");
         const body = await jsonBody(request);
         set.status = 201;
-        return addMember(s, p.projectId!, roleOf(p), { email: body.email, role: body.role, password: body.password });
+        return invite(s, p.projectId!, { userId: person.userId, role: roleOf(p) }, body);
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/:id/invitations",
+      ({ person, params }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        return listInvitations(s, p.projectId!);
+      },
+      { signedIn: true },
+    )
+    .delete(
+      "/:id/invitations/:invitationId",
+      ({ person, params, set }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        withdrawInvitation(s, p.projectId!, params.invitationId);
+        set.status = 204;
+        return null;
       },
       { signedIn: true },
     )

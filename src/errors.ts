@@ -98,6 +98,16 @@ export const CATALOGUE = {
   webhook_inactive: e(409, "The webhook endpoint is switched off.", "Switch it on with PATCH /v2/webhooks/:id { active: true } first."),
   delivery_in_progress: e(409, "The delivery is still being sent or retried.", "Wait until it has succeeded or failed, then redeliver it."),
   confirmation_mismatch: e(400, "The confirmation does not match.", "Type the exact value to confirm."),
+  csrf_header_missing: e(
+    403,
+    "A request authenticated by the session cookie must carry the x-capa-csrf: 1 header.",
+    "Send x-capa-csrf: 1 with requests the session cookie authenticates (the admin app does).",
+  ),
+  version_conflict: e(
+    409,
+    "The entry has changed since the version you edited.",
+    "Read the entry again (its latest version is in `current`), merge your changes, and send them with the new If-Match.",
+  ),
   invitation_not_found: e(
     404,
     "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",

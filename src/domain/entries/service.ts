@@ -148,19 +148,42 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
 }
 
 /** Saves a new draft version; `data` is merged field by field over the current draft. */
-export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>) {
+/**
+ * The version an edit was based on, from `If-Match: <version number>` (quotes allowed), or null
+ * when the header is absent (then the last write wins).
+ */
+export function ifMatchVersion(header: string | null): number | null {
+  if (header === null) return null;
+  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  if (!m) badField("If-Match", "If-Match must be the entry's version number you edited, e.g. If-Match: 3");
+  return Number(m[1]);
+}
+
+/** Refuses with 409 version_conflict when the entry's latest version is not the one the edit was based on. */
+function checkVersion(latest: number, expected: number | null): void {
+  if (expected !== null && expected !== latest) {
+    fail("version_conflict", { message: `The entry is at version ${latest}; your edit was based on version ${expected}.`, extra: { current: latest } });
+  }
+}
+
+/**
+ * Saves a new draft version; `data` is merged field by field over the current draft, read inside
+ * the write so two concurrent saves never drop each other's fields. With `expected` (If-Match),
+ * an entry whose latest version differs is refused and nothing is written.
+ */
+export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>, expected: number | null = null) {
   for (const k of Object.keys(body)) if (!["data", "tags", "folder"].includes(k)) badField(k, `${k} cannot be changed; send data, tags or folder`);
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
-  const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
-  const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+  const first = getRow(h, id);
   const now = iso(s.clock.now());
   const versionId = s.ids.uuid();
   write(s, h, () => {
-    const cur = h.db.select({ v: entries.draftVersion }).from(entries).where(eq(entries.id, row.id)).get();
-    if (!cur) fail("not_found", { message: "No such entry." });
-    const number = cur.v + 1;
+    const row = getRow(h, first.id);
+    checkVersion(row.draftVersion, expected);
+    const m = allModels(h).byId.get(row.modelId)!;
+    const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
+    const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
+    const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+    const number = row.draftVersion + 1;
     h.db
       .insert(entryVersions)
       .values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
@@ -179,12 +202,66 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
       .where(eq(entries.id, row.id))
       .run();
   });
+  return getEntry(h, first.id);
+}
+
+/**
+ * Restores an earlier version as a new draft: its data, tags and folder become the next version
+ * (the history keeps every version; nothing is published). With `expected` (If-Match), an entry
+ * whose latest version differs is refused.
+ */
+export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId: unknown, expected: number | null = null) {
+  const row = getRow(h, id);
+  if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
+  const v = h.db
+    .select()
+    .from(entryVersions)
+    .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
+    .get();
+  if (!v) fail("not_found", { message: "No such version of this entry.", extra: { field: "versionId" } });
+  const m = allModels(h).byId.get(row.modelId)!;
+  const data = JSON.parse(v.data) as Record<string, unknown>;
+  const now = iso(s.clock.now());
+  const newId = s.ids.uuid();
+  write(s, h, () => {
+    const cur = getRow(h, row.id);
+    checkVersion(cur.draftVersion, expected);
+    const number = cur.draftVersion + 1;
+    h.db
+      .insert(entryVersions)
+      .values({ id: newId, entryId: row.id, number, data: v.data, tags: v.tags, folder: v.folder, createdAt: now, createdBy: actor })
+      .run();
+    h.db
+      .update(entries)
+      .set({
+        updatedAt: now,
+        draftVersionId: newId,
+        draftVersion: number,
+        draftData: v.data,
+        draftTags: v.tags,
+        draftFolder: v.folder,
+        draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+      })
+      .where(eq(entries.id, row.id))
+      .run();
+  });
   return getEntry(h, row.id);
 }
 
-/** Publishes the current draft, or the version named by `versionId`. Required fields must hold a value. */
-export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId?: unknown, opts: { scheduledActionId?: string } = {}) {
+/**
+ * Publishes the current draft, or the version named by `versionId`. Required fields must hold a
+ * value. With `opts.expected` (If-Match), an entry whose latest version differs is refused.
+ */
+export function publishEntry(
+  s: Services,
+  h: ProjectHandle,
+  actor: string,
+  id: unknown,
+  versionId?: unknown,
+  opts: { scheduledActionId?: string; expected?: number | null } = {},
+) {
   const row = getRow(h, id);
+  checkVersion(row.draftVersion, opts.expected ?? null);
   const m = allModels(h).byId.get(row.modelId)!;
   let version: typeof entryVersions.$inferSelect | undefined;
   if (versionId !== undefined && versionId !== null) {
@@ -208,6 +285,8 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
   }
   const now = iso(s.clock.now());
   write(s, h, (tx) => {
+    // Checked again under the write lock: a save between the first check and now is a conflict too.
+    checkVersion((h.sqlite.query("SELECT draft_version AS v FROM entries WHERE id = ?").get(row.id) as { v: number }).v, opts.expected ?? null);
     h.db
       .update(entries)
       .set({

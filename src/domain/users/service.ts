@@ -113,7 +113,19 @@ export async function refresh(s: Services, token: unknown) {
   return issueTokens(s, user, REFRESHED_TTL_S);
 }
 
-/** Sets a person's password (CLI and member creation). */
+/** Ends a session: the refresh token can no longer be used (an unknown one changes nothing). */
+export function logout(s: Services, token: string): void {
+  s.control.db
+    .update(refreshTokens)
+    .set({ usedAt: iso(s.clock.now()) })
+    .where(eq(refreshTokens.tokenHash, sha256Hex(token)))
+    .run();
+}
+
+/** How long a refresh token (and the session cookie holding it) lives. */
+export const REFRESH_TTL_MS = REFRESH_TOKEN_TTL_MS;
+
+/** Sets a person's password (the operator's CLI). */
 export function setPassword(s: Services, userId: string, password: string): void {
   s.control.db
     .update(users)

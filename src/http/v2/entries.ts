@@ -4,7 +4,18 @@ import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { jsonBody } from "./body.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
-import { createEntry, deleteEntry, getEntry, listEntries, listVersions, publishEntry, unpublishEntry, updateEntry } from "../../domain/entries/service.ts";
+import {
+  createEntry,
+  deleteEntry,
+  getEntry,
+  ifMatchVersion,
+  listEntries,
+  listVersions,
+  publishEntry,
+  restoreVersion,
+  unpublishEntry,
+  updateEntry,
+} from "../../domain/entries/service.ts";
 import { entryActions } from "../../domain/scheduling/queries.ts";
 
 /** Drafts, versions and delete: people only. */
@@ -22,9 +33,14 @@ function drafts(s: Services): AnyElysia {
       { scope: "instance:create" },
     )
     .get("/:id", ({ project, params }) => getEntry(project, params.id), { scope: "instance:read" })
-    .patch("/:id", async ({ project, actor, request, params }) => updateEntry(s, project, actor, params.id, await jsonBody(request)), {
-      scope: "instance:update",
-    })
+    .patch(
+      "/:id",
+      async ({ project, actor, request, params }) =>
+        updateEntry(s, project, actor, params.id, await jsonBody(request), ifMatchVersion(request.headers.get("if-match"))),
+      {
+        scope: "instance:update",
+      },
+    )
     .delete(
       "/:id",
       ({ project, actor, params, set }) => {
@@ -34,7 +50,12 @@ function drafts(s: Services): AnyElysia {
       },
       { scope: "instance:delete" },
     )
-    .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), { scope: "instance:read" });
+    .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), { scope: "instance:read" })
+    .post(
+      "/:id/versions/:versionId/restore",
+      ({ project, actor, request, params }) => restoreVersion(s, project, actor, params.id, params.versionId, ifMatchVersion(request.headers.get("if-match"))),
+      { scope: "instance:update" },
+    );
 }
 
 /** Publishing now, on one mount. */
@@ -45,7 +66,11 @@ function publishing(s: Services, mount: Mount): AnyElysia {
       "/:id/publish",
       async ({ principal, project, actor, request, params, set }) => {
         const body = await jsonBody(request);
-        return once(s, project, principal, request, body, set, () => ({ status: 200, body: publishEntry(s, project, actor, params.id, body.versionId) }));
+        const expected = ifMatchVersion(request.headers.get("if-match"));
+        return once(s, project, principal, request, body, set, () => ({
+          status: 200,
+          body: publishEntry(s, project, actor, params.id, body.versionId, { expected }),
+        }));
       },
       { scope: "instance:publish" },
     )

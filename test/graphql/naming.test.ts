@@ -27,6 +27,7 @@ const model = (namespace: string, fields: FieldDef[] = [field("title")]): Model 
   fields,
   layout: null,
   embedByDefault: false,
+  previewUrl: null,
   version: 1,
   createdAt: "2026-01-01T00:00:00.000Z",
   updatedAt: "2026-01-01T00:00:00.000Z",

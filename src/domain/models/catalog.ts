@@ -18,6 +18,8 @@ export interface Model {
   fields: FieldDef[];
   layout: unknown;
   embedByDefault: boolean;
+  /** The site URL that previews an entry (placeholders {token}, {id}, {model}, {<field>}), or null. */
+  previewUrl: string | null;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -33,6 +35,7 @@ function toModel(r: ModelRow): Model {
     fields: JSON.parse(r.fields),
     layout: r.layout === null ? null : JSON.parse(r.layout),
     embedByDefault: r.embedByDefault,
+    previewUrl: r.previewUrl ?? null,
     version: r.version,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -80,6 +83,7 @@ export function modelRecord(m: Model) {
     fields: m.fields,
     layout: m.layout,
     embedByDefault: m.embedByDefault,
+    previewUrl: m.previewUrl,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

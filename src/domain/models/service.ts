@@ -74,6 +74,26 @@ export function parseField(s: Services, h: ProjectHandle, raw: unknown, path: st
   return { id, namespace, label, type, arrayType, relation, required, options };
 }
 
+/**
+ * A preview URL template: null, or an http(s) URL of at most 2,048 characters whose placeholders
+ * are `{name}` words (`{token}`, `{id}`, `{model}`, or a field's namespace), filled in by the
+ * admin app when an editor opens a preview.
+ */
+function checkPreviewUrl(v: unknown): string | null {
+  if (v === null) return null;
+  const bad = () => badField("previewUrl", "previewUrl must be an http(s) URL with {token}, {id}, {model} or {<field>} placeholders, or null");
+  if (typeof v !== "string" || v.length === 0 || v.length > 2048) bad();
+  const filled = (v as string).replace(/\{[A-Za-z0-9_$-]{1,64}\}/g, "x");
+  if (/[{}]/.test(filled)) bad();
+  try {
+    const u = new URL(filled);
+    if (u.protocol !== "http:" && u.protocol !== "https:") bad();
+  } catch {
+    bad();
+  }
+  return v as string;
+}
+
 function checkUniqueFields(fields: FieldDef[], path: string): void {
   const seen = new Set<string>();
   const ids = new Set<string>();
@@ -105,7 +125,7 @@ function snapshot(h: ProjectHandle, m: Model, now: string): void {
 /** Creates a model. */
 export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>, actor = "system"): Model {
   // A misspelt key (say `feilds`) would otherwise create a model silently missing what was meant.
-  const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "fields"]);
+  const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "previewUrl", "fields"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} is not a model property`);
   const name = checkString(body.name, "name", 120, false)!;
   const namespace = body.namespace;
@@ -133,6 +153,7 @@ export function createModel(s: Services, h: ProjectHandle, body: Record<string, 
     fields,
     layout: null,
     embedByDefault: (body.embedByDefault as boolean) ?? false,
+    previewUrl: body.previewUrl === undefined ? null : checkPreviewUrl(body.previewUrl),
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -166,7 +187,7 @@ export function updateModel(
   opts: { fieldChange?: boolean } = {},
 ): Model {
   const m = modelOrFail(h, ref, "id");
-  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "addFields", "editFields", "removeIds"]);
+  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "previewUrl", "addFields", "editFields", "removeIds"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
   const next: Model = { ...m, fields: [...m.fields] };
   if (body.name !== undefined) next.name = checkString(body.name, "name", 120, false)!;
@@ -183,6 +204,7 @@ export function updateModel(
     if (typeof body.embedByDefault !== "boolean") badField("embedByDefault", "embedByDefault must be true or false");
     next.embedByDefault = body.embedByDefault;
   }
+  if (body.previewUrl !== undefined) next.previewUrl = checkPreviewUrl(body.previewUrl);
   const self = { id: m.id, namespace: m.namespace };
   if (body.removeIds !== undefined) {
     if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
@@ -232,6 +254,7 @@ export function updateModel(
         description: next.description,
         singleEntry: next.singleEntry,
         embedByDefault: next.embedByDefault,
+        previewUrl: next.previewUrl,
         fields: JSON.stringify(next.fields),
         version: next.version,
         updatedAt: now,

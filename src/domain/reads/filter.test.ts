@@ -19,6 +19,7 @@ const model = (mid: string, namespace: string, fields: FieldDef[]): Model => ({
   fields,
   layout: null,
   embedByDefault: false,
+  previewUrl: null,
   version: 1,
   createdAt: "",
   updatedAt: "",

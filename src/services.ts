@@ -23,6 +23,7 @@ import { RenderCache } from "./infra/render-cache.ts";
 import { RequestInfos } from "./http/context.ts";
 import { ReadPool } from "./infra/read-pool.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
+import { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -70,6 +71,8 @@ export interface Services {
   reads: ReadPool;
   /** Page reads (Svc-Page) noted on the read path, written in batches. */
   pages: PageRecorder;
+  /** Hardening (issue 15 item 11): per-account and per-IP sign-in throttle, bounded, on the injected clock. */
+  signIns: SignInThrottle;
 }
 
 export interface ServiceDeps {
@@ -156,6 +159,8 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
       log,
     ),
     pages: new PageRecorder(self),
+    // Hardening (issue 15 item 11): the sign-in throttle.
+    signIns: new SignInThrottle(clock),
   };
   // Workers keep their own handles and model caches: they are told about model changes and removed files.
   changes.on("models", (projectId) => s.reads.broadcast({ type: "models", projectId }));

@@ -11,6 +11,36 @@ import { webhookProjects } from "../../storage/control/schema.ts";
 import { UUID } from "../projects/service.ts";
 import { maskSecret, newSecret } from "./signing.ts";
 import { destinationRefusal } from "./safety.ts";
+import { SecretBox } from "../../infra/secret-box.ts";
+
+/** The kind a webhook secret is sealed for (the associated data of its encryption). */
+export const SECRET_KIND = "webhook-secret";
+
+/** A signing secret as stored: sealed, with its display prefix kept in the clear. */
+function sealed(s: Services, secret: string): string {
+  return s.secretBox.seal(secret, SECRET_KIND, maskSecret(secret));
+}
+
+/**
+ * Seals the secrets an older version stored in the clear; the sender runs it once per project
+ * and process. The values and their meaning do not change, only how they are kept.
+ */
+export function sealClearSecrets(s: Services, h: ProjectHandle): number {
+  const rows = h.sqlite
+    .query(
+      "SELECT id, secret, previous_secret AS previousSecret FROM webhook_endpoints WHERE secret NOT LIKE 'sealed:%' OR previous_secret NOT LIKE 'sealed:%'",
+    )
+    .all() as { id: string; secret: string; previousSecret: string | null }[];
+  for (const r of rows) {
+    const seal = (v: string | null) => (v === null || SecretBox.isSealed(v) ? v : sealed(s, v));
+    h.db
+      .update(webhookEndpoints)
+      .set({ secret: seal(r.secret)!, previousSecret: seal(r.previousSecret) })
+      .where(eq(webhookEndpoints.id, r.id))
+      .run();
+  }
+  return rows.length;
+}
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
 export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
@@ -37,7 +67,7 @@ export function endpointOut(row: EndpointRow, now: number) {
     disabledAt: row.disabledAt,
     disabledReason: row.disabledReason,
     failingSince: row.failingSince,
-    secretPrefix: maskSecret(row.secret),
+    secretPrefix: maskSecret(SecretBox.visible(row.secret)),
     secretRotatedAt: row.secretRotatedAt,
     previousSecretExpiresAt: overlap ? row.previousSecretExpiresAt : null,
     createdAt: row.createdAt,
@@ -45,7 +75,7 @@ export function endpointOut(row: EndpointRow, now: number) {
   };
 }
 
-/** The secrets that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
+/** The secrets (as stored, sealed) that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
 export function signingSecrets(row: Pick<EndpointRow, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: number): string[] {
   const out = [row.secret];
   if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) out.push(row.previousSecret);
@@ -143,6 +173,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   // endpoint the sender does not know about.
   s.control.db.insert(webhookProjects).values({ projectId, createdAt: now }).onConflictDoNothing().run();
   const h = s.projects.get(projectId);
+  const secret = newSecret();
   const row: EndpointRow = {
     id: s.ids.uuid(),
     url,
@@ -150,7 +181,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
     events: JSON.stringify(events),
     includeContent,
     active: true,
-    secret: newSecret(),
+    secret: sealed(s, secret),
     previousSecret: null,
     previousSecretExpiresAt: null,
     secretRotatedAt: null,
@@ -163,7 +194,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   };
   h.db.insert(webhookEndpoints).values(row).run();
   endpointsChanged(h);
-  return { ...endpointOut(row, s.clock.now()), secret: row.secret };
+  return { ...endpointOut(row, s.clock.now()), secret };
 }
 
 /** Every endpoint of the project, oldest first. */
@@ -263,7 +294,8 @@ export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Re
     h.db
       .update(webhookEndpoints)
       .set({
-        secret,
+        // The previous secret moves over still sealed: a rotation never needs to open it.
+        secret: sealed(s, secret),
         previousSecret: grace === 0 ? null : cur.secret,
         previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
         secretRotatedAt: now,

@@ -65,7 +65,7 @@ describe("changes by another process reach the key cache at once", () => {
     expect((await me(k.apiKey)).status).toBe(200);
     const other = createApp(testConfig(h.dir));
     try {
-      setActive(other.services, projectId, k.id, false);
+      setActive(other.services, projectId, { kind: "cli" }, k.id, false);
     } finally {
       other.close();
     }

@@ -64,6 +64,17 @@ function grantScopes(s: Services, projectId: string, minter: Minter, raw: unknow
   return scopes;
 }
 
+/**
+ * Refuses to act on a key that holds a scope the caller does not: a rotation hands out a new
+ * secret with the same scopes, and an edit, a reactivation or new origins keep those scopes in
+ * use, so each is a grant of what the key holds (the scope named is the first one not held).
+ */
+function checkHoldsAll(minter: Minter, row: KeyRow): void {
+  for (const sc of JSON.parse(row.scopes) as string[]) {
+    if (!minterHolds(minter, sc)) fail("scope_not_held", { param: "scope", extra: { scope: sc } });
+  }
+}
+
 function secretFor(family: "scoped" | "legacy", environment: string): string {
   const live = environment === "production";
   if (family === "scoped") return (live ? "svc_live_" : "svc_test_") + randomToken(32);
@@ -220,13 +231,21 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
   const row = keyOrFail(s, projectId, id);
   const known = new Set(["name", "scopes", "expiresAt", "apiVersion"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
+  checkHoldsAll(minter, row);
   const patch: Partial<KeyRow> = {};
   if (body.name !== undefined) patch.name = checkName(body.name);
   if (body.scopes !== undefined) {
     if (row.family === "legacy") badField("scopes", "Scopes need a scoped key; legacy keys are never converted. Mint a scoped key instead.");
     patch.scopes = JSON.stringify(grantScopes(s, projectId, minter, body.scopes));
   }
-  if (body.expiresAt !== undefined) patch.expiresAt = checkExpiry(s, body.expiresAt);
+  if (body.expiresAt !== undefined) {
+    patch.expiresAt = checkExpiry(s, body.expiresAt);
+    // A rotated-out key lives on only for its grace period: its end can come sooner, never later
+    // (clearing it would bring the old secret back for good).
+    if (row.rotatedToId && row.expiresAt && (patch.expiresAt === null || patch.expiresAt > row.expiresAt)) {
+      badField("expiresAt", `This key was rotated; its expiresAt can only move earlier than ${row.expiresAt}`);
+    }
+  }
   if (body.apiVersion !== undefined) {
     const v = checkApiVersion(body.apiVersion);
     if (v === null) badField("apiVersion", "apiVersion must be a supported version");
@@ -238,8 +257,9 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
 }
 
 /** Rotates a key once: a successor with the same settings; the predecessor expires after `graceHours`. */
-export function rotateKey(s: Services, projectId: string, id: string, body: Record<string, unknown>) {
+export function rotateKey(s: Services, projectId: string, minter: Minter, id: string, body: Record<string, unknown>) {
   const row = keyOrFail(s, projectId, id);
+  checkHoldsAll(minter, row);
   const grace = body.graceHours === undefined ? 24 : body.graceHours;
   if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
     badField("graceHours", "graceHours must be a whole number from 0 to 168");
@@ -282,10 +302,11 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
   };
 }
 
-/** Revokes or reactivates a key. */
-export function setActive(s: Services, projectId: string, id: string, active: unknown) {
+/** Revokes or reactivates a key. Anyone with api_key:update may revoke; reactivating is a grant. */
+export function setActive(s: Services, projectId: string, minter: Minter, id: string, active: unknown) {
   if (typeof active !== "boolean") badField("active", "active must be true or false");
   const row = keyOrFail(s, projectId, id);
+  if (active) checkHoldsAll(minter, row);
   s.control.db.update(apiKeys).set({ active }).where(eq(apiKeys.id, row.id)).run();
   s.changes.key(row.id);
   return answerState(s, keyOrFail(s, projectId, id));
@@ -307,8 +328,10 @@ function checkOrigin(v: unknown, path: string): string {
 }
 
 /** Sets the origins a key accepts (up to 50; empty accepts any). */
-export function setAllowedOrigins(s: Services, projectId: string, id: string, body: Record<string, unknown>) {
+export function setAllowedOrigins(s: Services, projectId: string, minter: Minter, id: string, body: Record<string, unknown>) {
   const row = keyOrFail(s, projectId, id);
+  // An empty list lets every origin in, so any change may widen what the key's scopes reach.
+  checkHoldsAll(minter, row);
   const list = body.allowedOrigins;
   if (!Array.isArray(list)) badField("allowedOrigins", "allowedOrigins must be a list of origins");
   if (list.length > 50) badField("allowedOrigins", "allowedOrigins holds at most 50 origins");

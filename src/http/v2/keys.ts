@@ -41,8 +41,9 @@ export function keyRoutes(s: Services) {
     )
     .post(
       "/:id/rotate",
-      async ({ project: { id: projectId }, request, params, set }) => {
-        const answer = rotateKey(s, projectId, params.id, await jsonBody(request));
+      // Hardening (issue 15 item 8): rotation, reactivation and origins check the caller's scopes (p).
+      async ({ principal: p, project: { id: projectId }, request, params, set }) => {
+        const answer = rotateKey(s, projectId, p, params.id, await jsonBody(request));
         set.status = 201;
         return answer;
       },
@@ -50,16 +51,16 @@ export function keyRoutes(s: Services) {
     )
     .patch(
       "/:id/active",
-      async ({ project: { id: projectId }, request, params }) => {
+      async ({ principal: p, project: { id: projectId }, request, params }) => {
         const body = await jsonBody(request);
-        return setActive(s, projectId, params.id, body.active);
+        return setActive(s, projectId, p, params.id, body.active);
       },
       { person: "api_key:update" },
     )
     .patch(
       "/:id/allowed-origins",
-      async ({ project: { id: projectId }, request, params }) => {
-        return setAllowedOrigins(s, projectId, params.id, await jsonBody(request));
+      async ({ principal: p, project: { id: projectId }, request, params }) => {
+        return setAllowedOrigins(s, projectId, p, params.id, await jsonBody(request));
       },
       { person: "api_key:update" },
     )

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CONTROL_FILE, projectFile, projectIds } from "../storage/files.ts";
 import { configYaml, lineMessage, runLitestream, writeConfig, type ReplicaSettings } from "./litestream.ts";
-import { FILE_MODE, privateDir } from "../storage/permissions.ts";
+import { DIR_MODE, FILE_MODE, privateDir } from "../storage/permissions.ts";
 import { KEY_FILE } from "./secret-box.ts";
 
 /** A restore that cannot go on; the message is one line for the operator. */
@@ -26,7 +26,7 @@ export interface RestoreResult {
 /** Project files fetched at once; each is one Litestream process. */
 const PARALLEL = 4;
 
-/** Refuses a data directory that holds anything but the key file. A missing one is created 0700. */
+/** Refuses a data directory that holds anything but the key file. A missing one is created 0700, an empty one made 0700. */
 function checkEmpty(dataDir: string): void {
   if (!existsSync(dataDir)) {
     privateDir(dataDir);
@@ -43,6 +43,8 @@ function checkEmpty(dataDir: string): void {
   if (entries.length > 0) {
     throw new RestoreError(`the data directory ${dataDir} is not empty (${entries.length} entries); restore only into an empty directory`);
   }
+  // An empty folder the operator made is about to hold everything: it is for Capa's user only.
+  chmodSync(dataDir, DIR_MODE);
 }
 
 /** Restores one file from its replica to `out`; false when the replica holds no backup of it. */

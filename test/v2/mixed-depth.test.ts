@@ -117,3 +117,29 @@ describe("mixed values nested too deep", () => {
     expect(pub.body.published.data.meta).toEqual(value);
   });
 });
+
+describe("a body nested 100,000 levels with an Idempotency-Key", () => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = startApp();
+    ({ token } = await withOwner(h));
+  });
+  afterAll(() => h.close());
+
+  test.each([
+    ["/v2/model-instances/bulk-publish", "instanceIds", { error: "instanceIds[0] must be an entry id (UUID)", code: "invalid_body", field: "instanceIds[0]" }],
+    [
+      "/v2/scheduled-actions",
+      "x",
+      { error: "x is not a field of this request; send action, targets, wallTime, timezone, versionId", code: "invalid_body", field: "x" },
+    ],
+  ])("POST %s reaches validation: the 400 it answers without the header, not a 500", async (path, key, answer) => {
+    const raw = `{"${key}":${nestedText(100_000)}}`;
+    for (const headers of [{}, { "idempotency-key": "deep-1" }]) {
+      const r = await h.json("POST", path, { token, raw, headers: { "content-type": "application/json", ...headers } });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual(answer);
+    }
+  });
+});

@@ -136,7 +136,7 @@ describe("a body nested 100,000 levels with an Idempotency-Key", () => {
     ],
   ])("POST %s reaches validation: the 400 it answers without the header, not a 500", async (path, key, answer) => {
     const raw = `{"${key}":${nestedText(100_000)}}`;
-    for (const headers of [{}, { "idempotency-key": "deep-1" }]) {
+    for (const headers of [{}, { "idempotency-key": "deep-1" }] as Record<string, string>[]) {
       const r = await h.json("POST", path, { token, raw, headers: { "content-type": "application/json", ...headers } });
       expect(r.status).toBe(400);
       expect(r.body).toEqual(answer);

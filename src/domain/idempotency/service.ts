@@ -50,13 +50,12 @@ function canonical(v: unknown): string {
     const parts: (string | { v: unknown })[] = [];
     if (Array.isArray(x)) {
       parts.push("[");
-      x.forEach((e, i) => parts.push(...(i ? [","] : []), { v: e }));
+      for (let i = 0; i < x.length; i++) parts.push(...(i ? [","] : []), { v: x[i] });
       parts.push("]");
     } else if (x !== null && typeof x === "object") {
       parts.push("{");
-      Object.keys(x)
-        .sort()
-        .forEach((k, i) => parts.push(`${i ? "," : ""}${JSON.stringify(k)}:`, { v: (x as Record<string, unknown>)[k] }));
+      const keys = Object.keys(x).sort();
+      for (let i = 0; i < keys.length; i++) parts.push(`${i ? "," : ""}${JSON.stringify(keys[i])}:`, { v: (x as Record<string, unknown>)[keys[i]!] });
       parts.push("}");
     } else {
       out.push(JSON.stringify(x) ?? "null");

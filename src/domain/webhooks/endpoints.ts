@@ -12,35 +12,7 @@ import { UUID } from "../projects/service.ts";
 import { maskSecret, newSecret } from "./signing.ts";
 import { destinationRefusal } from "./safety.ts";
 import { SecretBox } from "../../infra/secret-box.ts";
-
-/** The kind a webhook secret is sealed for (the associated data of its encryption). */
-export const SECRET_KIND = "webhook-secret";
-
-/** A signing secret as stored: sealed, with its display prefix kept in the clear. */
-function sealed(s: Services, secret: string): string {
-  return s.secretBox.seal(secret, SECRET_KIND, maskSecret(secret));
-}
-
-/**
- * Seals the secrets an older version stored in the clear; the sender runs it once per project
- * and process. The values and their meaning do not change, only how they are kept.
- */
-export function sealClearSecrets(s: Services, h: ProjectHandle): number {
-  const rows = h.sqlite
-    .query(
-      "SELECT id, secret, previous_secret AS previousSecret FROM webhook_endpoints WHERE secret NOT LIKE 'sealed:%' OR previous_secret NOT LIKE 'sealed:%'",
-    )
-    .all() as { id: string; secret: string; previousSecret: string | null }[];
-  for (const r of rows) {
-    const seal = (v: string | null) => (v === null || SecretBox.isSealed(v) ? v : sealed(s, v));
-    h.db
-      .update(webhookEndpoints)
-      .set({ secret: seal(r.secret)!, previousSecret: seal(r.previousSecret) })
-      .where(eq(webhookEndpoints.id, r.id))
-      .run();
-  }
-  return rows.length;
-}
+import { sealedSecret } from "./endpoint-secrets.ts";
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
 export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
@@ -181,7 +153,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
     events: JSON.stringify(events),
     includeContent,
     active: true,
-    secret: sealed(s, secret),
+    secret: sealedSecret(s, secret),
     previousSecret: null,
     previousSecretExpiresAt: null,
     secretRotatedAt: null,
@@ -294,9 +266,10 @@ export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Re
     h.db
       .update(webhookEndpoints)
       .set({
-        // The previous secret moves over still sealed: a rotation never needs to open it.
-        secret: sealed(s, secret),
-        previousSecret: grace === 0 ? null : cur.secret,
+        // The previous secret moves over still sealed (a rotation never needs to open it); one an
+        // older version stored in the clear is sealed on the way.
+        secret: sealedSecret(s, secret),
+        previousSecret: grace === 0 ? null : SecretBox.isSealed(cur.secret) ? cur.secret : sealedSecret(s, cur.secret),
         previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
         secretRotatedAt: now,
         updatedAt: now,

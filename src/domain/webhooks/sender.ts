@@ -17,7 +17,8 @@ import {
   type AttemptResult,
   type Claimed,
 } from "./deliveries.ts";
-import { activeSubscribers, SECRET_KIND, sealClearSecrets, webhookProjectIds } from "./endpoints.ts";
+import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
+import { SECRET_KIND, sealClearSecrets } from "./endpoint-secrets.ts";
 import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";
 import { signedHeaders } from "./signing.ts";
 

@@ -33,7 +33,9 @@ describe("project files", () => {
   test("a request that waits for its body keeps its project file open past the idle close", async () => {
     h = startApp({ projectIdleMs: 30 });
     const { token } = await withOwner(h);
-    expect((await h.json("POST", "/v2/models", { token, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] } })).status).toBe(201);
+    expect(
+      (await h.json("POST", "/v2/models", { token, body: { name: "Post", namespace: "post", fields: [{ namespace: "title", type: "string" }] } })).status,
+    ).toBe(201);
     const body = new TextEncoder().encode(JSON.stringify({ model: "post", data: { title: "Slow" } }));
     // The body arrives well after the idle close would have closed the file the route opened.
     const slow = new ReadableStream<Uint8Array>({

@@ -394,10 +394,12 @@ function pruneEvents(s: Services, h: ProjectHandle, before: string): number {
   const bound = kept.seq ?? Number.MAX_SAFE_INTEGER;
   let total = 0;
   for (;;) {
-    const n = write(s, h, () =>
-      h.sqlite
-        .query("DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq < ? AND occurred_at < ? ORDER BY seq LIMIT 500)")
-        .run(bound, before).changes,
+    const n = write(
+      s,
+      h,
+      () =>
+        h.sqlite.query("DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE seq < ? AND occurred_at < ? ORDER BY seq LIMIT 500)").run(bound, before)
+          .changes,
     );
     total += n;
     if (n < 500) return total;

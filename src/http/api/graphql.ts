@@ -135,7 +135,11 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       if (previewToken !== null && prod) {
         const grant = checkPreviewToken(s, h, previewToken);
         if (!grant)
-          fail("invalid_parameter", { message: "The preview token is not valid or has expired.", param: "preview", hint: "Mint a token with POST /v2/preview-tokens." });
+          fail("invalid_parameter", {
+            message: "The preview token is not valid or has expired.",
+            param: "preview",
+            hint: "Mint a token with POST /v2/preview-tokens.",
+          });
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
       const cacheable = get && prod && previewToken === null && params.extensions?.svc !== true;
@@ -162,7 +166,12 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
     if (cached) s.pages.recordRead(call.key.row.projectId, request.headers, cached.surrogate, [info.url.pathname + info.url.search]);
     else if (answer.status === 200 && answer.rest?.length) {
       const surrogate = renderedAnswer(new Uint8Array(0), call.key.row.projectId, answer.models, answer.entryIds).surrogate;
-      s.pages.recordRead(call.key.row.projectId, request.headers, surrogate, answer.rest.map((r) => r.url));
+      s.pages.recordRead(
+        call.key.row.projectId,
+        request.headers,
+        surrogate,
+        answer.rest.map((r) => r.url),
+      );
     }
     if (cached) return respondCached(request, cached, call.version);
     return respond(request, answer, call.version, null, answer.headers, get && call.key.row.environment !== "production");

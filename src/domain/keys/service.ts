@@ -6,26 +6,15 @@ import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { randomToken, sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
-import { holds, type Principal } from "../access/principal.ts";
-import { KEY_SCOPES, PRESETS, legacyScopes } from "../access/scopes.ts";
+import { PRESETS, legacyScopes } from "../access/scopes.ts";
 import { isVersion, LATEST_VERSION, VERSIONS } from "../versions.ts";
-import { parseScopes } from "./scopes.ts";
+import { checkHoldsAll, grantScopes, minterHolds, PERMISSIONS, type Minter } from "./grants.ts";
 import { writeControl } from "../unit-of-work.ts";
 import { grantSignature, readGrantsOf } from "../reads/reader.ts";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
-export const PERMISSIONS = ["read", "write", "delete", "agent"] as const;
+export { grantable, PERMISSIONS, type Minter } from "./grants.ts";
 const HOUR = 3600_000;
-
-/** Who mints: a person (checked against their role) or the CLI (the project's owner powers). */
-export type Minter = Principal | { kind: "cli" };
-
-function minterHolds(m: Minter, scope: string): boolean {
-  if (m.kind === "cli") return true;
-  const [r, a, model] = scope.split(":");
-  // A per-model grant is within an unscoped one the minter holds, or the same per-model grant.
-  return holds(m, scope) || (model !== undefined && holds(m, `${r}:${a}`));
-}
 
 function checkName(v: unknown): string {
   if (v === undefined || v === null) return "API key";
@@ -53,26 +42,6 @@ function checkApiVersion(v: unknown): string | null {
     badField("apiVersion", `apiVersion must be a supported version: ${VERSIONS.map((x) => x.date).join(", ")}`);
   }
   return v;
-}
-
-/** Checks the scopes a minter asks for and returns them expanded; refuses what the minter does not hold. */
-function grantScopes(s: Services, projectId: string, minter: Minter, raw: unknown): string[] {
-  const scopes = parseScopes(s, projectId, raw);
-  for (const sc of scopes) {
-    if (!minterHolds(minter, sc)) fail("scope_not_held", { param: "scope", extra: { scope: sc } });
-  }
-  return scopes;
-}
-
-/**
- * Refuses to act on a key that holds a scope the caller does not: a rotation hands out a new
- * secret with the same scopes, and an edit, a reactivation or new origins keep those scopes in
- * use, so each is a grant of what the key holds (the scope named is the first one not held).
- */
-function checkHoldsAll(minter: Minter, row: KeyRow): void {
-  for (const sc of JSON.parse(row.scopes) as string[]) {
-    if (!minterHolds(minter, sc)) fail("scope_not_held", { param: "scope", extra: { scope: sc } });
-  }
 }
 
 function secretFor(family: "scoped" | "legacy", environment: string): string {
@@ -215,15 +184,6 @@ export function listKeys(s: Services, projectId: string, includeStatus: boolean,
       Object.assign(item, { active: st.active, allowedOrigins: st.allowedOrigins, expiresAt: st.expiresAt, lastUsedAt: lastUsed(r.id) ?? st.lastUsedAt });
     return item;
   });
-}
-
-/** What a caller may grant: every key scope with whether the caller holds it, and the presets. */
-export function grantable(minter: Minter) {
-  return {
-    scopes: KEY_SCOPES.map((scope) => ({ scope, held: minterHolds(minter, scope) })),
-    presets: Object.entries(PRESETS).map(([name, scopes]) => ({ name, scopes, grantable: scopes.every((x) => minterHolds(minter, x)) })),
-    permissions: PERMISSIONS.map((p) => ({ permission: p, grantable: legacyScopes(p).every((x) => minterHolds(minter, x)) })),
-  };
 }
 
 /** Edits a key's name, scopes, expiry or version pin. */

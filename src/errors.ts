@@ -77,6 +77,11 @@ export const CATALOGUE = {
   // Management (/v2) codes.
   auth_required: e(401, "Authentication token required", undefined, true),
   invalid_credentials: e(401, "Invalid credentials", undefined, true),
+  sign_in_throttled: e(
+    429,
+    "Too many sign-in attempts; wait before trying again.",
+    "Wait the number of seconds in the Retry-After header; each further failure doubles the wait, up to 15 minutes.",
+  ),
   invalid_api_key: e(401, "Invalid API key", undefined, true),
   invalid_token: e(401, "Invalid or expired token", "Sign in again or refresh the access token."),
   insufficient_permissions: e(403, "Insufficient permissions", undefined, true),

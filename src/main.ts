@@ -5,6 +5,7 @@ import { loadConfig } from "./config.ts";
 import { createApp, largestBodyLimit, type CapaApp } from "./app.ts";
 import { die, startupReason, type Phase } from "./startup-failure.ts";
 import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
+import { warnWideModes } from "./storage/permissions.ts";
 
 /** How long a stop waits for in-flight requests before closing their connections. */
 export const DRAIN_MS = 10_000;
@@ -33,7 +34,11 @@ export function serve(env: Env = process.env): void {
     const config = loadConfig(env);
     where = { host: config.host, port: config.port, dataDir: config.dataDir };
     phase = "data";
+    // Files made by this process and its children (Litestream's shadow WAL and file replicas)
+    // are for this user only; Capa's own files are made 0600/0700 explicitly as well.
+    process.umask(0o077);
     capa = createApp(config);
+    warnWideModes(config.dataDir, capa.services.log);
     phase = "listen";
     // Listen before the first start, so a port already in use fails before any secret is
     // printed; bootstrap is synchronous, so no request is served before it finishes.

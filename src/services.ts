@@ -23,6 +23,8 @@ import { RenderCache } from "./infra/render-cache.ts";
 import { RequestInfos } from "./http/context.ts";
 import { ReadPool } from "./infra/read-pool.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
+import { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
+import { SecretBox } from "./infra/secret-box.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -70,6 +72,10 @@ export interface Services {
   reads: ReadPool;
   /** Page reads (Svc-Page) noted on the read path, written in batches. */
   pages: PageRecorder;
+  /** Hardening (issue 15 item 11): per-account and per-IP sign-in throttle, bounded, on the injected clock. */
+  signIns: SignInThrottle;
+  /** Hardening (issue 15 item 7): seals secrets at rest with the data directory's secret.key. */
+  secretBox: SecretBox;
 }
 
 export interface ServiceDeps {
@@ -103,7 +109,10 @@ export function createChangeBus(): ChangeBus {
 export function createServices(config: Config, deps: ServiceDeps = {}): Services {
   const clock = deps.clock ?? systemClock;
   const control = openControl(join(config.dataDir, "control.sqlite"));
-  const secret = config.jwtSecret ?? serverSecret(control.db, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
+  // Hardening (issue 15 item 7): secrets at rest are sealed with the data directory's key.
+  const secretBox = SecretBox.forDataDir(config.dataDir);
+  const log = deps.log ?? createLogger(config.logLevel);
+  const secret = config.jwtSecret ?? serverSecret(control.db, secretBox, log, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
   const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
   const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs);
   const metrics = createMetrics();
@@ -112,7 +121,6 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
   changes.on("content", (pid) => renderCache.invalidate(pid));
   changes.on("models", (pid) => renderCache.invalidate(pid));
   const ids = deps.ids ?? systemIds;
-  const log = deps.log ?? createLogger(config.logLevel);
   const self = (): Services => s;
   const s: Services = {
     config,
@@ -156,6 +164,9 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
       log,
     ),
     pages: new PageRecorder(self),
+    // Hardening (issue 15 item 11): the sign-in throttle.
+    signIns: new SignInThrottle(clock),
+    secretBox,
   };
   // Workers keep their own handles and model caches: they are told about model changes and removed files.
   changes.on("models", (projectId) => s.reads.broadcast({ type: "models", projectId }));

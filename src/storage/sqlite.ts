@@ -3,10 +3,10 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as controlSchema from "./control/schema.ts";
 import * as projectSchema from "./project/schema.ts";
+import { privateDir, privateFile } from "./permissions.ts";
 
 export type ControlDb = BunSQLiteDatabase<typeof controlSchema>;
 export type ProjectDrizzle = BunSQLiteDatabase<typeof projectSchema>;
@@ -33,9 +33,10 @@ export function applyPragmas(sqlite: Database): void {
   sqlite.exec("PRAGMA temp_store = MEMORY");
 }
 
-/** Opens (creating if needed) the control file and migrates it. */
+/** Opens (creating if needed, 0600 in a 0700 folder) the control file and migrates it. */
 export function openControl(path: string): { sqlite: Database; db: ControlDb } {
-  mkdirSync(dirname(path), { recursive: true });
+  privateDir(dirname(path));
+  privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite);
   const db = drizzle({ client: sqlite, schema: controlSchema });
@@ -43,9 +44,10 @@ export function openControl(path: string): { sqlite: Database; db: ControlDb } {
   return { sqlite, db };
 }
 
-/** Opens (creating if needed) a project file and migrates it. */
+/** Opens (creating if needed, 0600 in a 0700 folder) a project file and migrates it. */
 export function openProjectFile(path: string): { sqlite: Database; db: ProjectDrizzle } {
-  mkdirSync(dirname(path), { recursive: true });
+  privateDir(dirname(path));
+  privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite);
   const db = drizzle({ client: sqlite, schema: projectSchema });

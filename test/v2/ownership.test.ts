@@ -30,7 +30,7 @@ describe("ownership", () => {
       await h.json("DELETE", `/v2/projects/${pid}/members/${ownerId}`, { token: admin }),
       await h.json("POST", `/v2/projects/${pid}/members`, {
         token: admin,
-        body: { email: "new-owner@example.com", role: "owner", password: "new-owner-password" },
+        body: { email: "new-owner@example.com", role: "owner" },
       }),
     ];
     expect(tries.map((r) => [r.status, r.body])).toEqual(tries.map(() => [403, REFUSED("admin")]));

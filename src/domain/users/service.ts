@@ -76,13 +76,19 @@ export function startSession(s: Services, user: User) {
   return issueTokens(s, user, ACCESS_TTL_S);
 }
 
-/** Signs a person in: `{ accessToken, refreshToken }`, or `401 Invalid credentials`. */
-export async function login(s: Services, email: unknown, password: unknown) {
+/**
+ * Signs a person in: `{ accessToken, refreshToken }`, `401 Invalid credentials`, or `429
+ * sign_in_throttled` while the e-mail or the client IP is locked (the same for unknown e-mails,
+ * so the throttle reveals no more than the answer does).
+ */
+export async function login(s: Services, email: unknown, password: unknown, ip = "local") {
   if (typeof email !== "string" || typeof password !== "string") fail("invalid_credentials");
+  const settle = s.signIns.begin(email, ip);
   const user = findUserByEmail(s, email);
   // Verify against a dummy hash when the account is unknown, so timing does not reveal which.
   const hash = user?.passwordHash ?? dummyHash();
   const ok = await Bun.password.verify(password, hash);
+  settle(Boolean(user?.passwordHash && ok));
   if (!user?.passwordHash || !ok) fail("invalid_credentials");
   return issueTokens(s, user, ACCESS_TTL_S);
 }

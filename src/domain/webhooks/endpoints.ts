@@ -13,6 +13,8 @@ import { maskSecret, newSecret } from "./signing.ts";
 import { destinationRefusal } from "./safety.ts";
 import type { Static } from "@sinclair/typebox";
 import type { RotateBody } from "../access/body-models.ts";
+import { SecretBox } from "../../infra/secret-box.ts";
+import { sealedSecret } from "./endpoint-secrets.ts";
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
 export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
@@ -39,7 +41,7 @@ export function endpointOut(row: EndpointRow, now: number) {
     disabledAt: row.disabledAt,
     disabledReason: row.disabledReason,
     failingSince: row.failingSince,
-    secretPrefix: maskSecret(row.secret),
+    secretPrefix: maskSecret(SecretBox.visible(row.secret)),
     secretRotatedAt: row.secretRotatedAt,
     previousSecretExpiresAt: overlap ? row.previousSecretExpiresAt : null,
     createdAt: row.createdAt,
@@ -47,7 +49,7 @@ export function endpointOut(row: EndpointRow, now: number) {
   };
 }
 
-/** The secrets that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
+/** The secrets (as stored, sealed) that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
 export function signingSecrets(row: Pick<EndpointRow, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: number): string[] {
   const out = [row.secret];
   if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) out.push(row.previousSecret);
@@ -145,6 +147,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   // endpoint the sender does not know about.
   s.control.db.insert(webhookProjects).values({ projectId, createdAt: now }).onConflictDoNothing().run();
   const h = s.projects.get(projectId);
+  const secret = newSecret();
   const row: EndpointRow = {
     id: s.ids.uuid(),
     url,
@@ -152,7 +155,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
     events: JSON.stringify(events),
     includeContent,
     active: true,
-    secret: newSecret(),
+    secret: sealedSecret(s, secret),
     previousSecret: null,
     previousSecretExpiresAt: null,
     secretRotatedAt: null,
@@ -165,7 +168,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   };
   h.db.insert(webhookEndpoints).values(row).run();
   endpointsChanged(h);
-  return { ...endpointOut(row, s.clock.now()), secret: row.secret };
+  return { ...endpointOut(row, s.clock.now()), secret };
 }
 
 /** Every endpoint of the project, oldest first. */
@@ -263,8 +266,10 @@ export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: St
     h.db
       .update(webhookEndpoints)
       .set({
-        secret,
-        previousSecret: grace === 0 ? null : cur.secret,
+        // The previous secret moves over still sealed (a rotation never needs to open it); one an
+        // older version stored in the clear is sealed on the way.
+        secret: sealedSecret(s, secret),
+        previousSecret: grace === 0 ? null : SecretBox.isSealed(cur.secret) ? cur.secret : sealedSecret(s, cur.secret),
         previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
         secretRotatedAt: now,
         updatedAt: now,

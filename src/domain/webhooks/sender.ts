@@ -18,6 +18,7 @@ import {
   type Claimed,
 } from "./deliveries.ts";
 import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
+import { SECRET_KIND, sealClearSecrets } from "./endpoint-secrets.ts";
 import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";
 import { signedHeaders } from "./signing.ts";
 
@@ -97,6 +98,9 @@ export class WebhookSender {
         // Nothing of this process is sending in this project yet: whatever says `sending` was cut off by a stop.
         const n = requeueInterrupted(this.s, h, now);
         if (n > 0) this.s.log.warn("webhook deliveries interrupted by a stop are sent again", { projectId, deliveries: n });
+        // Secrets an older version stored in the clear are sealed the first time this process sends here.
+        const sealedNow = sealClearSecrets(this.s, h);
+        if (sealedNow > 0) this.s.log.info("webhook signing secrets stored in the clear are now sealed", { projectId, endpoints: sealedNow });
         this.recovered.add(projectId);
       }
       // While every endpoint has a lane running there is nothing to start (and no scan to pay for).
@@ -157,7 +161,15 @@ export class WebhookSender {
     const t0 = performance.now();
     const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({ startedAt, durationMs: performance.now() - t0, ...r });
     const url = new URL(job.url);
-    const headers = signedHeaders(job.secrets, job.eventId, startedAt, job.body);
+    let secrets: string[];
+    try {
+      secrets = job.secrets.map((x) => this.s.secretBox.open(x, SECRET_KIND));
+    } catch {
+      // The only way opening fails is a key that is not the one that sealed (SecretUnreadable).
+      const error = "Not sent: the signing secret does not open with this data directory's secret.key; put the original key file back or rotate the secret.";
+      return done({ statusCode: null, succeeded: false, error, response: null });
+    }
+    const headers = signedHeaders(secrets, job.eventId, startedAt, job.body);
     let target = url.href;
     let tls = this.tls();
     if (!this.s.config.webhookAllowPrivate) {

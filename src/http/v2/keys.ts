@@ -42,8 +42,9 @@ export function keyRoutes(s: Services) {
     )
     .post(
       "/:id/rotate",
-      async ({ project: { id: projectId }, request, params, set }) => {
-        const answer = rotateKey(s, projectId, params.id, await typedBody(request, RotateBody));
+      // Rotation, reactivation and origins check the caller's scopes (issue 15 item 8).
+      async ({ principal: p, project: { id: projectId }, request, params, set }) => {
+        const answer = rotateKey(s, projectId, p, params.id, await typedBody(request, RotateBody));
         set.status = 201;
         return answer;
       },
@@ -51,16 +52,16 @@ export function keyRoutes(s: Services) {
     )
     .patch(
       "/:id/active",
-      async ({ project: { id: projectId }, request, params }) => {
+      async ({ principal: p, project: { id: projectId }, request, params }) => {
         const body = await typedBody(request, ActiveBody);
-        return setActive(s, projectId, params.id, body.active);
+        return setActive(s, projectId, p, params.id, body.active);
       },
       { person: "api_key:update" },
     )
     .patch(
       "/:id/allowed-origins",
-      async ({ project: { id: projectId }, request, params }) => {
-        return setAllowedOrigins(s, projectId, params.id, await jsonBody(request));
+      async ({ principal: p, project: { id: projectId }, request, params }) => {
+        return setAllowedOrigins(s, projectId, p, params.id, await jsonBody(request));
       },
       { person: "api_key:update" },
     )

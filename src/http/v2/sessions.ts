@@ -8,6 +8,7 @@ import { login, logout, refresh, REFRESH_TTL_MS } from "../../domain/users/servi
 import { acceptInvitation } from "../../domain/projects/invitations.ts";
 import { jsonBody } from "./body.ts";
 import { clearSessionCookie, cookieToken, requireCsrfHeader, setSessionCookie, wantsCookie } from "./session-cookie.ts";
+import { clientIp } from "../context.ts";
 
 type SetLike = { headers: Record<string, string | number> };
 
@@ -21,9 +22,10 @@ function answer(request: Request, set: SetLike, tokens: { accessToken: string; r
 
 export function sessionRoutes(s: Services) {
   return new Elysia()
-    .post("/v2/user/login", async ({ request, set }) => {
+    .post("/v2/user/login", async ({ request, set, server }) => {
       const body = await jsonBody(request);
-      return answer(request, set, await login(s, body.email, body.password), wantsCookie(request));
+      // The client IP feeds the per-IP sign-in throttle (issue 15 item 11).
+      return answer(request, set, await login(s, body.email, body.password, clientIp(server, request)), wantsCookie(request));
     })
     .post("/v2/user/refresh-token", async ({ request, set }) => {
       const body = await jsonBody(request);

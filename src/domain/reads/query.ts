@@ -257,29 +257,29 @@ function resolveDigests(h: ProjectHandle, m: Model, vis: Vis, keys: SortKey[], c
 }
 
 /**
- * The keyset condition "after (v1, ..., id) in this direction" in expanded form:
- * `x <= ? AND (x < ? OR (x = ? AND (... e.id < ?)))` for descending travel (the mirror for
- * ascending). It means the same as the row value `(x, ..., e.id) < (?, ..., ?)`, but SQLite seeks
- * into an expression index only on a plain comparison of the expression: with the row value a
- * cursor page walked every earlier entry of the model (page 390 of 10,000 entries took 0.8 ms,
- * now 0.2 ms like page 1). The leading bound on the first key is what gives the index range; the
- * rest picks the exact position inside it.
+ * The keyset condition "after (v1, ..., id) in this direction" in expanded form,
+ * `x <= ? AND (x < ? OR e.id < ?)` for descending travel (the mirror for ascending; one more
+ * level per further key). It means the same as the row value `(x, e.id) < (?, ?)`, but SQLite
+ * seeks into an expression index only on a plain comparison of the expression: with the row
+ * value a cursor page walked every earlier entry of the model (page 390 of 10,000 entries took
+ * 0.8 ms, now 0.2 ms like page 1). The leading bound is what gives the index range; the rest
+ * picks the exact position inside it.
  */
 function seekBeyond(cols: string[], cmp: "<" | ">", vals: unknown[]): [string, unknown[]] {
   // A one-hop sort key is a correlated subquery that no index can hold: the expanded form would
   // only evaluate it more often per row (about 20% slower at 10,000 entries), so it keeps the row value.
   if (cols[0]!.startsWith("(SELECT")) return [`(${cols.join(", ")}) ${cmp} (${cols.map(() => "?").join(", ")})`, vals];
-  const p: unknown[] = [vals[0]];
+  const p: unknown[] = [];
+  // Under `x <= v`, "x < v OR (x = v AND rest)" is "x < v OR rest", since rest is only reached
+  // when x = v: one evaluation of the expression less per row (the statement of page 400 of
+  // 100,000 entries went from 70 to 45 us of CPU; page 1 takes 33 us).
   const nest = (i: number): string => {
-    if (i === cols.length - 1) {
-      p.push(vals[i]);
-      return `${cols[i]} ${cmp} ?`;
-    }
-    p.push(vals[i], vals[i]);
-    return `(${cols[i]} ${cmp} ? OR (${cols[i]} = ? AND ${nest(i + 1)}))`;
+    p.push(vals[i]);
+    if (i === cols.length - 1) return `${cols[i]} ${cmp} ?`;
+    p.push(vals[i]);
+    return `${cols[i]} ${cmp}= ? AND (${cols[i]} ${cmp} ? OR ${nest(i + 1)})`;
   };
-  const sql = `${cols[0]} ${cmp}= ? AND ${nest(0)}`;
-  return [sql, p];
+  return [nest(0), p];
 }
 
 /**

@@ -12,8 +12,8 @@ import type { Plan, PlannedScenario } from "./socket-scenarios.ts";
 import { ensureWrk, wrk, type WrkResult } from "./socket-wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const ROUNDS = Number(process.env.BENCH_SOCKET_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SOCKET_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_SOCKET_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SOCKET_SECONDS ?? 2);
 const CONNECTIONS = 32;
 
 /** The benchmark server's configuration: per-key and per-project limits far above what wrk sends. */
@@ -123,7 +123,10 @@ export async function benchSocket(): Promise<string> {
     ];
     // One warm-up second per target (JIT, caches, lazily started read workers), then the rounds.
     for (const s of plan.scenarios) for (const [, url, key] of targets(s)) await wrk(tool.bin, url, request(s, key), 1, CONNECTIONS);
-    const rows: Row[] = plan.scenarios.map((s) => ({ s, runs: { capa: [], raw: [], bare: [] } }));
+    // Every development read, then every production read: the reads compared with each other
+    // run seconds apart within a round, not minutes.
+    const byEnv = [...plan.scenarios.filter((s) => s.env === "dev"), ...plan.scenarios.filter((s) => s.env === "prod")];
+    const rows: Row[] = byEnv.map((s) => ({ s, runs: { capa: [], raw: [], bare: [] } }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const row of rows) {
         for (const [t, url, key] of targets(row.s)) {

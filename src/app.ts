@@ -47,6 +47,7 @@ import { workspaceRoutes } from "./http/v2/workspaces.ts";
 import { layoutRoutes } from "./http/v2/layouts.ts";
 import { fieldChangeRoutes } from "./http/v2/field-changes.ts";
 import { runFieldChanges } from "./domain/field-changes/runner.ts";
+import { adminRoutes } from "./http/admin.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -254,7 +255,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(pageRoutes(services, keys, pages))
     .use(previewRoutes(services, keys))
     .use(previewTokenRoutes(services))
-    .use(webhookRoutes(services));
+    .use(webhookRoutes(services))
+    .use(adminRoutes());
 
   return {
     app,

@@ -16,7 +16,7 @@ export function Shell() {
   const client = useQueryClient();
 
   const state = useMemo<ProjectState | null>(() => {
-    const list = projects.data;
+    const list = projects.data ? [...projects.data].sort((a, b) => a.name.localeCompare(b.name)) : null;
     if (!list || list.length === 0) return null;
     // The project chosen in this browser, else the one the server says was opened last.
     const byRecent = [...list].sort((a, b) => (b.lastOpenedAt ?? "").localeCompare(a.lastOpenedAt ?? ""));
@@ -43,7 +43,7 @@ export function Shell() {
   return (
     <ProjectContext.Provider value={state}>
       <div className="shell">
-        <aside className="rail" aria-label="Project">
+        <aside className="rail" aria-label="Sidebar">
           <div className="field">
             <label htmlFor="project-switch">Project</label>
             <select id="project-switch" value={state.project.id} onChange={(e) => state.choose(e.target.value)}>

@@ -19,8 +19,8 @@ export function SignIn() {
     try {
       await signIn(email, password);
       // Only paths inside the app: a crafted link cannot send the person elsewhere.
-      const to = redirect?.startsWith("/") && !redirect.startsWith("//") ? redirect : "/";
-      router.history.push(to);
+      const to = new URL(redirect?.startsWith("/") && !redirect.startsWith("//") ? redirect : "/", window.location.origin);
+      await router.navigate({ to: to.pathname as "/", search: Object.fromEntries(to.searchParams) as never });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
       setBusy(false);

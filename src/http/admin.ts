@@ -10,12 +10,18 @@ import { AppError } from "../errors.ts";
 /** Where the build puts the app. */
 export const ADMIN_DIST = join(import.meta.dir, "..", "..", "admin", "dist");
 
-/** No inline script or style, nothing from another host, no framing (decisions.md 11). */
-export const ADMIN_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/**
+ * No inline script, nothing from another host, no framing (decisions.md 11). Style sheets come
+ * from our origin; the one exception is `<style>` elements that carry the page's per-response
+ * nonce: CodeMirror's themes are such elements (it takes the nonce from the page's
+ * `csp-nonce` meta tag). No script can run inline, so injected markup cannot read the nonce.
+ */
+export function adminCsp(nonce?: string): string {
+  const style = nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'";
+  return `default-src 'self'; script-src 'self'; ${style}; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+}
 
 const SECURITY_HEADERS = {
-  "content-security-policy": ADMIN_CSP,
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
@@ -31,7 +37,7 @@ interface Asset {
 }
 
 interface Loaded {
-  html: Bytes;
+  html: string;
   assets: Map<string, Asset>;
 }
 
@@ -50,7 +56,7 @@ function load(dir: string): Loaded | null {
     const base = join(dir, "assets", a.path);
     assets.set(a.path, { type: a.type, raw: bytes(base), gzip: bytes(`${base}.gz`), brotli: bytes(`${base}.br`) });
   }
-  return { html: bytes(join(dir, "index.html")), assets };
+  return { html: readFileSync(join(dir, "index.html"), "utf8"), assets };
 }
 
 /** The best encoding the client accepts among brotli, gzip and none (q=0 refuses one). */
@@ -72,10 +78,16 @@ function page(app: Loaded | null): Response {
   if (!app) {
     // Only when someone runs the server without `npm start` or the build: say how to fix it.
     const text = "The admin app is not built. Run `bun scripts/build-admin.ts` (npm start and npm test do it).";
-    return new Response(text, { status: 503, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...SECURITY_HEADERS } });
+    return new Response(text, {
+      status: 503,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "content-security-policy": adminCsp(), ...SECURITY_HEADERS },
+    });
   }
-  // The page names the fingerprinted files of the current build, so it is never cached.
-  return new Response(app.html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
+  // The page names the fingerprinted files of the current build and a fresh nonce, so it is never stored.
+  const nonce = crypto.getRandomValues(new Uint8Array(18)).toBase64();
+  return new Response(app.html.replace("__CSP_NONCE__", nonce), {
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": adminCsp(nonce), ...SECURITY_HEADERS },
+  });
 }
 
 function asset(app: Loaded | null, name: string, request: Request): Response {
@@ -87,6 +99,7 @@ function asset(app: Loaded | null, name: string, request: Request): Response {
     "content-type": a.type,
     "cache-control": "public, max-age=31536000, immutable",
     vary: "Accept-Encoding",
+    "content-security-policy": adminCsp(),
     ...SECURITY_HEADERS,
   };
   if (enc) headers["content-encoding"] = enc;

@@ -52,7 +52,14 @@ export async function startBrowserEnv(): Promise<BrowserEnv> {
         reducedMotion: "reduce",
       });
       contexts.push(context);
-      return context.newPage();
+      // Well inside the test's own timeout, so a failed wait fails the test, not the browser.
+      context.setDefaultTimeout(8000);
+      const page = await context.newPage();
+      page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
+      page.on("console", (m) => {
+        if (m.type() === "error") console.error(`console: ${m.text()}`);
+      });
+      return page;
     },
     async token() {
       const res = await fetch(`${origin}/v2/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER) });

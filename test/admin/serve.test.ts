@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startApp, type Harness } from "../harness.ts";
 import { buildAdmin, ADMIN_DIST, type AdminManifest } from "../../scripts/build-admin.ts";
-import { ADMIN_CSP, chooseEncoding } from "../../src/http/admin.ts";
+import { adminCsp, chooseEncoding } from "../../src/http/admin.ts";
+
+const ASSET_CSP = adminCsp();
 
 let h: Harness;
 let manifest: AdminManifest;
@@ -19,18 +21,23 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe("the page", () => {
-  test("GET /admin/ and every client route under it answer the page with the CSP, never cached", async () => {
+  test("GET /admin/ and every client route under it answer the page with the CSP and a fresh style nonce, never stored", async () => {
     const html = readFileSync(join(ADMIN_DIST, "index.html"), "utf8");
+    const nonces = new Set<string>();
     for (const path of ["/admin/", "/admin/sign-in", "/admin/content/post/0194d9a0-0000-7000-8000-000000000000", "/admin/settings"]) {
       const res = await h.req("GET", path);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
-      expect(res.headers.get("cache-control")).toBe("no-cache");
-      expect(res.headers.get("content-security-policy")).toBe(ADMIN_CSP);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const csp = res.headers.get("content-security-policy")!;
+      const nonce = /'nonce-([A-Za-z0-9+/=]{24})'/.exec(csp)![1]!;
+      expect(csp).toBe(adminCsp(nonce));
+      nonces.add(nonce);
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
-      expect(await res.text()).toBe(html);
+      expect(await res.text()).toBe(html.replace("__CSP_NONCE__", nonce));
     }
+    expect(nonces.size).toBe(4);
   });
 
   test("the page names the fingerprinted entry script and style sheet and holds no inline script or style", () => {
@@ -42,16 +49,19 @@ describe("the page", () => {
     expect(manifest.entry.script).toMatch(/^main-[a-z0-9]+\.js$/);
   });
 
-  test("the CSP allows nothing inline and nothing from another host", () => {
-    expect(ADMIN_CSP).toBe(
+  test("the CSP allows no inline script, nothing from another host, and inline style only with the nonce", () => {
+    expect(adminCsp()).toBe(
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(adminCsp("abc")).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-abc'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
   });
 
   test("GET /admin (no slash) answers the page too", async () => {
     const res = await h.req("GET", "/admin");
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-security-policy")).toBe(ADMIN_CSP);
+    expect(res.headers.get("content-security-policy")).toContain("style-src 'self' 'nonce-");
   });
 });
 
@@ -82,7 +92,7 @@ describe("assets", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("content-encoding")).toBe("br");
     expect(res.headers.get("vary")).toBe("Accept-Encoding");
-    expect(res.headers.get("content-security-policy")).toBe(ADMIN_CSP);
+    expect(res.headers.get("content-security-policy")).toBe(ASSET_CSP);
     expect(Buffer.from(brotliDecompressSync(Buffer.from(await res.arrayBuffer())))).toEqual(raw());
   });
 

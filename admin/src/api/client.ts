@@ -93,8 +93,8 @@ export const api = {
     tree: (id: string) => call<{ data: TreeNode[] }>("GET", `/v2/workspaces/${id}/tree`).then((r) => r.data),
   },
   entries: {
-    list: (model: string, filter: EntryFilter, after: string | null) =>
-      call<EntryPage>("GET", "/v2/model-instances", { query: { model, status: filter.status, q: filter.q, after: after ?? undefined, limit: 25 } }),
+    list: (model: string, filter: EntryFilter, after: string | null, limit = 25) =>
+      call<EntryPage>("GET", "/v2/model-instances", { query: { model, status: filter.status, q: filter.q, after: after ?? undefined, limit } }),
     get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
     create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
     update: (id: string, data: Record<string, unknown>) => call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data } }),

@@ -10,6 +10,9 @@ import { json } from "@codemirror/lang-json";
 
 const LANGUAGES = { markdown, html, javascript, json };
 
+// The page's CSP admits <style> elements with this nonce only; CodeMirror's themes are such elements.
+const NONCE = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? "";
+
 /** A code editor labelled by `labelId`; `onChange` gets the whole text after each edit. */
 export default function CodeEditor(props: {
   language: keyof typeof LANGUAGES;
@@ -37,6 +40,7 @@ export default function CodeEditor(props: {
           // Tab is left to the browser so that keyboard users can leave the editor.
           keymap.of([...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
+          EditorView.cspNonce.of(NONCE),
           EditorView.contentAttributes.of(attrs),
           LANGUAGES[props.language](),
           EditorView.updateListener.of((u) => {

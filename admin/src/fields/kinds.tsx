@@ -75,7 +75,8 @@ function RelationInput(p: InputProps) {
   const ns = target?.namespace ?? "";
   const list = useQuery({
     queryKey: [...keys.entryList(p.projectId, ns, {}), "picker"],
-    queryFn: () => api.entries.list(ns, {}, null),
+    // The newest 200 by title; a searching combobox replaces this when relations get their picker.
+    queryFn: () => api.entries.list(ns, {}, null, 200),
     enabled: !!target,
   });
   const options = list.data?.data ?? [];

@@ -22,11 +22,18 @@ function FieldBlock({ field, width, p }: { field: Field; width: string; p: FormP
   const error = p.errors[field.namespace];
   const errorId = error ? `${id}-error` : undefined;
   const isCheckbox = field.type === "true_false";
+  // The star sits outside the label, so the input's name is exactly the field's label.
   const label = (
-    <label htmlFor={id} id={`${id}-label`}>
-      {labelOf(field)}
-      {field.required ? <span aria-hidden="true"> *</span> : null}
-    </label>
+    <span className="label-row">
+      <label htmlFor={id} id={`${id}-label`}>
+        {labelOf(field)}
+      </label>
+      {field.required ? (
+        <span className="required" aria-hidden="true">
+          *
+        </span>
+      ) : null}
+    </span>
   );
   return (
     <div className={`field w-${width}`}>

@@ -22,8 +22,8 @@ export function EntryScreen() {
   const model = models.data?.find((m) => m.namespace === ns);
   if (!models.data || !entry.data) return <p>Loading…</p>;
   if (!model) return <p role="alert">No model “{ns}” in this project.</p>;
-  // Keyed by version, so a save or publish from elsewhere starts the form afresh.
-  return <Editor key={`${entry.data.id}:${entry.data.version}`} model={model} models={models.data} entry={entry.data} />;
+  // Keyed by entry: another entry starts a fresh form; a save keeps what is on screen.
+  return <Editor key={entry.data.id} model={model} models={models.data} entry={entry.data} />;
 }
 
 /** A new entry of a model. */

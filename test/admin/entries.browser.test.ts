@@ -1,0 +1,213 @@
+// Entry lists and the entry editor in a real browser, as an editor uses them: "Load more" by
+// cursor, filters, an input for every field kind labelled with the field's label, Save,
+// Publish, Unpublish, Delete with a confirmation, New entry, server errors at their field, the
+// unsaved-changes guard and the model's entry layout. Found by role, label and visible text.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
+
+let env: BrowserEnv;
+beforeAll(async () => {
+  env = await startBrowserEnv();
+  // The demo has 24 posts; 30 more make three pages of 25.
+  for (let i = 1; i <= 30; i++) await v2(env, "POST", "/v2/model-instances", { model: "post", data: { title: `Field note ${i}`, slug: `field-note-${i}` } });
+}, 60_000);
+afterAll(async () => {
+  await env?.close();
+});
+
+const rowsOf = (page: Page) => page.getByRole("table").getByRole("row");
+
+async function openList(page: Page) {
+  await signIn(page, env.origin);
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Post" }).click();
+  await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
+}
+
+describe("the entry list", () => {
+  test("25 rows at a time with Load more; status and text filters; the first screen stays under 250 KB", async () => {
+    const page = await env.page();
+    let assetBytes = 0;
+    page.on("requestfinished", async (r) => {
+      if (r.url().includes("/admin/assets/")) assetBytes += (await r.sizes()).responseBodySize;
+    });
+    await openList(page);
+    await page.getByText("54 entries").waitFor();
+    expect(await rowsOf(page).count()).toBe(26);
+    // Newest first: the 30 field notes came last.
+    expect(await rowsOf(page).nth(1).getByRole("link").textContent()).toBe("Field note 30");
+    await expect(rowsOf(page).nth(1).getByRole("cell").allTextContents()).resolves.toEqual(["Field note 30", "Draft", expect.any(String), "Owner"]);
+    // Sign-in plus the list loaded only the first screen's files, compressed.
+    expect(assetBytes).toBeGreaterThan(0);
+    expect(assetBytes).toBeLessThan(250 * 1024);
+    console.log(`first screen assets over the wire: ${(assetBytes / 1024).toFixed(1)} KB`);
+    await expectAccessible(page);
+    await screenshot(page, "entry-list");
+
+    await page.getByRole("button", { name: "Load more" }).click();
+    await rowsOf(page).nth(50).waitFor();
+    expect(await rowsOf(page).count()).toBe(51);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await rowsOf(page).nth(54).waitFor();
+    expect(await rowsOf(page).count()).toBe(55);
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+
+    await page.getByLabel("Status").selectOption({ label: "Published" });
+    await page.getByText("8 entries").waitFor();
+    expect(new URL(page.url()).search).toBe("?status=published");
+    const statuses = await page.getByRole("table").getByRole("row").locator("td:nth-child(2)").allTextContents();
+    expect(statuses).toEqual(Array(8).fill("Published"));
+
+    await page.getByLabel("Status").selectOption({ label: "Any status" });
+    await page.getByLabel("Search").fill("webhooks");
+    await page.getByLabel("Search").press("Enter");
+    await page.getByText("2 entries").waitFor();
+    expect((await rowsOf(page).allTextContents()).slice(1).every((t) => t.includes("webhooks"))).toBe(true);
+  }, 30_000);
+
+  test("at 360 px wide in dark mode the list still reads", async () => {
+    const page = await env.page({ width: 360, height: 740, colorScheme: "dark" });
+    await openList(page);
+    await page.getByText("54 entries").waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "entry-list-360-dark");
+  }, 30_000);
+});
+
+describe("the entry editor", () => {
+  test("every field of a post has its input, labelled with the field's label", async () => {
+    const page = await env.page();
+    await openList(page);
+    await page.getByLabel("Search").fill("media fields");
+    await page.getByLabel("Search").press("Enter");
+    await page.getByRole("link", { name: "Notes on media fields" }).click();
+    await page.getByRole("heading", { name: "Notes on media fields", level: 1 }).waitFor();
+    const model = (await v2(env, "GET", "/v2/models/post")) as { fields: { label: string; type: string; arrayType: string | null }[] };
+    for (const f of model.fields) {
+      const kind = f.type === "array" ? "group" : ["markdown", "html", "code", "mixed"].includes(f.type) ? "textbox" : null;
+      if (kind === "group") expect(await page.getByRole("group", { name: f.label, exact: true }).count()).toBe(1);
+      else expect([f.label, await page.getByLabel(f.label, { exact: true }).count()]).toEqual([f.label, 1]);
+    }
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Notes on media fields");
+    expect(await page.getByLabel("Featured", { exact: true }).isChecked()).toBe(false);
+    const stored = (await v2(env, "GET", "/v2/model-instances?model=post&q=media%20fields")).data[0].draft.data;
+    expect(await page.getByLabel("Kind", { exact: true }).inputValue()).toBe(stored.kind);
+    expect(await page.getByLabel("Reading time (minutes)", { exact: true }).inputValue()).toBe(String(stored.readingMinutes));
+    expect(await page.getByLabel("Cover image", { exact: true }).inputValue()).toBe(stored.cover.url);
+    // The code editors (CodeMirror, loaded lazily) hold the values.
+    await page.getByRole("textbox", { name: "Body", exact: true }).getByText("one point").waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "entry-editor");
+  }, 30_000);
+
+  test("Save, Publish, Unpublish; a server error is shown at its field", async () => {
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 7", exact: true }).click();
+    const title = page.getByLabel("Title", { exact: true });
+    await title.fill("Field note seven");
+    await page.getByText("Unsaved changes").waitFor();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.").waitFor();
+    await page.getByRole("heading", { name: "Field note seven", level: 1 }).waitFor();
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).draft.data.title).toBe("Field note seven");
+
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByText("Published.").waitFor();
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).status).toBe("published");
+    expect(await page.getByRole("button", { name: "Publish", exact: true }).count()).toBe(0);
+
+    await page.getByRole("button", { name: "Unpublish" }).click();
+    await page.getByText("Unpublished.").waitFor();
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).status).toBe("draft");
+
+    // Title is required to publish: the server names data.title, and the app shows it there.
+    await page.getByLabel("Title", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    const field = page.getByLabel("Title", { exact: true });
+    await page.getByText("title is required before the entry can be published").first().waitFor();
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await field.getAttribute("aria-describedby"))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe("title is required before the entry can be published");
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).status).toBe("draft");
+    await expectAccessible(page);
+    await screenshot(page, "entry-field-error");
+  }, 30_000);
+
+  test("leaving with unsaved changes asks first; Cancel stays, Leave goes", async () => {
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 8", exact: true }).click();
+    await page.getByLabel("Excerpt", { exact: true }).fill("Not saved yet");
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Author" }).click();
+    const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
+    await dialog.waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.getByLabel("Excerpt", { exact: true }).inputValue()).toBe("Not saved yet");
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Author" }).click();
+    await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Leave" }).click();
+    await page.getByRole("heading", { name: "Author", level: 1 }).waitFor();
+  }, 30_000);
+
+  test("New entry, then Delete with a confirmation", async () => {
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "New entry" }).click();
+    await page.getByRole("heading", { name: "New Post", level: 1 }).waitFor();
+    await page.getByLabel("Title", { exact: true }).fill("Written in the browser");
+    await page.getByLabel("Slug", { exact: true }).fill("written-in-the-browser");
+    await page.getByLabel("Reading time (minutes)", { exact: true }).fill("6");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("heading", { name: "Written in the browser", level: 1 }).waitFor();
+    await page.waitForURL(/\/admin\/content\/post\/[0-9a-f-]{36}$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const saved = await v2(env, "GET", `/v2/model-instances/${id}`);
+    expect(saved.draft.data).toMatchObject({ title: "Written in the browser", slug: "written-in-the-browser", readingMinutes: 6 });
+
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this entry?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("dialog", { name: "Delete this entry?" }).getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
+    const gone = await fetch(`${env.origin}/v2/model-instances/${id}`, {
+      headers: { authorization: `Bearer ${await env.token()}`, "x-svc-project": env.demoProjectId },
+    });
+    expect(gone.status).toBe(404);
+  }, 30_000);
+
+  test("the model's entry layout: cards in main and aside, a collapsed card opens", async () => {
+    const author = await v2(env, "GET", "/v2/models/author");
+    const f = Object.fromEntries(author.fields.map((x: { namespace: string; id: string }) => [x.namespace, x.id]));
+    const item = (fieldId: string, width: string) => ({ t: "field", id: `i-${fieldId.slice(-6)}`, fieldId, width });
+    await v2(env, "PUT", `/v2/models/${author.id}/layout`, {
+      layout: {
+        v: 1,
+        main: [
+          { t: "card", id: "who", title: "Who", collapsible: false, collapsed: false, items: [item(f.name, "half"), item(f.email, "half")] },
+          { t: "card", id: "story", title: "Story", collapsible: true, collapsed: true, items: [item(f.bio, "full")] },
+        ],
+        aside: [{ t: "card", id: "links", title: "Links", collapsible: false, collapsed: false, items: [item(f.links, "full")] }],
+      },
+    });
+    const page = await env.page({ width: 1440, height: 900 });
+    await signIn(page, env.origin);
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Author" }).click();
+    await page.getByRole("link", { name: "Ada Brenner" }).click();
+    await page.getByRole("heading", { name: "Who", level: 2 }).waitFor();
+    expect(await page.getByRole("region", { name: "Links" }).getByRole("group", { name: "Links" }).count()).toBe(1);
+    const story = page.getByRole("button", { name: /Story/ });
+    expect(await story.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.getByRole("textbox", { name: "Biography" }).count()).toBe(0);
+    await story.click();
+    expect(await story.getAttribute("aria-expanded")).toBe("true");
+    await page.getByRole("textbox", { name: "Biography" }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "entry-layout-1440");
+  }, 30_000);
+});

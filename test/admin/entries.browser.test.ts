@@ -211,3 +211,38 @@ describe("the entry editor", () => {
     await screenshot(page, "entry-layout-1440");
   }, 30_000);
 });
+
+describe("scheduling", () => {
+  test("Schedule a publish at a wall time in a zone: the server's resolved instant and DST note are shown; Cancel removes it", async () => {
+    const page = await env.page({ width: 1440, height: 900 });
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 9", exact: true }).click();
+    const id = (await page.waitForURL(/[0-9a-f-]{36}$/), new URL(page.url()).pathname.split("/").pop()!);
+    const card = page.getByRole("region", { name: "Schedule" });
+    await card.getByText("Nothing scheduled.").waitFor();
+
+    // A time in the past is refused at the Time input.
+    await card.getByLabel("Time", { exact: true }).fill("2020-01-01T10:00");
+    await card.getByLabel("Time zone").fill("Europe/Berlin");
+    await card.getByRole("button", { name: "Schedule", exact: true }).click();
+    await card.getByText("is less than 60 seconds ahead").waitFor();
+    expect(await card.getByLabel("Time", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+
+    // 02:30 on the spring-forward night does not exist in Berlin: the server says so.
+    await card.getByLabel("Time", { exact: true }).fill("2027-03-28T02:30");
+    await card.getByRole("button", { name: "Schedule", exact: true }).click();
+    await card.getByText("Scheduled: runs at 2027-03-28 01:30 UTC (offset +02:00).").waitFor();
+    await card.getByText("02:30 does not exist on 2027-03-28 in Europe/Berlin").waitFor();
+    await card.getByText("Publish at 2027-03-28 02:30 Europe/Berlin (2027-03-28 01:30 UTC)").waitFor();
+    const actions = (await v2(env, "GET", `/v2/model-instances/${id}/scheduled`)).data;
+    expect(actions.map((a: any) => [a.action, a.wallTime, a.timezone, a.resolved.at, a.status])).toEqual([
+      ["publish", "2027-03-28T02:30:00", "Europe/Berlin", "2027-03-28T01:30:00.000Z", "pending"],
+    ]);
+    await expectAccessible(page);
+    await screenshot(page, "entry-schedule");
+
+    await card.getByRole("button", { name: "Cancel publish at 2027-03-28 02:30 Europe/Berlin" }).click();
+    await card.getByText("Nothing scheduled.").waitFor();
+    expect((await v2(env, "GET", `/v2/scheduled-actions/${actions[0].id}`)).status).toBe("cancelled");
+  }, 30_000);
+});

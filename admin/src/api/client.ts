@@ -2,7 +2,7 @@
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
 import { authHeaders, signOut } from "./session.ts";
-import type { Entry, EntryPage, EntryStatus, Member, Model, Project, TreeNode, Version, WorkspaceList } from "./types.ts";
+import type { Entry, EntryPage, EntryStatus, Member, Model, Project, Resolved, ScheduledAction, TreeNode, Version, WorkspaceList } from "./types.ts";
 
 /** A refusal from the server: the status, its `code`, and the field it names, if any. */
 export class ApiError extends Error {
@@ -63,6 +63,7 @@ export const keys = {
   entryList: (project: string, model: string, filter: EntryFilter) => ["entries", project, model, filter] as const,
   entry: (project: string, id: string) => ["entry", project, id] as const,
   versions: (project: string, id: string) => ["versions", project, id] as const,
+  scheduled: (project: string, id: string) => ["scheduled", project, id] as const,
 };
 
 /** The filters of an entry list. */
@@ -103,8 +104,13 @@ export const api = {
     unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
   },
-  schedule: (s: ScheduleInput) =>
-    call<{ data: { id: string; resolved: { utc: string; note: string | null } }[] }>("POST", "/v2/scheduled-actions", {
-      body: { action: s.action, targets: [{ type: "instance", id: s.entryId }], wallTime: s.wallTime, timezone: s.timezone },
-    }),
+  scheduled: {
+    /** Schedules one publish or unpublish of an entry; the answer holds the server's resolved instant. */
+    create: (s: ScheduleInput) =>
+      call<{ batchId: string; resolved: Resolved; actions: ScheduledAction[] }>("POST", "/v2/scheduled-actions", {
+        body: { action: s.action, targets: [{ type: "instance", id: s.entryId }], wallTime: s.wallTime, timezone: s.timezone },
+      }),
+    forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
+    cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
+  },
 };

@@ -146,3 +146,20 @@ export interface Member {
   name: string | null;
   role: string;
 }
+
+/** The server's reading of a wall time in a zone: the instant, its offset, and a DST note. */
+export interface Resolved {
+  at: string;
+  offset: string;
+  note?: string | null;
+}
+
+/** A scheduled publish or unpublish (interface.md, Scheduled action). */
+export interface ScheduledAction {
+  id: string;
+  action: "publish" | "unpublish";
+  wallTime: string;
+  timezone: string;
+  resolved: Resolved;
+  status: "pending" | "running" | "done" | "failed" | "dead" | "cancelled";
+}

@@ -4,6 +4,7 @@ import { api, keys } from "../../api/client.ts";
 import type { Entry } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { ScheduleCard } from "./schedule-card.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -28,6 +29,7 @@ export function EntryDetails({ entry }: { entry: Entry }) {
           </dd>
         </dl>
       </section>
+      <ScheduleCard entryId={entry.id} />
       <section className="card" aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
         {versions.data ? (

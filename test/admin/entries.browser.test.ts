@@ -217,7 +217,8 @@ describe("scheduling", () => {
     const page = await env.page({ width: 1440, height: 900 });
     await openList(page);
     await page.getByRole("link", { name: "Field note 9", exact: true }).click();
-    const id = (await page.waitForURL(/[0-9a-f-]{36}$/), new URL(page.url()).pathname.split("/").pop()!);
+    await page.waitForURL(/[0-9a-f-]{36}$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
     const card = page.getByRole("region", { name: "Schedule" });
     await card.getByText("Nothing scheduled.").waitFor();
 

@@ -50,6 +50,22 @@ describe("sign in and out", () => {
     await page.getByRole("button", { name: "Sign in" }).waitFor();
   }, 30_000);
 
+  test("the session refreshes itself before the access token expires, and the person stays signed in", async () => {
+    const page = await env.page();
+    // The page's timers run on a clock the test can move; the server keeps real time.
+    await page.clock.install();
+    await signIn(page, env.origin);
+    const refresh = page.waitForRequest((r) => r.url() === `${env.origin}/v2/user/refresh-token`);
+    // Access tokens live 24 hours; the refresh is due 5 minutes before the end.
+    await page.clock.fastForward("23:55:01");
+    const res = (await (await refresh).response())!;
+    expect(res.status()).toBe(200);
+    expect(Object.keys(await res.json()).sort()).toEqual(["accessToken", "refreshToken"]);
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Post" }).click();
+    await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+  }, 30_000);
+
   test("a deep link survives sign-in: the filtered list opens afterwards", async () => {
     const page = await env.page();
     await signIn(page, env.origin, "/admin/content/post?status=draft");

@@ -11,7 +11,7 @@ interface Tokens {
 }
 
 interface Held extends Tokens {
-  /** When the access token expires, in epoch milliseconds (from its `exp` claim). */
+  /** When the access token expires, in epoch milliseconds of this browser's clock. */
   expiresAt: number;
 }
 
@@ -33,11 +33,15 @@ export class SessionError extends Error {
   }
 }
 
-/** The `exp` claim of a JWT, in milliseconds; the app only reads it to plan the refresh. */
+/**
+ * When a just-received access token expires by this browser's clock: its lifetime (`exp - iat`)
+ * from now, so a browser whose clock is off from the server's still refreshes in time.
+ */
 function expiryOf(jwt: string): number {
   const part = jwt.split(".")[1] ?? "";
-  const json = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))) as { exp?: number };
-  return (json.exp ?? 0) * 1000;
+  const json = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))) as { exp?: number; iat?: number };
+  const lifetimeS = (json.exp ?? 0) - (json.iat ?? Math.floor(Date.now() / 1000));
+  return Date.now() + lifetimeS * 1000;
 }
 
 function notify(): void {

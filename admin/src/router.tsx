@@ -1,7 +1,7 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
-import type { EntryStatus } from "./api/types.ts";
+import type { EntrySort, EntryStatus } from "./api/types.ts";
 import { isSignedIn } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
@@ -35,9 +35,11 @@ const homeRoute = createRoute({ getParentRoute: () => appRoute, path: "/", compo
 export interface ListSearch {
   status?: EntryStatus;
   q?: string;
+  sort?: EntrySort;
 }
 
 const STATUSES = new Set(["draft", "published", "changed"]);
+const SORTS = new Set(["createdAt", "-createdAt", "updatedAt", "-updatedAt"]);
 
 /** The entry list of a model. */
 export const listRoute = createRoute({
@@ -46,6 +48,7 @@ export const listRoute = createRoute({
   validateSearch: (s: Record<string, unknown>): ListSearch => ({
     ...(typeof s.status === "string" && STATUSES.has(s.status) ? { status: s.status as EntryStatus } : {}),
     ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
+    ...(typeof s.sort === "string" && SORTS.has(s.sort) ? { sort: s.sort as EntrySort } : {}),
   }),
   component: EntryList,
 });

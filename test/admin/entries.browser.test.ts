@@ -63,6 +63,25 @@ describe("the entry list", () => {
     await page.getByLabel("Search").press("Enter");
     await page.getByText("2 entries").waitFor();
     expect((await rowsOf(page).allTextContents()).slice(1).every((t) => t.includes("webhooks"))).toBe(true);
+
+    // Sorting by Updated: an old post saved a moment ago comes first, then last.
+    const old = (await v2(env, "GET", "/v2/model-instances?model=post&q=previewing%20drafts")).data[0];
+    await v2(env, "PATCH", `/v2/model-instances/${old.id}`, { data: { excerpt: "Touched." } });
+    await page.getByLabel("Search").fill("");
+    await page.getByLabel("Search").press("Enter");
+    await page.getByText("54 entries").waitFor();
+    await page.getByRole("button", { name: "Updated" }).click();
+    await page.waitForURL(/sort=-updatedAt/);
+    await rowsOf(page).nth(1).getByRole("link", { name: old.draft.data.title }).waitFor();
+    expect(await page.getByRole("columnheader", { name: "Updated" }).getAttribute("aria-sort")).toBe("descending");
+    await page.getByRole("button", { name: "Updated" }).click();
+    await page.waitForURL(/sort=updatedAt/);
+    expect(await page.getByRole("columnheader", { name: "Updated" }).getAttribute("aria-sort")).toBe("ascending");
+    await page.getByRole("button", { name: "Load more" }).click();
+    await rowsOf(page).nth(50).waitFor();
+    await page.getByRole("button", { name: "Load more" }).click();
+    await rowsOf(page).nth(54).waitFor();
+    expect(await rowsOf(page).nth(54).getByRole("link").textContent()).toBe(old.draft.data.title);
   }, 30_000);
 
   test("at 360 px wide in dark mode the list still reads", async () => {

@@ -92,6 +92,44 @@ describe("entry list paging and search", () => {
     }
   });
 
+  test("sort orders by createdAt or updatedAt either way, and the cursor follows that order", async () => {
+    // Saving the oldest entry makes it the most recently updated.
+    h.clock.advance(5000);
+    await h.json("PATCH", `/v2/model-instances/${ids[0]}`, { token, body: { data: { title: "Alpha, edited" } } });
+    const walk = async (sort: string) => {
+      const out: string[] = [];
+      let r = await list(`limit=3&sort=${sort}`);
+      out.push(...r.body.data.map((e: { id: string }) => e.id));
+      while (r.body.next) {
+        r = await list(`limit=3&sort=${sort}&after=${r.body.next}`);
+        expect(r.status).toBe(200);
+        out.push(...r.body.data.map((e: { id: string }) => e.id));
+      }
+      return out;
+    };
+    const oldest = await walk("createdAt");
+    expect(oldest).toEqual([...(await walk("-createdAt"))].reverse());
+    expect(oldest[0]).toBe(ids[0]);
+    const updated = await walk("-updatedAt");
+    expect(updated[0]).toBe(ids[0]);
+    expect(updated).toHaveLength(7);
+    expect(await walk("updatedAt")).toEqual([...updated].reverse());
+  });
+
+  test("a cursor of one order is refused under another, and an unknown sort is refused", async () => {
+    const first = await list("limit=2&sort=updatedAt");
+    const r = await list(`limit=2&sort=createdAt&after=${first.body.next}`);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      error: "after is a cursor of the order updatedAt; send the same sort as the page it came from",
+      code: "invalid_body",
+      field: "after",
+    });
+    const bad = await list("sort=title");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: "sort must be createdAt, -createdAt, updatedAt or -updatedAt", code: "invalid_body", field: "sort" });
+  });
+
   test("a q longer than 200 characters is refused", async () => {
     const r = await list(`q=${"a".repeat(201)}`);
     expect(r.status).toBe(400);

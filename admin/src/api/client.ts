@@ -2,7 +2,7 @@
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
 import { authHeaders, signOut } from "./session.ts";
-import type { Entry, EntryPage, EntryStatus, Member, Model, Project, Resolved, ScheduledAction, TreeNode, Version, WorkspaceList } from "./types.ts";
+import type { Entry, EntryPage, EntrySort, EntryStatus, Member, Model, Project, Resolved, ScheduledAction, TreeNode, Version, WorkspaceList } from "./types.ts";
 
 /** A refusal from the server: the status, its `code`, and the field it names, if any. */
 export class ApiError extends Error {
@@ -70,6 +70,7 @@ export const keys = {
 export interface EntryFilter {
   status?: EntryStatus;
   q?: string;
+  sort?: EntrySort;
 }
 
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
@@ -95,7 +96,9 @@ export const api = {
   },
   entries: {
     list: (model: string, filter: EntryFilter, after: string | null, limit = 25) =>
-      call<EntryPage>("GET", "/v2/model-instances", { query: { model, status: filter.status, q: filter.q, after: after ?? undefined, limit } }),
+      call<EntryPage>("GET", "/v2/model-instances", {
+        query: { model, status: filter.status, q: filter.q, sort: filter.sort, after: after ?? undefined, limit },
+      }),
     get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
     create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
     update: (id: string, data: Record<string, unknown>) => call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data } }),

@@ -78,6 +78,9 @@ export interface Model {
   layout: Layout | null;
 }
 
+/** The orders of the entry list (`-` for newest first). */
+export type EntrySort = "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+
 /** An entry's status under management. */
 export type EntryStatus = "draft" | "published" | "changed";
 

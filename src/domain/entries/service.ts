@@ -1,6 +1,6 @@
 // Entries under management: drafts, versions, publish, unpublish, delete. Each write is one
 // transaction; every save is a new version row; the published copy sits beside the draft.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { entries, entryVersions } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -328,81 +328,5 @@ export function listVersions(h: ProjectHandle, id: unknown) {
     }));
 }
 
-const STATUS_SQL: Record<EntryStatus, ReturnType<typeof sql>> = {
-  draft: sql`${entries.publishedVersionId} IS NULL`,
-  published: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} = ${entries.draftVersion}`,
-  changed: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} <> ${entries.draftVersion}`,
-};
-
-/** A keyset cursor: the (createdAt, id) of the last entry of a page, opaque to clients. */
-function encodeCursor(r: Pick<EntryRow, "createdAt" | "id">): string {
-  return Buffer.from(JSON.stringify([r.createdAt, r.id])).toString("base64url");
-}
-
-function decodeCursor(v: unknown): [string, string] {
-  const bad = () => badField("after", "after must be the `next` cursor of a previous page");
-  if (typeof v !== "string" || v.length === 0 || v.length > 200) bad();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(v as string, "base64url").toString("utf8"));
-  } catch {
-    bad();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || !isUuid(parsed[1])) bad();
-  return parsed as [string, string];
-}
-
-/** Who saved each entry's current draft (`user:<id>` or `api_key:<id>`), by draft version id. */
-function draftAuthors(h: ProjectHandle, rows: EntryRow[]): Map<string, string | null> {
-  if (rows.length === 0) return new Map();
-  const found = h.sqlite
-    .query("SELECT id, created_by AS by FROM entry_versions WHERE id IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(rows.map((r) => r.draftVersionId))) as { id: string; by: string | null }[];
-  return new Map(found.map((f) => [f.id, f.by]));
-}
-
-/**
- * Lists entries for management (drafts included), newest first. Pages by keyset with `after`
- * (the `next` cursor of the previous page; stays fast at any depth, on the (model, createdAt, id)
- * index) or, for older callers, by `page`. `q` keeps entries whose draft holds the text.
- * Each item carries `updatedBy`, who saved its current draft.
- */
-export function listEntries(h: ProjectHandle, q: { model?: unknown; status?: unknown; limit?: unknown; page?: unknown; after?: unknown; q?: unknown }) {
-  const conds = [];
-  if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
-  if (q.status !== undefined) {
-    if (typeof q.status !== "string" || !Object.hasOwn(STATUS_SQL, q.status)) badField("status", "status must be draft, published or changed");
-    conds.push(STATUS_SQL[q.status as EntryStatus]);
-  }
-  if (q.q !== undefined) {
-    if (typeof q.q !== "string" || q.q.length > 200) badField("q", "q must be a text of up to 200 characters");
-    // Any text value of the draft holds the words (LIKE: ASCII case-insensitive, wildcards escaped).
-    const needle = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    if (q.q !== "") {
-      conds.push(sql`EXISTS (SELECT 1 FROM json_each(${entries.draftData}) AS v WHERE v.type = 'text' AND v.value LIKE ${needle} ESCAPE '\\')`);
-    }
-  }
-  const limit = q.limit === undefined ? 25 : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) badField("limit", "limit must be a whole number from 1 to 200");
-  if (q.after !== undefined && q.page !== undefined) badField("after", "after and page cannot be combined; follow `next` from the previous page");
-  const page = q.page === undefined ? 1 : Number(q.page);
-  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
-  const where = conds.length ? and(...conds) : undefined;
-  const total = h.db.select({ n: sql<number>`count(*)` }).from(entries).where(where).get()!.n;
-  const keyset = q.after === undefined ? null : decodeCursor(q.after);
-  const pageWhere = keyset ? and(where, sql`(${entries.createdAt}, ${entries.id}) < (${keyset[0]}, ${keyset[1]})`) : where;
-  const rows = h.db
-    .select()
-    .from(entries)
-    .where(pageWhere)
-    .orderBy(desc(entries.createdAt), desc(entries.id))
-    .limit(limit + 1)
-    .offset(keyset ? 0 : (page - 1) * limit)
-    .all();
-  const more = rows.length > limit;
-  if (more) rows.pop();
-  const authors = draftAuthors(h, rows);
-  const data = rows.map((r) => ({ ...entryRecord(h, r), updatedBy: authors.get(r.draftVersionId) ?? null }));
-  const next = more ? encodeCursor(rows[rows.length - 1]!) : null;
-  return keyset ? { data, limit, total, next } : { data, page, limit, total, next };
-}
+// The management list (keyset paging, search, sort) lives in its own file.
+export { listEntries } from "./list.ts";

@@ -20,7 +20,7 @@ export function EntryList() {
   const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
   // Who saved last is a person's e-mail when the caller may read members; otherwise a short word.
   const members = useQuery({ queryKey: keys.members(project.id), queryFn: () => api.projects.members(project.id) });
-  const filter = { status: search.status, q: search.q };
+  const filter = { status: search.status, q: search.q, sort: search.sort };
   const list = useInfiniteQuery({
     queryKey: keys.entryList(project.id, ns, filter),
     queryFn: ({ pageParam }) => api.entries.list(ns, filter, pageParam),
@@ -94,7 +94,16 @@ export function EntryList() {
             <tr>
               <th scope="col">Title</th>
               <th scope="col">Status</th>
-              <th scope="col">Updated</th>
+              <th scope="col" aria-sort={search.sort === "updatedAt" ? "ascending" : search.sort === "-updatedAt" ? "descending" : undefined}>
+                <button
+                  type="button"
+                  className="sort-toggle"
+                  onClick={() => void navigate({ search: (s) => ({ ...s, sort: s.sort === "-updatedAt" ? "updatedAt" : "-updatedAt" }) })}
+                >
+                  Updated
+                  <span aria-hidden="true">{search.sort === "updatedAt" ? " ↑" : search.sort === "-updatedAt" ? " ↓" : ""}</span>
+                </button>
+              </th>
               <th scope="col" className="hide-narrow">
                 Author
               </th>

@@ -124,7 +124,7 @@ describe("the rail and the project switcher", () => {
     const page = await env.page();
     await signIn(page, env.origin);
     const switcher = page.getByLabel("Project", { exact: true });
-    expect(await switcher.locator("option").allTextContents()).toEqual(["Demo", "Second site"]);
+    expect(await switcher.getByRole("option").allTextContents()).toEqual(["Demo", "Second site"]);
     await switcher.selectOption({ label: "Second site" });
     await page.getByRole("heading", { name: "Second site", level: 1 }).waitFor();
     await page.getByText("This project has no models yet.").waitFor();

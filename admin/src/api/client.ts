@@ -73,6 +73,14 @@ export interface EntryFilter {
   sort?: EntrySort;
 }
 
+/** The answer of a bulk request: a dry run's count, the results of a small batch, or a queued batch. */
+export interface BulkAnswer {
+  count: number;
+  dryRun?: true;
+  counts?: { done: number; skipped: number; failed: number };
+  batchId?: string;
+}
+
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
 export interface ScheduleInput {
   action: "publish" | "unpublish";
@@ -105,6 +113,9 @@ export const api = {
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
     publish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: {} }),
     unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),
+    /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
+    bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
+      call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
   },
   scheduled: {

@@ -1,13 +1,14 @@
 // The entries of one model: title, status, updated time and who saved last; filter by status
 // and text; "Load more" by cursor (never offset paging, design/admin.md, Lists).
 import { useState, type FormEvent } from "react";
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
 import { entryTitle, STATUS_WORDS } from "../../api/models.ts";
 import type { EntryStatus } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { BulkBar } from "./bulk-bar.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -28,6 +29,9 @@ export function EntryList() {
     getNextPageParam: (last) => last.next,
   });
   const [text, setText] = useState(search.q ?? "");
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [notice, setNotice] = useState<string | null>(null);
+  const client = useQueryClient();
   const model = models.data?.find((m) => m.namespace === ns);
 
   function authorOf(by: string | null | undefined): string {
@@ -44,6 +48,17 @@ export function EntryList() {
 
   if (models.isSuccess && !model) return <p role="alert">No model “{ns}” in this project.</p>;
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  // The selection holds only entries still shown (a filter change drops the others).
+  const shown = new Set(rows.map((r) => r.id));
+  const chosen = [...selected].filter((id) => shown.has(id));
+  const allChosen = rows.length > 0 && chosen.length === rows.length;
+
+  function toggle(id: string) {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  }
   const total = list.data?.pages[0]?.total;
 
   return (
@@ -92,6 +107,14 @@ export function EntryList() {
           <caption className="visually-hidden">Entries of {model.name}</caption>
           <thead>
             <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select all shown"
+                  checked={allChosen}
+                  onChange={() => setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.id)))}
+                />
+              </th>
               <th scope="col">Title</th>
               <th scope="col">Status</th>
               <th scope="col" aria-sort={search.sort === "updatedAt" ? "ascending" : search.sort === "-updatedAt" ? "descending" : undefined}>
@@ -113,6 +136,9 @@ export function EntryList() {
             {rows.map((e) => (
               <tr key={e.id}>
                 <td>
+                  <input type="checkbox" aria-label={`Select ${entryTitle(model, e)}`} checked={selected.has(e.id)} onChange={() => toggle(e.id)} />
+                </td>
+                <td>
                   <Link to="/content/$model/$entryId" params={{ model: ns, entryId: e.id }}>
                     {entryTitle(model, e)}
                   </Link>
@@ -128,6 +154,17 @@ export function EntryList() {
             ))}
           </tbody>
         </table>
+      )}
+      <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
+      {chosen.length > 0 && (
+        <BulkBar
+          ids={chosen}
+          onDone={(message) => {
+            setNotice(message);
+            setSelected(new Set());
+            void client.invalidateQueries({ queryKey: keys.entries(project.id, ns) });
+          }}
+        />
       )}
       {list.hasNextPage && (
         <p>

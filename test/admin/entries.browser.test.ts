@@ -259,6 +259,34 @@ describe("the entry editor", () => {
   }, 30_000);
 });
 
+describe("versions", () => {
+  test("the version list names who saved when; two versions compare field by field; an old one is restored as a new draft", async () => {
+    const page = await env.page({ width: 1440, height: 900 });
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 10", exact: true }).click();
+    await page.getByLabel("Title", { exact: true }).fill("Field note ten");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.").waitFor();
+    const card = page.getByRole("region", { name: "Versions" });
+    await card.getByText(/^Version 2 by Owner, /).waitFor();
+    await card.getByText(/^Version 1 by Owner, /).waitFor();
+    expect(await card.getByLabel("Compare").inputValue()).toBe("1");
+    expect(await card.getByLabel("With").inputValue()).toBe("2");
+    const table = card.getByRole("table", { name: "Fields that differ between version 1 and version 2" });
+    expect(await table.getByRole("row").allTextContents()).toEqual(["FieldVersion 1Version 2", "TitleField note 10Field note ten"]);
+    await expectAccessible(page);
+    await screenshot(page, "entry-versions");
+
+    await card.getByRole("button", { name: "Restore version 1 as a new draft" }).click();
+    await page.getByText("Restored as version 3.").waitFor();
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Field note 10");
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const saved = await v2(env, "GET", `/v2/model-instances/${id}`);
+    expect([saved.version, saved.draft.data.title]).toEqual([3, "Field note 10"]);
+    await card.getByText(/^Version 3 by Owner, /).waitFor();
+  }, 30_000);
+});
+
 describe("scheduling", () => {
   test("Schedule a publish at a wall time in a zone: the server's resolved instant and DST note are shown; Cancel removes it", async () => {
     const page = await env.page({ width: 1440, height: 900 });

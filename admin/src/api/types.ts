@@ -140,6 +140,7 @@ export interface Version {
   createdAt: string;
   createdBy: string;
   published: boolean;
+  data: Record<string, unknown>;
 }
 
 /** A member of a project (GET /v2/projects/:id/members). */

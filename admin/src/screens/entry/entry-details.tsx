@@ -1,17 +1,13 @@
-// The editor's aside: the entry's status, versions and when it last changed.
-import { useQuery } from "@tanstack/react-query";
-import { api, keys } from "../../api/client.ts";
-import type { Entry } from "../../api/types.ts";
+// The editor's aside: the entry's status and when it changed, scheduling, and its versions.
+import type { Entry, Model } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
-import { useProject } from "../shell/project-context.ts";
 import { ScheduleCard } from "./schedule-card.tsx";
+import { VersionsCard } from "./versions-card.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/** Status, version numbers and the version history of an entry. */
-export function EntryDetails({ entry }: { entry: Entry }) {
-  const { project } = useProject();
-  const versions = useQuery({ queryKey: keys.versions(project.id, `${entry.id}:${entry.version}`), queryFn: () => api.entries.versions(entry.id) });
+/** Details, Schedule and Versions of an entry. */
+export function EntryDetails({ entry, model, onRestored }: { entry: Entry; model: Model; onRestored(e: Entry): void }) {
   return (
     <>
       <section className="card" aria-labelledby="details-title">
@@ -30,21 +26,7 @@ export function EntryDetails({ entry }: { entry: Entry }) {
         </dl>
       </section>
       <ScheduleCard entryId={entry.id} />
-      <section className="card" aria-labelledby="versions-title">
-        <h2 id="versions-title">Versions</h2>
-        {versions.data ? (
-          <ol reversed>
-            {versions.data.map((v) => (
-              <li key={v.id}>
-                Version {v.number}, <time dateTime={v.createdAt}>{when.format(new Date(v.createdAt))}</time>
-                {v.published ? " (published)" : ""}
-              </li>
-            ))}
-          </ol>
-        ) : (
-          <p className="muted">Loading…</p>
-        )}
-      </section>
+      <VersionsCard entry={entry} model={model} onRestored={onRestored} />
     </>
   );
 }

@@ -191,7 +191,19 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
         values={values}
         errors={errors}
         onChange={onChange}
-        aside={entry ? <EntryDetails entry={entry} /> : null}
+        aside={
+          entry ? (
+            <EntryDetails
+              entry={entry}
+              model={model}
+              onRestored={(e) => {
+                // The restored values replace the form; changes not saved before are dropped.
+                setValues({ ...e.draft.data });
+                void refresh(e, `Restored as version ${e.version}.`);
+              }}
+            />
+          ) : null
+        }
       />
       <Dialog open={confirmDelete} title="Delete this entry?" onCancel={() => setConfirmDelete(false)}>
         <p>“{title}” and all its versions will be deleted. This cannot be undone.</p>

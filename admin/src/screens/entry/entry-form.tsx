@@ -1,6 +1,6 @@
 // The fields of an entry: the model's entry layout (cards in main and aside, widths on a
 // 6-column grid, collapsible cards), or one card of every field when the model has none.
-import { useState, type ReactNode } from "react";
+import { memo, useCallback, useState, type ReactNode } from "react";
 import type { Field, LayoutCard, Model } from "../../api/types.ts";
 import { labelOf } from "../../api/models.ts";
 import { FieldInput } from "../../fields/kinds.tsx";
@@ -17,9 +17,20 @@ export interface FormProps {
   aside?: ReactNode;
 }
 
-function FieldBlock({ field, width, p }: { field: Field; width: string; p: FormProps }) {
+interface BlockProps {
+  field: Field;
+  width: string;
+  value: unknown;
+  error: string | undefined;
+  onChange(ns: string, v: unknown): void;
+  models: Model[];
+  projectId: string;
+}
+
+/** One field with its label and error; memoised, so typing in one field renders only that field. */
+const FieldBlock = memo(function FieldBlock({ field, width, value, error, onChange, models, projectId }: BlockProps) {
   const id = `f-${field.id}`;
-  const error = p.errors[field.namespace];
+  const set = useCallback((v: unknown) => onChange(field.namespace, v), [onChange, field.namespace]);
   const errorId = error ? `${id}-error` : undefined;
   const isCheckbox = field.type === "true_false";
   // The star sits outside the label, so the input's name is exactly the field's label.
@@ -41,14 +52,14 @@ function FieldBlock({ field, width, p }: { field: Field; width: string; p: FormP
       <div className={isCheckbox ? "array-item" : undefined}>
         <FieldInput
           field={field}
-          value={p.values[field.namespace]}
-          onChange={(v) => p.onChange(field.namespace, v)}
+          value={value}
+          onChange={set}
           id={id}
           labelId={`${id}-label`}
           errorId={errorId}
           invalid={!!error}
-          models={p.models}
-          projectId={p.projectId}
+          models={models}
+          projectId={projectId}
         />
         {isCheckbox && label}
       </div>
@@ -59,7 +70,7 @@ function FieldBlock({ field, width, p }: { field: Field; width: string; p: FormP
       )}
     </div>
   );
-}
+});
 
 function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
   const [open, setOpen] = useState(!card.collapsed);
@@ -82,7 +93,16 @@ function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
       {card.description && <p className="muted">{card.description}</p>}
       <div className="card-fields" id={bodyId} hidden={!shown}>
         {fields.map(({ it, f }) => (
-          <FieldBlock key={it.id} field={f} width={it.width} p={p} />
+          <FieldBlock
+            key={it.id}
+            field={f}
+            width={it.width}
+            value={p.values[f.namespace]}
+            error={p.errors[f.namespace]}
+            onChange={p.onChange}
+            models={p.models}
+            projectId={p.projectId}
+          />
         ))}
       </div>
     </section>

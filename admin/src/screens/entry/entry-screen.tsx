@@ -1,6 +1,6 @@
 // The entry editor: the header (title, status, Save, Publish or Unpublish, Delete), the form,
 // server errors at the field they name, and a guard against leaving with unsaved changes.
-import { useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker, useNavigate, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
@@ -64,11 +64,16 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
 
   const blocker = useBlocker({ shouldBlockFn: () => dirtyNow.current, enableBeforeUnload: () => dirtyNow.current, withResolver: true });
 
-  function onChange(ns: string, v: unknown) {
+  // Stable across renders, so the memoised fields that did not change are not rendered again.
+  const onChange = useCallback((ns: string, v: unknown) => {
     setValues((old) => ({ ...old, [ns]: v }));
-    setChanged((old) => new Set(old).add(ns));
-    if (errors[ns]) setErrors(({ [ns]: _, ...rest }) => rest);
-  }
+    setChanged((old) => (old.has(ns) ? old : new Set(old).add(ns)));
+    setErrors((old) => {
+      if (!(ns in old)) return old;
+      const { [ns]: _, ...rest } = old;
+      return rest;
+    });
+  }, []);
 
   function fail(err: unknown) {
     const placed = placeError(model, err);

@@ -197,6 +197,18 @@ describe("the entry editor", () => {
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Author" }).click();
     await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Leave" }).click();
     await page.getByRole("heading", { name: "Author", level: 1 }).waitFor();
+
+    // Ctrl+S saves a draft; with nothing unsaved, leaving asks nothing.
+    await page.goBack();
+    await page.getByRole("heading", { name: "Field note 8", level: 1 }).waitFor();
+    await page.getByLabel("Excerpt", { exact: true }).fill("Saved by keyboard");
+    await page.keyboard.press("Control+s");
+    await page.getByText("Saved.").waitFor();
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).draft.data.excerpt).toBe("Saved by keyboard");
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Author" }).click();
+    await page.getByRole("heading", { name: "Author", level: 1 }).waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
   }, 30_000);
 
   test("New entry, then Delete with a confirmation", async () => {
@@ -256,6 +268,41 @@ describe("the entry editor", () => {
     await page.getByRole("textbox", { name: "Biography" }).waitFor();
     await expectAccessible(page);
     await screenshot(page, "entry-layout-1440");
+  }, 30_000);
+
+  test("relation displays: inline opens the related entry, embedded shows its fields in place", async () => {
+    const post = await v2(env, "GET", "/v2/models/post");
+    const f = Object.fromEntries(post.fields.map((x: { namespace: string; id: string }) => [x.namespace, x.id]));
+    const item = (fieldId: string, extra: Record<string, unknown> = {}) => ({ t: "field", id: `i-${fieldId.slice(-6)}`, fieldId, width: "full", ...extra });
+    await v2(env, "PUT", `/v2/models/${post.id}/layout`, {
+      layout: {
+        v: 1,
+        main: [
+          { t: "card", id: "main", title: "Post", collapsible: false, collapsed: false, items: [item(f.title), item(f.categories, { display: "inline" })] },
+        ],
+        aside: [{ t: "card", id: "by", title: "Byline", collapsible: false, collapsed: false, items: [item(f.author, { display: "embedded" })] }],
+      },
+    });
+    try {
+      const stored = (await v2(env, "GET", "/v2/model-instances?model=post&q=media%20fields")).data[0];
+      const category = await v2(env, "GET", `/v2/model-instances/${stored.draft.data.categories[0]}`);
+      const author = await v2(env, "GET", `/v2/model-instances/${stored.draft.data.author}`);
+      const page = await env.page({ width: 1440, height: 900 });
+      await openList(page);
+      await page.getByLabel("Search").fill("media fields");
+      await page.getByLabel("Search").press("Enter");
+      await page.getByRole("link", { name: "Notes on media fields" }).click();
+      const byline = page.getByRole("region", { name: "Byline" });
+      const embedded = byline.getByRole("region", { name: `Author: ${author.draft.data.name}` });
+      await embedded.getByText(author.draft.data.email).waitFor();
+      await expectAccessible(page);
+      await screenshot(page, "entry-relations");
+      await page.getByRole("link", { name: `Open ${category.draft.data.name}` }).click();
+      await page.getByRole("heading", { name: category.draft.data.name, level: 1 }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/admin/content/category/${category.id}`);
+    } finally {
+      await v2(env, "DELETE", `/v2/models/${post.id}/layout`);
+    }
   }, 30_000);
 });
 

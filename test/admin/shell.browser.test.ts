@@ -74,9 +74,14 @@ describe("sign in and out", () => {
     expect(await page.getByLabel("Status").inputValue()).toBe("draft");
   }, 30_000);
 
-  test("a screen link opens its screen, which says it is a placeholder", async () => {
+  test("a screen link opens its screen, which says it is a placeholder; Skip to content is the first stop", async () => {
     const page = await env.page();
     await signIn(page, env.origin);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Enter");
+    expect(await page.getByRole("main").evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     expect(await page.getByText("This screen is not built yet").count()).toBe(1);

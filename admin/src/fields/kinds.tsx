@@ -2,10 +2,8 @@
 // repeat the input of their item kind. Heavy editors (markdown, html, code, mixed JSON) load
 // CodeMirror only when an entry that has such a field is opened.
 import { lazy, Suspense, useState, type ReactNode } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { api, keys } from "../api/client.ts";
-import { entryTitle } from "../api/models.ts";
-import type { Field, FieldType, Model } from "../api/types.ts";
+import type { Field, FieldType, LayoutField, Model } from "../api/types.ts";
+import { RelationInput } from "./relation-input.tsx";
 
 const CodeEditor = lazy(() => import("./code-editor.tsx"));
 
@@ -20,6 +18,8 @@ export interface InputProps {
   invalid: boolean;
   models: Model[];
   projectId: string;
+  /** How the layout shows a relation field: a picker (the default), inline links, or embedded fields. */
+  display?: LayoutField["display"];
 }
 
 type Input = (p: InputProps) => ReactNode;
@@ -66,32 +66,6 @@ function MixedInput(p: InputProps) {
       </Suspense>
       {bad && <span className="hint">Not valid JSON yet; the last valid value is kept.</span>}
     </>
-  );
-}
-
-/** A relation: choose an entry of the related model by its title. */
-function RelationInput(p: InputProps) {
-  const target = p.models.find((m) => m.id === p.field.relation);
-  const ns = target?.namespace ?? "";
-  const list = useQuery({
-    queryKey: [...keys.entryList(p.projectId, ns, {}), "picker"],
-    // The newest 200 by title; a searching combobox replaces this when relations get their picker.
-    queryFn: () => api.entries.list(ns, {}, null, 200),
-    enabled: !!target,
-  });
-  const options = list.data?.data ?? [];
-  const value = typeof p.value === "string" ? p.value : "";
-  return (
-    <select {...aria(p)} value={value} onChange={(e) => p.onChange(e.target.value || null)}>
-      <option value="">None</option>
-      {value && !options.some((o) => o.id === value) && <option value={value}>{value}</option>}
-      {target &&
-        options.map((o) => (
-          <option key={o.id} value={o.id}>
-            {entryTitle(target, o)}
-          </option>
-        ))}
-    </select>
   );
 }
 

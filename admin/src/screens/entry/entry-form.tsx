@@ -1,7 +1,7 @@
 // The fields of an entry: the model's entry layout (cards in main and aside, widths on a
 // 6-column grid, collapsible cards), or one card of every field when the model has none.
 import { memo, useCallback, useState, type ReactNode } from "react";
-import type { Field, LayoutCard, Model } from "../../api/types.ts";
+import type { Field, LayoutCard, LayoutField, Model } from "../../api/types.ts";
 import { labelOf } from "../../api/models.ts";
 import { FieldInput } from "../../fields/kinds.tsx";
 
@@ -20,6 +20,7 @@ export interface FormProps {
 interface BlockProps {
   field: Field;
   width: string;
+  display: LayoutField["display"];
   value: unknown;
   error: string | undefined;
   onChange(ns: string, v: unknown): void;
@@ -28,7 +29,7 @@ interface BlockProps {
 }
 
 /** One field with its label and error; memoised, so typing in one field renders only that field. */
-const FieldBlock = memo(function FieldBlock({ field, width, value, error, onChange, models, projectId }: BlockProps) {
+const FieldBlock = memo(function FieldBlock({ field, width, display, value, error, onChange, models, projectId }: BlockProps) {
   const id = `f-${field.id}`;
   const set = useCallback((v: unknown) => onChange(field.namespace, v), [onChange, field.namespace]);
   const errorId = error ? `${id}-error` : undefined;
@@ -60,6 +61,7 @@ const FieldBlock = memo(function FieldBlock({ field, width, value, error, onChan
           invalid={!!error}
           models={models}
           projectId={projectId}
+          display={display}
         />
         {isCheckbox && label}
       </div>
@@ -96,7 +98,8 @@ function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
           <FieldBlock
             key={it.id}
             field={f}
-            width={it.width}
+            width={it.width ?? "full"}
+            display={it.display}
             value={p.values[f.namespace]}
             error={p.errors[f.namespace]}
             onChange={p.onChange}

@@ -1,6 +1,6 @@
 // The entry editor: the header (title, status, Save, Publish or Unpublish, Delete), the form,
 // server errors at the field they name, and a guard against leaving with unsaved changes.
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker, useNavigate, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
@@ -147,6 +147,22 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   });
 
   const busy = save.isPending || publish.isPending || remove.isPending;
+
+  // Ctrl+S (Cmd+S on a Mac) saves a draft, as in every editor (design/admin.md, The entry editor).
+  const saveNow = useRef(() => save.mutate());
+  saveNow.current = () => {
+    if (!busy) save.mutate();
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        saveNow.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   const title = entry ? entryTitle(model, { ...entry, draft: { ...entry.draft, data: values } }) : `New ${model.name}`;
   const status = entry?.status ?? "draft";
 

@@ -42,6 +42,9 @@ export function Shell() {
 
   return (
     <ProjectContext.Provider value={state}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <div className="shell">
         <aside className="rail" aria-label="Sidebar">
           <div className="field">
@@ -70,7 +73,7 @@ export function Shell() {
             </button>
           </div>
         </aside>
-        <main className="main" id="main">
+        <main className="main" id="main" tabIndex={-1}>
           <Outlet />
         </main>
       </div>

@@ -143,8 +143,37 @@ describe("the entry editor", () => {
     expect(await page.getByLabel("Cover image", { exact: true }).inputValue()).toBe(stored.cover.url);
     // The code editors (CodeMirror, loaded lazily) hold the values.
     await page.getByRole("textbox", { name: "Body", exact: true }).getByText("one point").waitFor();
+    // Markdown has a preview, rendered on demand.
+    await page.getByRole("button", { name: "Preview Body" }).click();
+    const preview = page.getByRole("region", { name: "Preview of Body" });
+    await preview.getByRole("heading", { name: "Notes on media fields", level: 1 }).waitFor();
+    expect(await preview.getByRole("listitem").allTextContents()).toEqual(["one point", "another point"]);
+    expect(await page.getByRole("button", { name: "Preview Body" }).getAttribute("aria-pressed")).toBe("true");
     await expectAccessible(page);
     await screenshot(page, "entry-editor");
+  }, 30_000);
+
+  test("the markdown preview drops anything active", async () => {
+    const evil = await v2(env, "POST", "/v2/model-instances", {
+      model: "post",
+      data: {
+        title: "Evil markdown",
+        slug: "evil",
+        body: 'Hello <img src="x" onerror="window.hacked=1"> <script>window.hacked=2</script> [link](javascript:window.hacked=3)',
+      },
+    });
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "Evil markdown", exact: true }).click();
+    await page.getByRole("button", { name: "Preview Body" }).click();
+    const preview = page.getByRole("region", { name: "Preview of Body" });
+    await preview.getByText("Hello").waitFor();
+    const html = await preview.evaluate((el) => el.innerHTML);
+    expect(html).not.toContain("onerror");
+    expect(html).not.toContain("<script");
+    expect(html).not.toContain("javascript:");
+    expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
+    await v2(env, "DELETE", `/v2/model-instances/${evil.id}`);
   }, 30_000);
 
   test("Save, Publish, Unpublish; a server error is shown at its field", async () => {

@@ -6,6 +6,29 @@ import type { Field, FieldType, LayoutField, Model } from "../api/types.ts";
 import { RelationInput } from "./relation-input.tsx";
 
 const CodeEditor = lazy(() => import("./code-editor.tsx"));
+const MarkdownPreview = lazy(() => import("./markdown-preview.tsx"));
+
+/** Markdown: the code editor, and a Preview switch that shows the rendered text below it. */
+function MarkdownInput(p: InputProps) {
+  const [preview, setPreview] = useState(false);
+  const source = typeof p.value === "string" ? p.value : "";
+  const label = p.field.label?.trim() || p.field.namespace;
+  return (
+    <>
+      {code("markdown")(p)}
+      <div>
+        <button type="button" className="btn btn-quiet" aria-pressed={preview} aria-label={`Preview ${label}`} onClick={() => setPreview(!preview)}>
+          Preview
+        </button>
+      </div>
+      {preview && (
+        <Suspense fallback={<p className="muted">Loading preview…</p>}>
+          <MarkdownPreview source={source} label={label} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 /** What every input gets: the field, its value, a setter, and the ids that tie it to its label and error. */
 export interface InputProps {
@@ -78,7 +101,7 @@ const media: Input = (p) => {
 /** The input of each field kind; `array` is built from its item kind below. */
 export const FIELD_INPUTS: Record<Exclude<FieldType, "array">, Input> = {
   string: text,
-  markdown: code("markdown"),
+  markdown: (p) => <MarkdownInput {...p} />,
   html: code("html"),
   code: code("javascript"),
   mixed: (p) => <MixedInput {...p} />,

@@ -53,7 +53,7 @@ export async function startBrowserEnv(): Promise<BrowserEnv> {
       });
       contexts.push(context);
       // Well inside the test's own timeout, so a failed wait fails the test, not the browser.
-      context.setDefaultTimeout(8000);
+      context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
       page.on("console", (m) => {

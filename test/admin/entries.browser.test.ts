@@ -83,7 +83,7 @@ describe("the entry list", () => {
     await page.getByRole("button", { name: "Load more" }).click();
     await rowsOf(page).nth(54).waitFor();
     expect(await rowsOf(page).nth(54).getByRole("link").textContent()).toBe(old.draft.data.title);
-  }, 30_000);
+  }, 60_000);
 
   test("select entries, Publish them after a dry run whose count the confirmation shows", async () => {
     const page = await env.page();
@@ -110,7 +110,7 @@ describe("the entry list", () => {
     await v2(env, "POST", "/v2/model-instances/bulk-unpublish", {
       instanceIds: [(await v2(env, "GET", "/v2/model-instances?model=post&q=Field%20note%2028")).data[0].id],
     });
-  }, 30_000);
+  }, 60_000);
 
   test("at 360 px wide in dark mode the list still reads", async () => {
     const page = await env.page({ width: 360, height: 740, colorScheme: "dark" });
@@ -118,7 +118,7 @@ describe("the entry list", () => {
     await page.getByText("54 entries").waitFor();
     await expectAccessible(page);
     await screenshot(page, "entry-list-360-dark");
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("the entry editor", () => {
@@ -151,7 +151,7 @@ describe("the entry editor", () => {
     expect(await page.getByRole("button", { name: "Preview Body" }).getAttribute("aria-pressed")).toBe("true");
     await expectAccessible(page);
     await screenshot(page, "entry-editor");
-  }, 30_000);
+  }, 60_000);
 
   test("the markdown preview drops anything active", async () => {
     const evil = await v2(env, "POST", "/v2/model-instances", {
@@ -174,7 +174,7 @@ describe("the entry editor", () => {
     expect(html).not.toContain("javascript:");
     expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
     await v2(env, "DELETE", `/v2/model-instances/${evil.id}`);
-  }, 30_000);
+  }, 60_000);
 
   test("Save, Publish, Unpublish; a server error is shown at its field", async () => {
     const page = await env.page();
@@ -207,10 +207,13 @@ describe("the entry editor", () => {
     const description = await field.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
     expect(description).toBe("title is required before the entry can be published");
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).status).toBe("draft");
+    // The change was saved as a draft before the publish was refused.
+    const after = await v2(env, "GET", `/v2/model-instances/${id}`);
+    expect([after.status, after.draft.data.title]).toEqual(["draft", ""]);
+    expect(await page.getByText("Unsaved changes").count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, "entry-field-error");
-  }, 30_000);
+  }, 60_000);
 
   test("leaving with unsaved changes asks first; Cancel stays, Leave goes", async () => {
     const page = await env.page();
@@ -238,15 +241,18 @@ describe("the entry editor", () => {
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Author" }).click();
     await page.getByRole("heading", { name: "Author", level: 1 }).waitFor();
     expect(await page.getByRole("dialog").count()).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   test("New entry, then Delete with a confirmation", async () => {
     const page = await env.page();
     await openList(page);
     await page.getByRole("link", { name: "New entry" }).click();
     await page.getByRole("heading", { name: "New Post", level: 1 }).waitFor();
-    await page.getByLabel("Title", { exact: true }).fill("Written in the browser");
+    // Publish without a title: the draft is created once and the error is shown at Title.
     await page.getByLabel("Slug", { exact: true }).fill("written-in-the-browser");
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByText("title is required before the entry can be published").first().waitFor();
+    await page.getByLabel("Title", { exact: true }).fill("Written in the browser");
     await page.getByLabel("Reading time (minutes)", { exact: true }).fill("6");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("heading", { name: "Written in the browser", level: 1 }).waitFor();
@@ -254,6 +260,8 @@ describe("the entry editor", () => {
     const id = new URL(page.url()).pathname.split("/").pop()!;
     const saved = await v2(env, "GET", `/v2/model-instances/${id}`);
     expect(saved.draft.data).toMatchObject({ title: "Written in the browser", slug: "written-in-the-browser", readingMinutes: 6 });
+    expect(saved.version).toBe(2);
+    expect((await v2(env, "GET", "/v2/model-instances?model=post&q=written-in-the-browser")).total).toBe(1);
 
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this entry?" });
@@ -267,7 +275,7 @@ describe("the entry editor", () => {
       headers: { authorization: `Bearer ${await env.token()}`, "x-svc-project": env.demoProjectId },
     });
     expect(gone.status).toBe(404);
-  }, 30_000);
+  }, 60_000);
 
   test("the model's entry layout: cards in main and aside, a collapsed card opens", async () => {
     const author = await v2(env, "GET", "/v2/models/author");
@@ -297,7 +305,7 @@ describe("the entry editor", () => {
     await page.getByRole("textbox", { name: "Biography" }).waitFor();
     await expectAccessible(page);
     await screenshot(page, "entry-layout-1440");
-  }, 30_000);
+  }, 60_000);
 
   test("relation displays: inline opens the related entry, embedded shows its fields in place", async () => {
     const post = await v2(env, "GET", "/v2/models/post");
@@ -332,7 +340,7 @@ describe("the entry editor", () => {
     } finally {
       await v2(env, "DELETE", `/v2/models/${post.id}/layout`);
     }
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("versions", () => {
@@ -360,7 +368,7 @@ describe("versions", () => {
     const saved = await v2(env, "GET", `/v2/model-instances/${id}`);
     expect([saved.version, saved.draft.data.title]).toEqual([3, "Field note 10"]);
     await card.getByText(/^Version 3 by Owner, /).waitFor();
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("scheduling", () => {
@@ -396,5 +404,5 @@ describe("scheduling", () => {
     await card.getByRole("button", { name: "Cancel publish at 2027-03-28 02:30 Europe/Berlin" }).click();
     await card.getByText("Nothing scheduled.").waitFor();
     expect((await v2(env, "GET", `/v2/scheduled-actions/${actions[0].id}`)).status).toBe("cancelled");
-  }, 30_000);
+  }, 60_000);
 });

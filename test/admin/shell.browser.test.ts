@@ -48,7 +48,7 @@ describe("sign in and out", () => {
     // After signing out the app is behind sign-in again.
     await page.goto(`${env.origin}/admin/content/post`);
     await page.getByRole("button", { name: "Sign in" }).waitFor();
-  }, 30_000);
+  }, 60_000);
 
   test("the session refreshes itself before the access token expires, and the person stays signed in", async () => {
     const page = await env.page();
@@ -64,7 +64,7 @@ describe("sign in and out", () => {
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Post" }).click();
     await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
-  }, 30_000);
+  }, 60_000);
 
   test("a deep link survives sign-in: the filtered list opens afterwards", async () => {
     const page = await env.page();
@@ -72,7 +72,7 @@ describe("sign in and out", () => {
     await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/content/post");
     expect(await page.getByLabel("Status").inputValue()).toBe("draft");
-  }, 30_000);
+  }, 60_000);
 
   test("a screen link opens its screen, which says it is a placeholder; Skip to content is the first stop", async () => {
     const page = await env.page();
@@ -86,7 +86,7 @@ describe("sign in and out", () => {
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     expect(await page.getByText("This screen is not built yet").count()).toBe(1);
     await expectAccessible(page);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("the rail and the project switcher", () => {
@@ -122,7 +122,7 @@ describe("the rail and the project switcher", () => {
     } finally {
       await v2(env, "DELETE", `/v2/workspaces/${ws.id}`);
     }
-  }, 30_000);
+  }, 60_000);
 
   test("the project switcher changes project and is remembered", async () => {
     const other = await v2(env, "POST", "/v2/projects", { name: "Second site", slug: "second-site" });
@@ -140,5 +140,5 @@ describe("the rail and the project switcher", () => {
     expect(await page.getByLabel("Project", { exact: true }).inputValue()).toBe(other.id);
     await page.getByLabel("Project", { exact: true }).selectOption({ label: "Demo" });
     await page.getByRole("heading", { name: "Demo", level: 1 }).waitFor();
-  }, 30_000);
+  }, 60_000);
 });

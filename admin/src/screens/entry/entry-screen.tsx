@@ -76,6 +76,8 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   }, []);
 
   function fail(err: unknown) {
+    // A Publish may have saved before it failed: lists show the saved draft either way.
+    void client.invalidateQueries({ queryKey: keys.entries(project.id, model.namespace) });
     const placed = placeError(model, err);
     setErrors(placed.fields);
     setGeneral(placed.general);
@@ -95,38 +97,41 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
     await client.invalidateQueries({ queryKey: keys.entries(project.id, model.namespace) });
   }
 
+  // The entry this form writes to: the one opened, or the one its first save created, so a
+  // failed Publish after that save never creates a second entry.
+  const savedId = useRef<string | null>(entry?.id ?? null);
+
+  /** Saves what is on screen (creating the entry on its first save) and marks the form clean. */
+  async function persist(): Promise<Entry> {
+    const saved = savedId.current
+      ? await api.entries.update(savedId.current, Object.fromEntries([...changed].map((ns) => [ns, values[ns] ?? null])))
+      : await api.entries.create(model.namespace, values);
+    savedId.current = saved.id;
+    dirtyNow.current = false;
+    setChanged(new Set());
+    client.setQueryData(keys.entry(project.id, saved.id), saved);
+    return saved;
+  }
+
+  /** After a write: the message, fresh lists, and the entry's own URL for a new entry. */
+  async function settle(e: Entry, message: string) {
+    await refresh(e, message);
+    if (!entry) await navigate({ to: "/content/$model/$entryId", params: { model: model.namespace, entryId: e.id }, replace: true });
+  }
+
   const save = useMutation({
-    mutationFn: async () => {
-      if (!entry) return api.entries.create(model.namespace, values);
-      const data = Object.fromEntries([...changed].map((ns) => [ns, values[ns] ?? null]));
-      return api.entries.update(entry.id, data);
-    },
-    onSuccess: async (e) => {
-      await refresh(e, "Saved.");
-      if (!entry) {
-        // The new entry's own URL; the form is clean, so the guard lets this through.
-        await navigate({ to: "/content/$model/$entryId", params: { model: model.namespace, entryId: e.id }, replace: true });
-      }
-    },
+    mutationFn: persist,
+    onSuccess: (e) => settle(e, "Saved."),
     onError: fail,
   });
 
   const publish = useMutation({
     mutationFn: async (action: "publish" | "unpublish") => {
-      let id = entry?.id;
       // Publishing publishes what is on screen: unsaved changes are saved first.
-      if (!id || dirty) {
-        const saved = entry
-          ? await api.entries.update(entry.id, Object.fromEntries([...changed].map((ns) => [ns, values[ns] ?? null])))
-          : await api.entries.create(model.namespace, values);
-        id = saved.id;
-      }
+      const id = savedId.current && !dirty ? savedId.current : (await persist()).id;
       return action === "publish" ? api.entries.publish(id) : api.entries.unpublish(id);
     },
-    onSuccess: async (e, action) => {
-      await refresh(e, action === "publish" ? "Published." : "Unpublished.");
-      if (!entry) await navigate({ to: "/content/$model/$entryId", params: { model: model.namespace, entryId: e.id }, replace: true });
-    },
+    onSuccess: (e, action) => settle(e, action === "publish" ? "Published." : "Unpublished."),
     onError: fail,
   });
 

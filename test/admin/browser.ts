@@ -66,8 +66,9 @@ export async function startBrowserEnv(): Promise<BrowserEnv> {
       return ((await res.json()) as { accessToken: string }).accessToken;
     },
     async close() {
+      // This Chromium runs as one process and may already have ended with its last context.
       for (const c of contexts) await c.close().catch(() => undefined);
-      await browser.close();
+      await browser.close().catch(() => undefined);
       await capa.app.stop(true);
       capa.close();
       rmSync(dir, { recursive: true, force: true });

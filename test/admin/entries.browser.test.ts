@@ -371,6 +371,40 @@ describe("versions", () => {
   }, 60_000);
 });
 
+describe("edit conflicts", () => {
+  test("a save after someone else's is refused; the dialog names both sides; Overwrite and Reload", async () => {
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 11", exact: true }).click();
+    await page.waitForURL(/[0-9a-f-]{36}$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    await page.getByLabel("Title", { exact: true }).fill("Field note eleven");
+    // Meanwhile a script saves the excerpt.
+    await v2(env, "PATCH", `/v2/model-instances/${id}`, { data: { excerpt: "Changed elsewhere" } });
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "This entry changed while you edited it" });
+    await dialog.getByText("It is now at version 2. Changed there: Excerpt.").waitFor();
+    await dialog.getByText("Not saved here: Title.").waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "entry-conflict");
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).draft.data.title).toBe("Field note 11");
+    await dialog.getByRole("button", { name: "Overwrite" }).click();
+    await page.getByText("Saved.").waitFor();
+    const merged = await v2(env, "GET", `/v2/model-instances/${id}`);
+    expect([merged.version, merged.draft.data.title, merged.draft.data.excerpt]).toEqual([3, "Field note eleven", "Changed elsewhere"]);
+
+    // Again, and this time Reload: the newer version replaces the form.
+    await page.getByLabel("Title", { exact: true }).fill("Mine, not kept");
+    await v2(env, "PATCH", `/v2/model-instances/${id}`, { data: { title: "Theirs" } });
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("dialog", { name: "This entry changed while you edited it" }).getByRole("button", { name: "Reload" }).click();
+    await page.getByText("Reloaded version 4.").waitFor();
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Theirs");
+    expect(await page.getByText("Unsaved changes").count()).toBe(0);
+    expect((await v2(env, "GET", `/v2/model-instances/${id}`)).version).toBe(4);
+  }, 60_000);
+});
+
 describe("scheduling", () => {
   test("Schedule a publish at a wall time in a zone: the server's resolved instant and DST note are shown; Cancel removes it", async () => {
     const page = await env.page({ width: 1440, height: 900 });

@@ -30,8 +30,8 @@ export function currentProjectId(): string | null {
 
 type Query = Record<string, string | number | undefined | null>;
 
-async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
+async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query; headers?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", ...opts.headers, ...(await authHeaders()) };
   if (projectId) headers["x-svc-project"] = projectId;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   let url = path;
@@ -109,7 +109,9 @@ export const api = {
       }),
     get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
     create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
-    update: (id: string, data: Record<string, unknown>) => call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data } }),
+    /** Saves a draft; with `basedOn` (the version edited) a newer version elsewhere is a 409 version_conflict. */
+    update: (id: string, data: Record<string, unknown>, basedOn?: number) =>
+      call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data }, headers: basedOn === undefined ? {} : { "if-match": String(basedOn) } }),
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
     publish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: {} }),
     unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),

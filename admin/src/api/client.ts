@@ -118,6 +118,8 @@ export const api = {
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
       call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+    /** Saves an old version's values as a new draft version (POST .../versions/:versionId/restore). */
+    restore: (id: string, versionId: string) => call<Entry>("POST", `/v2/model-instances/${id}/versions/${versionId}/restore`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
   },
   scheduled: {

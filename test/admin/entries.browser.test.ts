@@ -437,7 +437,21 @@ describe("scheduling", () => {
     await expectAccessible(page);
     await screenshot(page, "entry-schedule");
 
-    await card.getByRole("button", { name: "Cancel publish at 2027-03-28 02:30 Europe/Berlin" }).click();
+    // Reschedule to the time now in the form: an hour later, in New York.
+    await card.getByLabel("Time", { exact: true }).fill("2027-03-28T09:15");
+    await card.getByLabel("Time zone").fill("America/New_York");
+    await card.getByRole("button", { name: "Reschedule publish at 2027-03-28 02:30 Europe/Berlin to the time above" }).click();
+    await card.getByText("Scheduled: runs at 2027-03-28 13:15 UTC (offset -04:00).").waitFor();
+    await card.getByText("Publish at 2027-03-28 09:15 America/New_York (2027-03-28 13:15 UTC)").waitFor();
+    const moved = await v2(env, "GET", `/v2/scheduled-actions/${actions[0].id}`);
+    expect([moved.wallTime, moved.timezone, moved.resolved.at, moved.status]).toEqual([
+      "2027-03-28T09:15:00",
+      "America/New_York",
+      "2027-03-28T13:15:00.000Z",
+      "pending",
+    ]);
+
+    await card.getByRole("button", { name: "Cancel publish at 2027-03-28 09:15 America/New_York" }).click();
     await card.getByText("Nothing scheduled.").waitFor();
     expect((await v2(env, "GET", `/v2/scheduled-actions/${actions[0].id}`)).status).toBe("cancelled");
   }, 60_000);

@@ -130,5 +130,8 @@ export const api = {
       }),
     forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
+    /** Moves a pending action to another wall time in a zone. */
+    reschedule: (id: string, wallTime: string, timezone: string) =>
+      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
   },
 };

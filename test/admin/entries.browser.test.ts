@@ -54,6 +54,16 @@ describe("the entry list", () => {
     expect(await rowsOf(page).count()).toBe(55);
     expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
 
+    // Keyboard: j and k move between entries, / focuses the search box.
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("k");
+    await page.keyboard.press("j");
+    expect(await page.getByRole("link", { name: "Field note 29", exact: true }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("/");
+    expect(await page.getByLabel("Search").evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel("Search").blur();
+
     await page.getByLabel("Status").selectOption({ label: "Published" });
     await page.getByText("8 entries").waitFor();
     expect(new URL(page.url()).search).toBe("?status=published");

@@ -409,7 +409,10 @@ describe("edit conflicts", () => {
     await page.getByLabel("Title", { exact: true }).fill("Mine, not kept");
     await v2(env, "PATCH", `/v2/model-instances/${id}`, { data: { title: "Theirs" } });
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByRole("dialog", { name: "This entry changed while you edited it" }).getByRole("button", { name: "Reload" }).click();
+    // The dialog reads the entry afresh each time: version 4 now, not the version 2 of the first conflict.
+    const again = page.getByRole("dialog", { name: "This entry changed while you edited it" });
+    await again.getByText("It is now at version 4. Changed there: Title.").waitFor();
+    await again.getByRole("button", { name: "Reload" }).click();
     await page.getByText("Reloaded version 4.").waitFor();
     expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Theirs");
     expect(await page.getByText("Unsaved changes").count()).toBe(0);

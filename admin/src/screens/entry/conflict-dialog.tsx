@@ -20,13 +20,8 @@ export function ConflictDialog(props: {
   onOverwrite(current: Entry): void;
   onCancel(): void;
 }) {
-  const current = useQuery({
-    queryKey: ["conflict", props.entryId],
-    queryFn: () => api.entries.get(props.entryId),
-    enabled: props.open,
-    staleTime: 0,
-    gcTime: 0,
-  });
+  // gcTime 0: the answer is dropped when the dialog closes, so the next conflict fetches the entry again.
+  const current = useQuery({ queryKey: ["conflict", props.entryId], queryFn: () => api.entries.get(props.entryId), staleTime: 0, gcTime: 0 });
   const theirs = current.data ? props.model.fields.filter((f) => !same(current.data.draft.data[f.namespace], props.base[f.namespace])) : [];
   const words = (fs: typeof theirs) => fs.map(labelOf).join(", ") || "none";
   return (

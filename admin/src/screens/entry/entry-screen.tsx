@@ -252,7 +252,8 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
           </button>
         </div>
       </Dialog>
-      {savedId.current && (
+      {/* Mounted only while open, so every conflict reads the entry afresh (never a cached older copy). */}
+      {conflict && savedId.current && (
         <ConflictDialog
           open={conflict}
           entryId={savedId.current}

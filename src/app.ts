@@ -77,7 +77,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? systemIds;
   const log = deps.log ?? createLogger(config.logLevel);
-  const control = openControl(join(config.dataDir, "control.sqlite"));
+  // litestream-shards: replicated files are opened so that only Litestream checkpoints them.
+  const replicated = config.replicaUrl !== null;
+  const control = openControl(join(config.dataDir, "control.sqlite"), { replicated });
   const secret = config.jwtSecret ?? serverSecret(control.db, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
   const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
   const services: Services = {
@@ -86,7 +88,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     ids,
     log,
     control,
-    projects: new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs),
+    projects: new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, replicated),
     tokens: {
       sign: (payload) => signer.sign(payload),
       verify: async (token) => (await signer.verify(token, { currentDate: new Date(clock.now()) })) || false,
@@ -111,6 +113,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       idleMs: config.projectIdleMs,
       waitMs: config.readWaitMs,
       timeoutMs: config.readTimeoutMs,
+      replicated,
     },
     log,
   );
@@ -125,6 +128,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     dataDir: config.dataDir,
     replica: config.replicaUrl ? { replicaUrl: config.replicaUrl, replicaEndpoint: config.replicaEndpoint, replicaRegion: config.replicaRegion } : null,
     files: () => dataFiles(control.sqlite),
+    shardSize: config.replicaShardSize,
+    idleMs: config.replicaIdleMs,
     log,
     clock,
   });
@@ -236,7 +241,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(healthRoutes(services, { jobs, replication }))
     .use(metricsRoutes(services, { metrics: services.metrics, renderCache, replication }))
     .use(sessionRoutes(services))
-    .use(projectRoutes(services))
+    .use(projectRoutes(services, replication))
     .use(modelRoutes(services))
     .use(layoutRoutes(services))
     .use(fieldChangeRoutes(services))

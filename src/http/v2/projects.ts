@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { fail } from "../../errors.ts";
 import { authenticatePerson } from "./auth.ts";
+import type { Replication } from "../../infra/replication.ts";
 import { jsonBody } from "./body.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
 import {
@@ -30,7 +31,10 @@ async function memberOf(s: Services, request: Request, projectId: string): Promi
   return { kind: "user", userId: p.userId, projectId: id, role: mem.role };
 }
 
-export function projectRoutes(s: Services) {
+/** How long creation waits for the new project's first snapshot to reach the replica. */
+const PROTECT_TIMEOUT_MS = 5_000;
+
+export function projectRoutes(s: Services, replication?: Replication) {
   return new Elysia({ prefix: "/v2/projects" })
     .get("/", async ({ request }) => {
       const p = await authenticatePerson(s, request);
@@ -42,8 +46,10 @@ export function projectRoutes(s: Services) {
       if (p.kind !== "user") fail("insufficient_permissions");
       const body = await jsonBody(request);
       const row = createProject(s, { name: body.name, slug: body.slug, ownerId: p.userId });
+      // litestream-shards: acknowledge once the replica holds the project, or say it does not yet.
+      const backup = replication ? await replication.protect(row.id, PROTECT_TIMEOUT_MS) : "off";
       set.status = 201;
-      return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt };
+      return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt, backup };
     })
     .put("/current", async ({ request }) => {
       const p = await authenticatePerson(s, request);

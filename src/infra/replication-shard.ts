@@ -15,6 +15,7 @@ const STABLE_MS = 60_000;
 /** How long a stop waits for Litestream's final sync before SIGKILL. */
 const STOP_WAIT_MS = 5_000;
 
+
 /**
  * Litestream 0.3 is a Go program with a SQLite connection pair per file. Left alone, each child
  * keeps garbage and idle malloc arenas around; these settings make it return memory sooner, which
@@ -54,6 +55,8 @@ export class Shard {
   private backoffMs = BACKOFF_MIN_MS;
   private nextStartAt = 0;
   private stopped = false;
+  /** Set when a stop is asked for: the shard takes no new files. */
+  stopping = false;
   /** True while a reload replaces the child: a planned restart, not an outage. */
   private reloading = false;
   restarts = 0;
@@ -61,6 +64,7 @@ export class Shard {
   /** When the configuration last changed (a reload), for the supervisor's throttle. */
   lastReloadAt = 0;
   private lastStartAt: number | null = null;
+
   private lastExitAt: number | null = null;
   private lastError: string | null = null;
   private lastErrorAt: number | null = null;
@@ -97,19 +101,21 @@ export class Shard {
   }
 
   /**
-   * Restarts the child with a new file list. Resolves true when the old child stopped cleanly
+   * Restarts the child with a new file list, once `before` resolved (the supervisor waits there
+   * for the child to have synced its files). Resolves true when the old child stopped cleanly
    * (its last sync ran, so every file it held is in the replica as of now), false otherwise.
    */
-  reload(files: string[]): Promise<boolean> {
+  reload(files: () => string[], before: () => Promise<void>): Promise<boolean> {
     const run = this.queue.then(async () => {
       if (this.stopped) return false;
-      this.lastReloadAt = this.deps.clock.now();
-      this.reloads++;
       this.reloading = true;
       try {
+        if (this.child) await before();
+        this.lastReloadAt = this.deps.clock.now();
+        this.reloads++;
         const clean = this.child ? await this.retire(this.child) : false;
         if (this.stopped) return clean;
-        this.spawn(files, this.deps.clock.now());
+        this.spawn(files(), this.deps.clock.now());
         return clean;
       } finally {
         this.reloading = false;
@@ -121,6 +127,7 @@ export class Shard {
 
   /** Stops the child for good; resolves true when its last sync ran. */
   stop(): Promise<boolean> {
+    this.stopping = true;
     const run = this.queue.then(async () => {
       this.stopped = true;
       return this.child ? this.retire(this.child) : true;

@@ -1,9 +1,9 @@
 // What the replication supervisor remembers between passes and across restarts: per data file,
 // a signature of its WAL (size and modification time), and the set of "settled" files, those whose
 // every write is in the replica and that no Litestream child watches (see replication.ts).
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { writeConfig } from "./litestream.ts";
+import { metaDir, writeConfig } from "./litestream.ts";
 
 /**
  * A signature of a file's WAL: any write changes it (the WAL grows or is rewritten in place, and
@@ -16,6 +16,39 @@ export function walSignature(dataDir: string, rel: string): string {
     return st ? `${st.size}:${st.mtimeMs}` : "none";
   } catch {
     return "none";
+  }
+}
+
+/**
+ * Whether Litestream's shadow WAL of a file is at least as new as the file's WAL, i.e. its child has
+ * copied the last write. A file Litestream never took on (no generation yet) has nothing pending.
+ */
+export function shadowCaughtUp(dataDir: string, rel: string): boolean {
+  const db = join(dataDir, rel);
+  const meta = metaDir(db);
+  let gen: string;
+  try {
+    gen = readFileSync(join(meta, "generation"), "utf8").trim();
+  } catch {
+    return true;
+  }
+  const wal = mtimeOf(`${db}-wal`);
+  if (!gen || wal === null) return true;
+  let newest = -Infinity;
+  const dir = join(meta, "generations", gen, "wal");
+  try {
+    for (const n of readdirSync(dir)) newest = Math.max(newest, mtimeOf(join(dir, n)) ?? -Infinity);
+  } catch {
+    return false;
+  }
+  return newest >= wal;
+}
+
+function mtimeOf(path: string): number | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null;
+  } catch {
+    return null;
   }
 }
 

@@ -21,7 +21,7 @@ import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
 import { fileControlCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
 import { Shard } from "./replication-shard.ts";
-import { loadSettled, saveSettled, walSignature } from "./replication-state.ts";
+import { loadSettled, saveSettled, shadowCaughtUp, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
 
@@ -48,6 +48,8 @@ export interface ReplicationOptions {
 /** Project churn restarts one shard at most this often (protect does not wait). */
 const RELOAD_EVERY_MS = 2_000;
 const CONTROL_SHARD = "control";
+/** How long a shard's restart waits for its child to sync the files' last writes. */
+const SYNC_WAIT_MS = 3_000;
 /** The configurations' folder, in the data directory. */
 export const CONFIG_DIR = "litestream";
 
@@ -167,8 +169,8 @@ export class Replication {
     const counts = new Map<string, number>();
     for (const s of this.assigned.values()) counts.set(s, (counts.get(s) ?? 0) + 1);
     let target: string | null = null;
-    for (const name of this.shards.keys()) {
-      if (name !== CONTROL_SHARD && (counts.get(name) ?? 0) < this.shardSize) target = name;
+    for (const [name, shard] of this.shards) {
+      if (name !== CONTROL_SHARD && !shard.stopping && (counts.get(name) ?? 0) < this.shardSize) target = name;
     }
     target ??= `projects-${this.nextShard++}`;
     this.shard(target);
@@ -241,7 +243,11 @@ export class Replication {
       this.shards.delete(shard.name);
       rmSync(shard.configPath, { force: true });
     } else {
-      clean = await shard.reload(files);
+      // The list is read again when the child is replaced: files assigned meanwhile join this restart.
+      clean = await shard.reload(
+        () => this.desired(shard.name),
+        () => this.synced(before),
+      );
     }
     let changed = false;
     const now = this.opts.clock.now();
@@ -261,6 +267,24 @@ export class Replication {
       if (!present.has(rel)) rmSync(metaDir(join(this.opts.dataDir, rel)), { recursive: true, force: true });
     }
     return changed;
+  }
+
+  /**
+   * Waits (at most SYNC_WAIT_MS) until Litestream's shadow WAL of each file is newer than the file's
+   * WAL: the running child has seen the last write. Litestream's own snapshot checkpoints the file,
+   * after which the next write restarts the WAL; a child stopped before its next sync sees that
+   * restart only in its final sync at exit, which in Litestream 0.3 does not record it, and the
+   * next child then finds a WAL it cannot continue and starts a new generation. Stopping a child
+   * only after it synced avoids that.
+   */
+  private async synced(files: string[]): Promise<void> {
+    const until = performance.now() + SYNC_WAIT_MS;
+    let pending = files.filter((rel) => !shadowCaughtUp(this.opts.dataDir, rel));
+    while (pending.length > 0 && performance.now() < until) {
+      await Bun.sleep(50);
+      pending = pending.filter((rel) => !shadowCaughtUp(this.opts.dataDir, rel));
+    }
+    if (pending.length > 0) this.opts.log.warn("litestream restarted before it synced", { files: pending.length });
   }
 
   /** Stops replication for good; every child's last sync runs before this resolves. */

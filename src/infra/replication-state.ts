@@ -1,7 +1,11 @@
 // What the replication supervisor remembers between passes and across restarts: per data file,
 // a signature of its WAL (size and modification time), and the set of "settled" files, those whose
 // every write is in the replica and that no Litestream child watches (see replication.ts).
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { endianness } from "node:os";
+import { applyPragmas } from "../storage/sqlite.ts";
+import { closeHandle } from "../storage/pool.ts";
 import { join } from "node:path";
 import { metaDir, writeConfig } from "./litestream.ts";
 
@@ -42,6 +46,45 @@ export function shadowCaughtUp(dataDir: string, rel: string): boolean {
     return false;
   }
   return newest >= wal;
+}
+
+/**
+ * Whether the next write to a file will restart its WAL: its wal-index (the -shm file) says every
+ * frame was checkpointed (nBackfill equals mxFrame), which Litestream's snapshot leaves behind. A
+ * restart Litestream does not see (its child is down) makes its successor start a new generation.
+ * Layout: the WAL-index header's mxFrame at byte 16, the checkpoint info's nBackfill at byte 96,
+ * both in the machine's byte order (https://sqlite.org/walformat.html).
+ */
+export function restartPending(dataDir: string, rel: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(join(dataDir, `${rel}-shm`), "r");
+    const buf = Buffer.alloc(100);
+    if (readSync(fd, buf, 0, 100, 0) < 100) return false;
+    const le = endianness() === "LE";
+    const mxFrame = le ? buf.readUInt32LE(16) : buf.readUInt32BE(16);
+    return mxFrame > 0 && (le ? buf.readUInt32LE(96) : buf.readUInt32BE(96)) === mxFrame;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * Makes a pending WAL restart happen now, while the file's Litestream child runs and sees it: one
+ * write that changes nothing (the schema's user version set to itself), on a connection opened as
+ * Capa opens replicated files.
+ */
+export function restartNow(dataDir: string, rel: string): void {
+  const db = new Database(join(dataDir, rel), { create: false });
+  try {
+    applyPragmas(db, { replicated: true });
+    const v = db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+    db.exec(`PRAGMA user_version = ${Number(v)}`);
+  } finally {
+    closeHandle(db);
+  }
 }
 
 function mtimeOf(path: string): number | null {

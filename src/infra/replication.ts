@@ -21,7 +21,7 @@ import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
 import { fileControlCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
 import { Shard } from "./replication-shard.ts";
-import { loadSettled, saveSettled, shadowCaughtUp, walSignature } from "./replication-state.ts";
+import { loadSettled, restartNow, restartPending, saveSettled, shadowCaughtUp, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
 
@@ -95,6 +95,7 @@ export class Replication {
     const now = this.opts.clock.now();
     this.files = this.opts.files();
     const recorded = loadSettled(dataDir);
+    const control = this.shard(CONTROL_SHARD);
     for (const rel of this.files) {
       if (rel === CONTROL_FILE) continue;
       const sig = recorded.get(rel);
@@ -102,7 +103,7 @@ export class Replication {
       else this.watch(rel, now);
     }
     saveSettled(dataDir, this.settled);
-    this.shard(CONTROL_SHARD).start([CONTROL_FILE]);
+    control.start([CONTROL_FILE]);
     for (const [name, shard] of this.shards) if (name !== CONTROL_SHARD) shard.start(this.desired(name));
     // Configurations of shards an earlier run had and this one does not.
     for (const f of readdirSync(join(dataDir, CONFIG_DIR))) {
@@ -207,6 +208,7 @@ export class Replication {
       }
     }
     this.release(now);
+    for (const s of this.shards.values()) if (s.pid !== null) this.restartPendingWals(s.files);
     const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.desired(s.name).join("\n") !== s.files.join("\n"));
     const due = dirty.filter((s) => s.name === this.assigned.get(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
@@ -278,6 +280,7 @@ export class Replication {
    * only after it synced avoids that.
    */
   private async synced(files: string[]): Promise<void> {
+    this.restartPendingWals(files);
     const until = performance.now() + SYNC_WAIT_MS;
     let pending = files.filter((rel) => !shadowCaughtUp(this.opts.dataDir, rel));
     while (pending.length > 0 && performance.now() < until) {
@@ -285,6 +288,21 @@ export class Replication {
       pending = pending.filter((rel) => !shadowCaughtUp(this.opts.dataDir, rel));
     }
     if (pending.length > 0) this.opts.log.warn("litestream restarted before it synced", { files: pending.length });
+  }
+
+  /**
+   * Brings forward the WAL restarts that are pending (restartPending), while Litestream watches:
+   * otherwise the first write after its child stops would restart the WAL unseen.
+   */
+  private restartPendingWals(files: string[]): void {
+    for (const rel of files) {
+      if (!restartPending(this.opts.dataDir, rel)) continue;
+      try {
+        restartNow(this.opts.dataDir, rel);
+      } catch (e) {
+        this.opts.log.warn("replication: WAL restart failed", { file: rel, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
   }
 
   /** Stops replication for good; every child's last sync runs before this resolves. */

@@ -142,7 +142,15 @@ async function oneMore(label: string) {
     const now = h1.litestream.shards.find((x) => x.name === s.name);
     return now && now.pid !== s.pid;
   });
-  return { label, backup: p.backup, ms, changed, noGenerationBefore: missing, restartedShards: restarted.map((s) => `${s.name} (${s.databases} files)`), id: p.id };
+  return {
+    label,
+    backup: p.backup,
+    ms,
+    changed,
+    noGenerationBefore: missing,
+    restartedShards: restarted.map((s) => `${s.name} (${s.databases} files)`),
+    id: p.id,
+  };
 }
 
 const busy = litestreamUse(await health());
@@ -218,7 +226,15 @@ console.log(
       clearingGenerationLines: clearing,
       health: { polls, notOk: notOk.length, samples: notOk.slice(0, 10) },
       serverStop: stopCode,
-      restore: { code: r.code, seconds: restoreS, stdout: r.stdout.trim(), stderr: r.stderr.trim().slice(0, 500), complete, of: ids.length, problems: problems.slice(0, 10) },
+      restore: {
+        code: r.code,
+        seconds: restoreS,
+        stdout: r.stdout.trim(),
+        stderr: r.stderr.trim().slice(0, 500),
+        complete,
+        of: ids.length,
+        problems: problems.slice(0, 10),
+      },
     },
     null,
     1,

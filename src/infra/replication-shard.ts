@@ -15,7 +15,6 @@ const STABLE_MS = 60_000;
 /** How long a stop waits for Litestream's final sync before SIGKILL. */
 const STOP_WAIT_MS = 5_000;
 
-
 /**
  * Litestream 0.3 is a Go program with a SQLite connection pair per file. Left alone, each child
  * keeps garbage and idle malloc arenas around; these settings make it return memory sooner, which

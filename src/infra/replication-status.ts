@@ -54,7 +54,13 @@ export function summarize(x: {
   settled: number;
   lagSeconds: number | null;
 }): ReplicationStatus {
-  const state: ReplicationState = !x.enabled ? "off" : x.stopping ? "stopped" : x.shards.length > 0 && x.shards.every((s) => s.state === "running") ? "running" : "down";
+  const state: ReplicationState = !x.enabled
+    ? "off"
+    : x.stopping
+      ? "stopped"
+      : x.shards.length > 0 && x.shards.every((s) => s.state === "running")
+        ? "running"
+        : "down";
   const errorAt = latest(x.shards.map((s) => s.lastErrorAt));
   return {
     state,
@@ -69,6 +75,14 @@ export function summarize(x: {
     lagSeconds: x.lagSeconds,
     watched: x.watched,
     settled: x.settled,
-    shards: x.shards.map((s) => ({ name: s.name, state: s.state, pid: s.pid, databases: s.databases, restarts: s.restarts, reloads: s.reloads, lastError: s.lastError })),
+    shards: x.shards.map((s) => ({
+      name: s.name,
+      state: s.state,
+      pid: s.pid,
+      databases: s.databases,
+      restarts: s.restarts,
+      reloads: s.reloads,
+      lastError: s.lastError,
+    })),
   };
 }

@@ -26,8 +26,16 @@ const entries = new Map<string, number>();
 
 const rep = () => h.capa.replication;
 const gen = (id: string) => currentGeneration(data, projectFile(id));
-const shards = () => rep().status().shards.map((s) => [s.name, s.state, s.databases]);
-const pids = () => Object.fromEntries(rep().status().shards.map((s) => [s.name, s.pid]));
+const shards = () =>
+  rep()
+    .status()
+    .shards.map((s) => [s.name, s.state, s.databases]);
+const pids = () =>
+  Object.fromEntries(
+    rep()
+      .status()
+      .shards.map((s) => [s.name, s.pid]),
+  );
 async function tick(ms: number) {
   h.clock.advance(ms);
   await rep().tick(h.clock.now());

@@ -1,6 +1,7 @@
-// What the replication supervisor remembers between passes and across restarts: per data file,
-// a signature of its WAL (size and modification time), and the set of "settled" files, those whose
-// every write is in the replica and that no Litestream child watches (see replication.ts).
+// What the replication supervisor reads and keeps of each file's WAL: a signature (size and
+// modification time), whether Litestream's shadow WAL caught up with it, whether a WAL restart is
+// due; and the set of "settled" files, those whose every write is in the replica and that no
+// Litestream child watches (see replication.ts), kept across restarts.
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { endianness } from "node:os";
@@ -8,6 +9,7 @@ import { applyPragmas } from "../storage/sqlite.ts";
 import { closeHandle } from "../storage/pool.ts";
 import { join } from "node:path";
 import { metaDir, writeConfig } from "./litestream.ts";
+import type { Logger } from "./log.ts";
 
 /**
  * A signature of a file's WAL: any write changes it (the WAL grows or is rewritten in place, and
@@ -118,4 +120,36 @@ export function loadSettled(dataDir: string): Map<string, string> {
 export function saveSettled(dataDir: string, settled: Map<string, string>): void {
   const sorted = Object.fromEntries([...settled.entries()].sort(([a], [b]) => a.localeCompare(b)));
   writeConfig(stateFile(dataDir), `${JSON.stringify({ settled: sorted }, null, 1)}\n`);
+}
+
+/**
+ * Brings forward the WAL restarts that are pending (restartPending) of files a running Litestream
+ * child watches: otherwise the first write after that child stops would restart the WAL unseen.
+ */
+export function restartPendingWals(dataDir: string, files: string[], log: Logger): void {
+  for (const rel of files) {
+    if (!restartPending(dataDir, rel)) continue;
+    try {
+      restartNow(dataDir, rel);
+    } catch (e) {
+      log.warn("replication: WAL restart failed", { file: rel, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+}
+
+/**
+ * Waits (at most `ms`) until Litestream's shadow WAL of each file is as new as the file's WAL: the
+ * running child has copied the last write (and seen any WAL restart). A child stopped before that
+ * sees such a restart only in its final sync at exit, which Litestream 0.3 was seen not to record:
+ * its successor then found a WAL it could not continue and started a new generation.
+ */
+export async function waitSynced(dataDir: string, files: string[], ms: number, log: Logger): Promise<void> {
+  restartPendingWals(dataDir, files, log);
+  const until = performance.now() + ms;
+  let pending = files.filter((rel) => !shadowCaughtUp(dataDir, rel));
+  while (pending.length > 0 && performance.now() < until) {
+    await Bun.sleep(50);
+    pending = pending.filter((rel) => !shadowCaughtUp(dataDir, rel));
+  }
+  if (pending.length > 0) log.warn("litestream restarted before it synced", { files: pending.length });
 }

@@ -21,7 +21,7 @@ import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
 import { fileControlCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
 import { Shard } from "./replication-shard.ts";
-import { loadSettled, restartNow, restartPending, saveSettled, shadowCaughtUp, walSignature } from "./replication-state.ts";
+import { loadSettled, restartPendingWals, saveSettled, waitSynced, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
 
@@ -208,7 +208,7 @@ export class Replication {
       }
     }
     this.release(now);
-    for (const s of this.shards.values()) if (s.pid !== null) this.restartPendingWals(s.files);
+    for (const s of this.shards.values()) if (s.pid !== null) restartPendingWals(this.opts.dataDir, s.files, this.opts.log);
     const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.desired(s.name).join("\n") !== s.files.join("\n"));
     const due = dirty.filter((s) => s.name === this.assigned.get(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
@@ -248,7 +248,7 @@ export class Replication {
       // The list is read again when the child is replaced: files assigned meanwhile join this restart.
       clean = await shard.reload(
         () => this.desired(shard.name),
-        () => this.synced(before),
+        () => waitSynced(this.opts.dataDir, before, SYNC_WAIT_MS, this.opts.log),
       );
     }
     let changed = false;
@@ -269,40 +269,6 @@ export class Replication {
       if (!present.has(rel)) rmSync(metaDir(join(this.opts.dataDir, rel)), { recursive: true, force: true });
     }
     return changed;
-  }
-
-  /**
-   * Waits (at most SYNC_WAIT_MS) until Litestream's shadow WAL of each file is newer than the file's
-   * WAL: the running child has seen the last write. Litestream's own snapshot checkpoints the file,
-   * after which the next write restarts the WAL; a child stopped before its next sync sees that
-   * restart only in its final sync at exit, which in Litestream 0.3 does not record it, and the
-   * next child then finds a WAL it cannot continue and starts a new generation. Stopping a child
-   * only after it synced avoids that.
-   */
-  private async synced(files: string[]): Promise<void> {
-    this.restartPendingWals(files);
-    const until = performance.now() + SYNC_WAIT_MS;
-    let pending = files.filter((rel) => !shadowCaughtUp(this.opts.dataDir, rel));
-    while (pending.length > 0 && performance.now() < until) {
-      await Bun.sleep(50);
-      pending = pending.filter((rel) => !shadowCaughtUp(this.opts.dataDir, rel));
-    }
-    if (pending.length > 0) this.opts.log.warn("litestream restarted before it synced", { files: pending.length });
-  }
-
-  /**
-   * Brings forward the WAL restarts that are pending (restartPending), while Litestream watches:
-   * otherwise the first write after its child stops would restart the WAL unseen.
-   */
-  private restartPendingWals(files: string[]): void {
-    for (const rel of files) {
-      if (!restartPending(this.opts.dataDir, rel)) continue;
-      try {
-        restartNow(this.opts.dataDir, rel);
-      } catch (e) {
-        this.opts.log.warn("replication: WAL restart failed", { file: rel, error: e instanceof Error ? e.message : String(e) });
-      }
-    }
   }
 
   /** Stops replication for good; every child's last sync runs before this resolves. */

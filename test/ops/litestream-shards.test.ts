@@ -114,8 +114,11 @@ describe("replication in shards", () => {
 
   test("a killed shard is restarted after its backoff; a file written and closed meanwhile keeps its generation", async () => {
     const id = projects[0]!;
-    // A monitor pass, as the server runs every second: it brings pending WAL restarts forward.
-    await tick(1_000);
+    await caughtUp();
+    // Monitor passes, as the server runs every second: a file quiet for 5 s has its due WAL
+    // restart brought forward while Litestream watches.
+    await tick(6_000);
+    await tick(6_000);
     await caughtUp();
     const g = gen(id);
     const pid = pids()["projects-1"]!;

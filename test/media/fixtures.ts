@@ -23,7 +23,7 @@ export async function jpeg1600(width = 1600, height = 1067): Promise<Uint8Array>
       gradient[i + 2] = 128;
     }
   }
-  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 12 } } })
+  const noise = await sharp({ create: { width, height, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 12 } } })
     .raw()
     .toBuffer();
   return new Uint8Array(
@@ -46,7 +46,11 @@ export async function png64(): Promise<Uint8Array> {
       else px.set([0, 0, 255, 128], i);
     }
   }
-  return new Uint8Array(await sharp(px, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(px, { raw: { width: w, height: h, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 /** An SVG that would run a script if a browser rendered it inline on our origin. */
@@ -111,7 +115,10 @@ export function wav(seconds = 2): Uint8Array {
 }
 
 /** A multipart/form-data body built by hand, so tests control every byte (names, truncation). */
-export function multipart(parts: { name: string; filename?: string; type?: string; body: string | Uint8Array }[], boundary = "capa-test-boundary"): {
+export function multipart(
+  parts: { name: string; filename?: string; type?: string; body: string | Uint8Array }[],
+  boundary = "capa-test-boundary",
+): {
   body: Uint8Array;
   contentType: string;
 } {

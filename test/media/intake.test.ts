@@ -88,7 +88,11 @@ describe("receiveUpload", () => {
     });
     const err = await refusal(req, 1024 * 1024);
     expect(err.code).toBe("file_too_large");
-    expect(v2Body(err)).toEqual({ error: 'The file part 1 ("endless.bin") is larger than the limit of 1048576 bytes.', code: "file_too_large", limit: 1048576 });
+    expect(v2Body(err)).toEqual({
+      error: 'The file part 1 ("endless.bin") is larger than the limit of 1048576 bytes.',
+      code: "file_too_large",
+      limit: 1048576,
+    });
     // 16 chunks make the limit; a few more may be in flight in the parser, not the whole body.
     expect(pulled).toBeLessThan(40);
     expect(readdirSync(tmp.dir)).toEqual([]);

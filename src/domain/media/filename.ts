@@ -7,9 +7,9 @@ import { AppError } from "../../errors.ts";
 /** The longest name accepted, in UTF-8 bytes (the common file-system limit). */
 export const MAX_FILENAME_BYTES = 255;
 
-// C0 controls, DEL, C1 controls, and the bidi embedding/override/isolate marks that can make
+// Control characters (C0, DEL, C1) and the bidi marks and overrides that can make
 // "gpj.exe" display as "exe.jpg".
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+const FORBIDDEN = /[\p{Cc}\p{Bidi_Control}]/u;
 
 /** Why a name is refused, or null when it is acceptable. */
 export function filenameProblem(name: string): string | null {

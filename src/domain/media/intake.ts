@@ -124,7 +124,8 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
         stream.resume();
       });
       stream.on("end", () => {
-        if (!stream.truncated && file.size === 0) fail(new AppError("file_empty", { message: `The ${label} is empty.`, param: "file", extra: { field: "file" } }));
+        if (!stream.truncated && file.size === 0)
+          fail(new AppError("file_empty", { message: `The ${label} is empty.`, param: "file", extra: { field: "file" } }));
         file.sha256 = hash.digest("hex");
         out.end();
       });
@@ -142,17 +143,26 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
     current = `the ${name} field`;
     if (failure !== null) return;
     if (!(TEXT_FIELDS as readonly string[]).includes(name)) {
-      return fail(new AppError("invalid_body", { message: `Unknown field ${JSON.stringify(name)}: send file, alt, title or folder.`, param: name, extra: { field: name } }));
+      return fail(
+        new AppError("invalid_body", {
+          message: `Unknown field ${JSON.stringify(name)}: send file, alt, title or folder.`,
+          param: name,
+          extra: { field: name },
+        }),
+      );
     }
     const key = name as (typeof TEXT_FIELDS)[number];
-    if (fields[key] !== undefined) return fail(new AppError("invalid_body", { message: `The ${name} field is sent twice.`, param: name, extra: { field: name } }));
+    if (fields[key] !== undefined)
+      return fail(new AppError("invalid_body", { message: `The ${name} field is sent twice.`, param: name, extra: { field: name } }));
     if (valueTruncated) {
       return fail(new AppError("invalid_body", { message: `The ${name} field is longer than ${MAX_FIELD_BYTES} bytes.`, param: name, extra: { field: name } }));
     }
     fields[key] = value;
   });
   bb.on("filesLimit", () => fail(new AppError("invalid_body", { message: `At most ${maxFiles} files per upload.`, param: "file", extra: { field: "file" } })));
-  bb.on("fieldsLimit", () => fail(new AppError("invalid_body", { message: "Too many text fields: send only alt, title and folder.", extra: { field: "body" } })));
+  bb.on("fieldsLimit", () =>
+    fail(new AppError("invalid_body", { message: "Too many text fields: send only alt, title and folder.", extra: { field: "body" } })),
+  );
 
   const finished = new Promise<void>((resolve) => {
     bb.on("finish", () => resolve());

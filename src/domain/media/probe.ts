@@ -54,13 +54,21 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: { maxPixel
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (/pixel limit/i.test(String(err))) throw tooLarge(label, null, null, opts.maxPixels);
-    throw new AppError("image_unreadable", { message: `${capital(label)} is marked as ${sniffed.mimeType} but cannot be decoded.`, param: "file", extra: { field: "file" } });
+    throw new AppError("image_unreadable", {
+      message: `${capital(label)} is marked as ${sniffed.mimeType} but cannot be decoded.`,
+      param: "file",
+      extra: { field: "file" },
+    });
   }
 }
 
 function tooLarge(label: string, width: number | null, height: number | null, limit: number): AppError {
   const dims = width && height ? ` (${width} x ${height} = ${width * height} pixels)` : "";
-  return new AppError("image_too_large", { message: `${capital(label)} declares more pixels${dims} than the limit of ${limit}.`, param: "file", extra: { field: "file", limit } });
+  return new AppError("image_too_large", {
+    message: `${capital(label)} declares more pixels${dims} than the limit of ${limit}.`,
+    param: "file",
+    extra: { field: "file", limit },
+  });
 }
 
 function capital(s: string): string {

@@ -45,7 +45,8 @@ export function kindOf(mimeType: string): MediaKind {
 /** Sniffs a file on disk: file-type first, then the text formats, else `unknown`. */
 export async function sniffFile(path: string): Promise<Sniffed> {
   const found = await fileTypeFromFile(path);
-  if (found) return { kind: kindOf(found.mime), mimeType: found.mime };
+  // file-type names any XML document application/xml; an SVG is one, and must be known as such.
+  if (found && found.mime !== "application/xml") return { kind: kindOf(found.mime), mimeType: found.mime };
   const mimeType = sniffText(await head(path, TEXT_SNIFF_BYTES));
   return { kind: kindOf(mimeType), mimeType };
 }
@@ -76,7 +77,11 @@ export function sniffText(bytes: Uint8Array): string {
   }
   const start = text.replace(/^\s+/, "");
   const lower = start.slice(0, 1024).toLowerCase();
-  if (lower.startsWith("<svg") || lower.startsWith("<!doctype svg") || ((lower.startsWith("<?xml") || lower.startsWith("<!--")) && /<svg[\s>]/.test(text.toLowerCase()))) {
+  if (
+    lower.startsWith("<svg") ||
+    lower.startsWith("<!doctype svg") ||
+    ((lower.startsWith("<?xml") || lower.startsWith("<!--")) && /<svg[\s>]/.test(text.toLowerCase()))
+  ) {
     return "image/svg+xml";
   }
   if (HTML_START.test(start)) return "text/html";

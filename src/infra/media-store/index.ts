@@ -16,6 +16,9 @@ export interface MediaStoreConfig {
   dataDir: string;
   s3Endpoint?: string | null;
   s3Region?: string | null;
+  /** Credentials; when absent Bun's client reads S3_ACCESS_KEY_ID / AWS_ACCESS_KEY_ID (and the secrets) itself. */
+  s3AccessKeyId?: string;
+  s3SecretAccessKey?: string;
 }
 
 /** The folder of the local store: `<dataDir>/media`. */
@@ -28,5 +31,5 @@ export async function openMediaStore(cfg: MediaStoreConfig): Promise<MediaStore>
   if (cfg.store === "local") return openLocalStore(localStoreRoot(cfg.dataDir));
   const s3 = parseS3Url(cfg.store);
   if (!s3) throw new Error(`CAPA_MEDIA_STORE must be local or s3://bucket/prefix, got "${cfg.store}"`);
-  return openS3Store({ ...s3, endpoint: cfg.s3Endpoint, region: cfg.s3Region });
+  return openS3Store({ ...s3, endpoint: cfg.s3Endpoint, region: cfg.s3Region, accessKeyId: cfg.s3AccessKeyId, secretAccessKey: cfg.s3SecretAccessKey });
 }

@@ -10,8 +10,9 @@ export async function openLocalStore(root: string): Promise<MediaStore> {
   await mkdir(join(root, ".tmp"), { recursive: true });
   const pathOf = (key: string) => join(root, assertKey(key));
   const sizeOf = async (key: string) => {
+    const path = pathOf(key);
     try {
-      const s = await stat(pathOf(key));
+      const s = await stat(path);
       return s.isFile() ? s.size : null;
     } catch {
       return null;

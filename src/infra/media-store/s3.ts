@@ -39,14 +39,19 @@ export function openS3Store(opts: S3StoreOptions): MediaStore {
   return {
     driver: "s3",
     async put(key: string, source: PutSource) {
-      const body = "path" in source && typeof source.path === "string" ? Bun.file(source.path) : source instanceof ReadableStream ? new Response(source) : source;
+      const body =
+        "path" in source && typeof source.path === "string" ? Bun.file(source.path) : source instanceof ReadableStream ? new Response(source) : source;
       await client.write(name(key), body as Blob | Uint8Array | Response);
     },
     async get(key: string, range?: ByteRange) {
       const file = client.file(name(key));
+      // Bun 1.4 reads slice(0, 1) as the whole object, so a one-byte range at 0 asks for two bytes;
+      // every range is then cut to its exact length below.
+      const source = range ? file.slice(range.start, range.start === 0 && range.end === 0 ? 2 : range.end + 1) : file;
+      let left = range ? range.end - range.start + 1 : Number.POSITIVE_INFINITY;
       // Never hand Bun.serve the S3File itself: it would answer with a redirect to a presigned URL.
       // The first chunk is read here so a missing key is null rather than a stream that fails later.
-      const reader = (range ? file.slice(range.start, range.end + 1) : file).stream().getReader();
+      const reader = source.stream().getReader();
       let first: Awaited<ReturnType<typeof reader.read>>;
       try {
         first = await reader.read();
@@ -54,15 +59,24 @@ export function openS3Store(opts: S3StoreOptions): MediaStore {
         if (isMissing(err)) return null;
         throw err;
       }
+      const emit = (controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array) => {
+        const part = chunk.byteLength > left ? chunk.subarray(0, left) : chunk;
+        left -= part.byteLength;
+        controller.enqueue(part);
+        if (left <= 0) {
+          controller.close();
+          void reader.cancel().catch(() => {});
+        }
+      };
       return new ReadableStream<Uint8Array>({
         start(controller) {
           if (first.done) controller.close();
-          else controller.enqueue(first.value);
+          else emit(controller, first.value);
         },
         async pull(controller) {
           const next = await reader.read();
           if (next.done) controller.close();
-          else controller.enqueue(next.value);
+          else emit(controller, next.value);
         },
         cancel(reason) {
           return reader.cancel(reason);

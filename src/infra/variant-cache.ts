@@ -16,6 +16,8 @@ export interface CachedVariant {
 /** Variant files on disk, bounded in bytes, evicting the least recently used. */
 export class VariantCache {
   private readonly lru: LRUCache<string, CachedVariant>;
+  /** File removals under way; awaited before a put or drop returns, so the disk matches the index. */
+  private readonly removing = new Set<Promise<void>>();
 
   private constructor(
     readonly dir: string,
@@ -26,7 +28,9 @@ export class VariantCache {
       sizeCalculation: (v) => Math.max(1, v.size),
       // An entry leaving the index takes its file with it; a replaced entry keeps the (same) path.
       dispose: (v, _key, reason) => {
-        if (reason !== "set") void rm(v.path, { force: true });
+        if (reason === "set") return;
+        const p = rm(v.path, { force: true }).finally(() => this.removing.delete(p));
+        this.removing.add(p);
       },
     });
   }
@@ -65,6 +69,7 @@ export class VariantCache {
     await rename(tmp, path);
     const v = { path, size: data.byteLength };
     this.lru.set(key, v);
+    await this.settle();
     return v;
   }
 
@@ -72,7 +77,12 @@ export class VariantCache {
   async dropMedia(mediaId: string): Promise<void> {
     const prefix = `${mediaId}/`;
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+    await this.settle();
     await rm(join(this.dir, assertKey(mediaId)), { recursive: true, force: true });
+  }
+
+  private async settle(): Promise<void> {
+    await Promise.all([...this.removing]);
   }
 
   /** Bytes held now. */

@@ -13,7 +13,7 @@ export function tempDir(prefix = "capa-media-"): { dir: string; remove(): void }
 }
 
 /** A 1600 x 1067 photo-like JPEG (noise over a gradient, so it weighs like a photo). */
-export async function jpeg1600(width = 1600, height = 1067): Promise<Uint8Array> {
+export async function jpeg1600(width = 1600, height = 1067): Promise<Uint8Array<ArrayBuffer>> {
   const gradient = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -35,7 +35,7 @@ export async function jpeg1600(width = 1600, height = 1067): Promise<Uint8Array>
 }
 
 /** A 64 x 48 PNG with an alpha channel: left half red, right half half-transparent blue. */
-export async function png64(): Promise<Uint8Array> {
+export async function png64(): Promise<Uint8Array<ArrayBuffer>> {
   const w = 64;
   const h = 48;
   const px = Buffer.alloc(w * h * 4);

@@ -1,6 +1,6 @@
 // Media fixtures made by the tests themselves (sharp, or bytes written by hand), so no binary file
 // is committed: a 1600 px JPEG, a PNG with alpha, an SVG with a script, an HTML page, a PNG
-// decompression bomb with a hand-made IHDR, and a WAV header.
+// decompression bomb with a hand-made IHDR, a WAV and the header boxes of an MP4.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -112,6 +112,58 @@ export function wav(seconds = 2): Uint8Array {
   ascii(36, "data");
   v.setUint32(40, n, true);
   return out;
+}
+
+function box(type: string, ...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(8 + parts.reduce((n, p) => n + p.length, 0));
+  new DataView(out.buffer).setUint32(0, out.length);
+  out.set(new TextEncoder().encode(type), 4);
+  let at = 8;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The header boxes of an MP4 (ftyp, and moov with one AAC audio track) lasting `seconds`; no samples. */
+export function mp4Header(seconds = 3.5): Uint8Array {
+  const units = Math.round(seconds * 1000);
+  const ftyp = box("ftyp", new TextEncoder().encode("isom"), new Uint8Array([0, 0, 2, 0]), new TextEncoder().encode("isomiso2mp41"));
+  const mvhd = new Uint8Array(100);
+  const mv = new DataView(mvhd.buffer);
+  mv.setUint32(12, 1000);
+  mv.setUint32(16, units);
+  mv.setUint32(20, 0x00010000);
+  mv.setUint16(24, 0x0100);
+  mv.setUint32(96, 2);
+  const tkhd = new Uint8Array(84);
+  const tk = new DataView(tkhd.buffer);
+  tk.setUint32(0, 3);
+  tk.setUint32(12, 1);
+  tk.setUint32(20, units);
+  tk.setUint32(76, 320 << 16);
+  tk.setUint32(80, 240 << 16);
+  const mdhd = new Uint8Array(24);
+  const md = new DataView(mdhd.buffer);
+  md.setUint32(12, 1000);
+  md.setUint32(16, units);
+  md.setUint16(20, 0x55c4);
+  const hdlr = new Uint8Array(25);
+  hdlr.set(new TextEncoder().encode("soun"), 8);
+  // One AAC sample description (mono, 16 bit, 44.1 kHz), so readers know what the track holds.
+  const mp4a = new Uint8Array(28);
+  const ma = new DataView(mp4a.buffer);
+  ma.setUint16(6, 1);
+  ma.setUint16(16, 1);
+  ma.setUint16(18, 16);
+  ma.setUint32(24, 44100 << 16);
+  const stsdBody = new Uint8Array(8);
+  new DataView(stsdBody.buffer).setUint32(4, 1);
+  const stsd = box("stsd", stsdBody, box("mp4a", mp4a));
+  const stbl = box("stbl", stsd, box("stts", new Uint8Array(8)), box("stsc", new Uint8Array(8)), box("stsz", new Uint8Array(12)));
+  const mdia = box("mdia", box("mdhd", mdhd), box("hdlr", hdlr), box("minf", stbl));
+  return Buffer.concat([ftyp, box("moov", box("mvhd", mvhd), box("trak", box("tkhd", tkhd), mdia))]);
 }
 
 /** A multipart/form-data body built by hand, so tests control every byte (names, truncation). */

@@ -7,7 +7,7 @@ import { thumbHashToApproximateAspectRatio } from "thumbhash";
 import { AppError, v2Body } from "../../src/errors.ts";
 import { probeFile } from "../../src/domain/media/probe.ts";
 import { sniffFile } from "../../src/domain/media/sniff.ts";
-import { HTML_PAGE, SVG_WITH_SCRIPT, jpeg1600, png64, pngBomb, tempDir, wav } from "./fixtures.ts";
+import { HTML_PAGE, SVG_WITH_SCRIPT, jpeg1600, mp4Header, png64, pngBomb, tempDir, wav } from "./fixtures.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 const files: Record<string, string> = {};
@@ -25,6 +25,7 @@ beforeAll(async () => {
   await write("bomb.png", pngBomb());
   await write("cut.png", png.subarray(0, 80));
   await write("tone.wav", wav(2));
+  await write("clip.mov", mp4Header(3.5));
   await write("doc.pdf", "%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
   await write("notes.jpg", "Just some notes.\nLine two.\n");
   await write("feed.png", '<?xml version="1.0"?><rss version="2.0"></rss>');
@@ -47,6 +48,7 @@ describe("sniffFile: from the bytes, never the name", () => {
     ["page.jpg", "document", "text/html"],
     ["logo.svg", "image", "image/svg+xml"],
     ["tone.wav", "audio", "audio/wav"],
+    ["clip.mov", "video", "video/mp4"],
     ["doc.pdf", "pdf", "application/pdf"],
     ["notes.jpg", "document", "text/plain"],
     ["feed.png", "document", "application/xml"],
@@ -100,8 +102,32 @@ describe("probeFile", () => {
     expect([p.width, p.height]).toEqual([120, 80]);
   });
 
-  test("HTML, audio and PDF have no image facts", async () => {
-    for (const name of ["page.jpg", "tone.wav", "doc.pdf"]) {
+  test("audio and video: the duration from the container's headers", async () => {
+    expect(await probeFile(files["tone.wav"]!, await sniffFile(files["tone.wav"]!), limit)).toEqual({
+      width: null,
+      height: null,
+      duration: 2,
+      placeholder: null,
+    });
+    expect(await probeFile(files["clip.mov"]!, await sniffFile(files["clip.mov"]!), limit)).toEqual({
+      width: null,
+      height: null,
+      duration: 3.5,
+      placeholder: null,
+    });
+  });
+
+  test("an audio file whose headers say nothing keeps a null duration", async () => {
+    expect(await probeFile(files["doc.pdf"]!, { kind: "audio", mimeType: "audio/mpeg" }, limit)).toEqual({
+      width: null,
+      height: null,
+      duration: null,
+      placeholder: null,
+    });
+  });
+
+  test("HTML and PDF have no image facts", async () => {
+    for (const name of ["page.jpg", "doc.pdf"]) {
       expect(await probeFile(files[name]!, await sniffFile(files[name]!), limit)).toEqual({ width: null, height: null, duration: null, placeholder: null });
     }
   });

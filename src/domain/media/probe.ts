@@ -1,7 +1,9 @@
 // Facts about an image read with sharp: its upright width and height (EXIF orientation applied)
 // and a ThumbHash placeholder. The pixel count is checked from the header before any pixel is
 // decoded, so a decompression bomb (a tiny PNG declaring 50,000 x 50,000) costs nothing.
-// Duration of audio and video is not probed: see docs/media.md ("What is not probed").
+// Audio and video get their duration from the container's headers (music-metadata, told not to
+// scan the whole file), where it is cheap; a file whose headers say nothing keeps a null duration.
+import { parseBlob } from "music-metadata";
 import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
@@ -29,6 +31,7 @@ export interface Probed {
 /** Probes a stored or temp file of a sniffed type; throws image_too_large or image_unreadable. */
 export async function probeFile(path: string, sniffed: Sniffed, opts: { maxPixels: number; label?: string }): Promise<Probed> {
   const none: Probed = { width: null, height: null, duration: null, placeholder: null };
+  if (sniffed.kind === "audio" || sniffed.kind === "video") return { ...none, duration: await probeDuration(path, sniffed.mimeType) };
   if (sniffed.kind !== "image" || !SHARP_INPUTS.has(sniffed.mimeType)) return none;
   const label = opts.label ?? "the file";
   let input: string | Buffer = path;
@@ -59,6 +62,19 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: { maxPixel
       param: "file",
       extra: { field: "file" },
     });
+  }
+}
+
+/** Seconds (to the millisecond) from the container's headers, or null when they do not say. */
+export async function probeDuration(path: string, mimeType: string): Promise<number | null> {
+  try {
+    // A Blob of the file is read lazily by range; its type (sniffed, not the name) picks the parser.
+    const { format } = await parseBlob(Bun.file(path, { type: mimeType }), { duration: false, skipCovers: true, skipPostHeaders: true });
+    const seconds = format.duration ?? Math.max(0, ...format.trackInfo.map((t) => (t as { duration?: number }).duration ?? 0));
+    return seconds > 0 && Number.isFinite(seconds) ? Math.round(seconds * 1000) / 1000 : null;
+  } catch {
+    // A duration is a nicety: a container music-metadata cannot read is stored without one.
+    return null;
   }
 }
 

@@ -62,7 +62,7 @@ interface Pending {
 export async function receiveUpload(request: Request, opts: IntakeOptions): Promise<Upload> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) throw new AppError("upload_not_multipart");
-  const maxFiles = opts.maxFiles ?? 50;
+  const maxFiles = opts.maxFiles ?? MAX_FILES;
   let bb: BusboyInstance;
   try {
     bb = Busboy({

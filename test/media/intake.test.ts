@@ -183,6 +183,33 @@ describe("receiveUpload", () => {
     expect(v2Body(err)).toEqual({ error: 'Files go in parts named file; file part 1 is named "image".', code: "invalid_body", field: "image" });
   });
 
+  test("more files than allowed: 400 invalid_body naming file, nothing kept", async () => {
+    const mp = multipart([1, 2, 3].map((i) => ({ name: "file", filename: `${i}.txt`, body: "x" })));
+    let err: unknown;
+    try {
+      await receiveUpload(uploadRequest(mp), { dir: tmp.dir, maxBytes: 1000, maxFiles: 2 });
+    } catch (e) {
+      err = e;
+    }
+    expect(v2Body(err as AppError)).toEqual({ error: "At most 2 files per upload.", code: "invalid_body", field: "file" });
+    expect(readdirSync(tmp.dir)).toEqual([]);
+  });
+
+  test("the temp folder missing: the file-system error is thrown as it is (an internal error, not the client's)", async () => {
+    const mp = multipart([{ name: "file", filename: "a.txt", body: "a" }]);
+    const err = await receiveUpload(uploadRequest(mp), { dir: `${tmp.dir}/missing`, maxBytes: 1000 }).catch((e) => e);
+    expect(err).not.toBeInstanceOf(AppError);
+    expect((err as { code?: string }).code).toBe("ENOENT");
+  });
+
+  test("a part header that never ends, or no boundary at all: 400 upload_truncated", async () => {
+    for (const text of ['--capa-test-boundary\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nXXXX\r\n', "no boundary anywhere"]) {
+      const err = await refusal(uploadRequest({ body: new TextEncoder().encode(text), contentType: "multipart/form-data; boundary=capa-test-boundary" }));
+      expect(v2Body(err)).toEqual({ error: "The upload was cut short in the body.", code: "upload_truncated", field: "body" });
+    }
+    expect(readdirSync(tmp.dir)).toEqual([]);
+  });
+
   test("a text field sent twice: 400 invalid_body naming it", async () => {
     const mp = multipart([
       { name: "alt", body: "one" },

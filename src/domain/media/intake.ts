@@ -206,9 +206,10 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
   return { files, fields, discard: () => Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => {}) };
 }
 
-/** Our own errors pass through; the parser's end-of-data errors mean the body was cut short. */
-function asAppError(err: unknown, current: string): AppError {
+/** Our own errors pass through, as do file-system errors (a full disk is ours, not the client's); the parser's mean a bad body. */
+function asAppError(err: unknown, current: string): unknown {
   if (err instanceof AppError) return err;
+  if (typeof (err as { code?: unknown })?.code === "string") return err;
   const msg = err instanceof Error ? err.message : String(err);
   if (/unexpected end/i.test(msg)) return new AppError("upload_truncated", { message: `The upload was cut short in ${current}.`, extra: { field: "body" } });
   return new AppError("upload_not_multipart", { message: `The multipart body is malformed in ${current}: ${msg}.`, extra: { field: "body" } });

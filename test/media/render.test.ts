@@ -2,7 +2,7 @@
 // focal point in view.
 import { beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
-import { AppError } from "../../src/errors.ts";
+import { AppError, v2Body } from "../../src/errors.ts";
 import { coverGeometry, renderVariant } from "../../src/domain/media/render.ts";
 import { parseTransform, resolveTransform } from "../../src/domain/media/transform.ts";
 import { jpeg1600, png64 } from "./fixtures.ts";
@@ -94,6 +94,16 @@ describe("renderVariant", () => {
     const mid = await meanRgb((await renderVariant(src, t, null, 1e8)).data);
     expect(mid[0]).toBeGreaterThan(100);
     expect(mid[2]).toBeGreaterThan(100);
+  });
+
+  test("a source over the pixel limit (a limit lowered since its upload): 400 image_too_large with the limit", async () => {
+    try {
+      await renderVariant(await png64(), resolved("w=10", "image/png"), null, 100);
+      throw new Error("expected a refusal");
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect(v2Body(err as AppError)).toEqual({ error: "The image has more pixels than the limit of 100.", code: "image_too_large", limit: 100 });
+    }
   });
 
   test("bytes that do not decode: 400 image_unreadable", async () => {

@@ -6,7 +6,7 @@
 // Request's Web stream by hand so back-pressure reaches the socket and a failure cancels the read.
 import { Busboy, type BusboyFileStream, type BusboyInstance } from "@fastify/busboy";
 import { createHash } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError, badField } from "../../errors.ts";
@@ -54,9 +54,13 @@ export interface IntakeOptions {
 
 interface Pending {
   file: IncomingFile;
-  out: WriteStream;
+  /** Stops writing (on a failure elsewhere); `done` settles once the file is closed. */
+  abort(): void;
   done: Promise<void>;
 }
+
+/** How much a file sink buffers before it writes to disk. */
+const SINK_BUFFER = 256 * 1024;
 
 /** Streams every part of a multipart upload to disk; throws an AppError naming the part at fault. */
 export async function receiveUpload(request: Request, opts: IntakeOptions): Promise<Upload> {
@@ -107,36 +111,53 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
   });
 
   const receiveFile = (stream: BusboyFileStream, file: IncomingFile, maxBytes: number) => {
+    // Created here, exclusively and private to us; then written through Bun's FileSink, which
+    // buffers SINK_BUFFER bytes per write and keeps RSS near a bare server's (see docs/media.md).
+    closeSync(openSync(file.path, "wx", 0o600));
+    const sink = Bun.file(file.path).writer({ highWaterMark: SINK_BUFFER });
     const hash = createHash("sha256");
-    const out = createWriteStream(file.path, { flags: "wx", mode: 0o600 });
     const label = `file part ${file.part} (${JSON.stringify(file.filename)})`;
+    let closing: Promise<void> | null = null;
+    let closed = () => {};
+    // Settles when the file is closed, whichever way: its end, its error, or an abort.
     const done = new Promise<void>((resolve) => {
-      stream.on("data", (chunk: Buffer) => {
-        file.size += chunk.byteLength;
-        hash.update(chunk);
-        if (!out.write(chunk)) {
-          stream.pause();
-          out.once("drain", () => stream.resume());
-        }
-      });
-      stream.on("limit", () => {
-        fail(new AppError("file_too_large", { message: `The ${label} is larger than the limit of ${maxBytes} bytes.`, extra: { limit: maxBytes } }));
-        stream.resume();
-      });
-      stream.on("end", () => {
-        if (!stream.truncated && file.size === 0)
-          fail(new AppError("file_empty", { message: `The ${label} is empty.`, param: "file", extra: { field: "file" } }));
-        file.sha256 = hash.digest("hex");
-        out.end();
-      });
-      stream.on("error", (err) => {
-        fail(err);
-        out.destroy();
-      });
-      out.on("error", (err) => fail(err));
-      out.on("close", () => resolve());
+      closed = resolve;
     });
-    pending.push({ file, out, done });
+    const close = () => {
+      closing ??= Promise.resolve(sink.end())
+        .then(
+          () => {},
+          (err) => fail(err),
+        )
+        .finally(closed);
+      return closing;
+    };
+    stream.on("data", (chunk: Buffer) => {
+      if (closing) return;
+      file.size += chunk.byteLength;
+      hash.update(chunk);
+      try {
+        sink.write(chunk);
+      } catch (err) {
+        fail(err);
+        void close();
+      }
+    });
+    stream.on("limit", () => {
+      fail(new AppError("file_too_large", { message: `The ${label} is larger than the limit of ${maxBytes} bytes.`, extra: { limit: maxBytes } }));
+      stream.resume();
+    });
+    stream.on("end", () => {
+      if (!stream.truncated && file.size === 0)
+        fail(new AppError("file_empty", { message: `The ${label} is empty.`, param: "file", extra: { field: "file" } }));
+      file.sha256 = hash.digest("hex");
+      void close();
+    });
+    stream.on("error", (err) => {
+      fail(err);
+      void close();
+    });
+    pending.push({ file, abort: () => void close(), done });
   };
 
   bb.on("field", (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
@@ -196,7 +217,7 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
   if (failure === null) await Promise.race([finished, failed]);
   if (failure === null) await Promise.race([Promise.all(pending.map((p) => p.done)), failed]);
   if (failure !== null) {
-    for (const p of pending) p.out.destroy();
+    for (const p of pending) p.abort();
     await Promise.all(pending.map((p) => p.done));
     await Promise.all(pending.map((p) => rm(p.file.path, { force: true })));
     throw asAppError(failure, current);

@@ -2,7 +2,7 @@
 // answered from the store or, with transform parameters, from the variant cache. Answers are
 // immutable (a replaced file gets a new id, so a new URL) with a strong ETag, 304 on a matching
 // If-None-Match, single byte ranges for every kind, and `nosniff`. Only kinds a browser shows
-// without running anything are sent inline; SVG, HTML, XML, unknown bytes and every other type
+// without running script on our origin are sent inline; SVG, HTML, XML, unknown bytes and every other type
 // go as attachments with `Content-Security-Policy: sandbox`, so an upload never scripts our origin.
 // Errors are thrown as AppErrors (invalid_transform, transform_rate_limited,
 // range_not_satisfiable, not_found) for the route to render in the /api envelope.

@@ -12,7 +12,7 @@ export function tempDir(prefix = "capa-media-"): { dir: string; remove(): void }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A 1600 x 1067 photo-like JPEG (noise over a gradient, so it weighs like a photo). */
+/** A 1600 x 1067 photo-like JPEG of about 190 KB: a gradient under noise coarse enough to survive downscaling. */
 export async function jpeg1600(width = 1600, height = 1067): Promise<Uint8Array<ArrayBuffer>> {
   const gradient = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
@@ -23,7 +23,14 @@ export async function jpeg1600(width = 1600, height = 1067): Promise<Uint8Array<
       gradient[i + 2] = 128;
     }
   }
-  const noise = await sharp({ create: { width, height, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 12 } } })
+  // Noise made at a quarter of the size and scaled up, so a 400 px variant still has detail to encode.
+  const sw = Math.max(1, Math.round(width / 4));
+  const sh = Math.max(1, Math.round(height / 4));
+  const small = await sharp({ create: { width: sw, height: sh, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 16 } } })
+    .raw()
+    .toBuffer();
+  const noise = await sharp(small, { raw: { width: sw, height: sh, channels: 3 } })
+    .resize(width, height, { kernel: "cubic", fit: "fill" })
     .raw()
     .toBuffer();
   return new Uint8Array(

@@ -34,7 +34,10 @@ export interface ServeOptions {
 
 /** Answers a GET or HEAD of a file URL; the query, if any, is a transform. */
 export async function serveMedia(request: Request, media: ServableMedia, store: MediaStore, opts: ServeOptions = {}): Promise<Response> {
-  const transform = parseTransform(new URL(request.url).searchParams);
+  // Most requests carry no query: skip parsing the URL for them.
+  const q = request.url.indexOf("?");
+  const params = q === -1 ? null : new URLSearchParams(request.url.slice(q + 1));
+  const transform = params === null ? null : parseTransform(params);
   if (transform === null) {
     const inline = inlineSafe(media.mimeType);
     return answer(request, {
@@ -52,7 +55,7 @@ export async function serveMedia(request: Request, media: ServableMedia, store: 
     });
   }
   if (media.kind !== "image" || !SHARP_INPUTS.has(media.mimeType) || media.mimeType === "image/svg+xml") {
-    const first = [...new URL(request.url).searchParams.keys()][0]!;
+    const first = [...params!.keys()][0]!;
     throw new AppError("invalid_transform", { message: `Transforms apply to raster images only; this file is ${media.mimeType}.`, param: first });
   }
   if (!opts.variants) throw new Error("serveMedia: a transform needs a VariantService");

@@ -122,6 +122,19 @@ describe("the local store on disk", () => {
   });
 });
 
+describe("the local store at open", () => {
+  test("temp files a crash left behind are removed; stored files stay", async () => {
+    const t = tempDir();
+    const first = await openLocalStore(join(t.dir, "media"));
+    await first.put("proj/kept", bytes(10));
+    await Bun.write(join(t.dir, "media", ".tmp", "half-written"), bytes(5));
+    const again = await openLocalStore(join(t.dir, "media"));
+    expect(readdirSync(join(t.dir, "media", ".tmp"))).toEqual([]);
+    expect(await again.head("proj/kept")).toEqual({ size: 10 });
+    t.remove();
+  });
+});
+
 describe("keys and settings", () => {
   test("mediaStorageKey joins two plain ids and refuses anything path-like", () => {
     expect(mediaStorageKey("0190c7a0-0000-7000-8000-000000000001", "0190c7a0-0000-7000-8000-000000000002")).toBe(

@@ -1,6 +1,7 @@
 // The file URL built (records, GraphQL transforms) and taken apart (the route), and focal points.
 import { describe, expect, test } from "bun:test";
 import { AppError, v2Body } from "../../src/errors.ts";
+import { contentDisposition } from "../../src/domain/media/filename.ts";
 import { parseFocalPoint } from "../../src/domain/media/focal-point.ts";
 import { mediaUrl, parseMediaPath } from "../../src/domain/media/url.ts";
 
@@ -53,6 +54,15 @@ describe("parseMediaPath", () => {
       expect(parseMediaPath(path)).toBeNull();
     });
   }
+});
+
+describe("contentDisposition", () => {
+  test("an ASCII fallback without quotes or percent signs, and the exact name in RFC 8187 form", () => {
+    expect(contentDisposition("attachment", 'zwei ü "x" 100%.txt')).toBe(
+      `attachment; filename="zwei _ _x_ 100_.txt"; filename*=UTF-8''zwei%20%C3%BC%20%22x%22%20100%25.txt`,
+    );
+    expect(contentDisposition("inline", "it's (1).jpg")).toBe(`inline; filename="it's (1).jpg"; filename*=UTF-8''it%27s%20%281%29.jpg`);
+  });
 });
 
 describe("parseFocalPoint", () => {

@@ -79,6 +79,18 @@ describe("VariantService", () => {
     expect(svc.renders).toBe(4);
   });
 
+  test("the client buckets are bounded: the least recently seen client is forgotten and starts full", async () => {
+    const cache = await VariantCache.open(join(tmp.dir, "v-clients"), 50_000_000);
+    const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, perClient: { rate: 1, burst: 1 }, maxClients: 2 });
+    await svc.get(media, store, t("w=111"), "a");
+    expect((await refusal(() => svc.get(media, store, t("w=112"), "a"))).code).toBe("transform_rate_limited");
+    await svc.get(media, store, t("w=113"), "b");
+    await svc.get(media, store, t("w=114"), "c");
+    // "a" was forgotten when "c" arrived; its bucket is full again.
+    await svc.get(media, store, t("w=112"), "a");
+    expect(svc.renders).toBe(4);
+  });
+
   test("renders past the semaphore's queue answer 429 at once", async () => {
     const cache = await VariantCache.open(join(tmp.dir, "v-queue"), 50_000_000);
     const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, concurrency: 1, maxQueue: 1 });

@@ -3,10 +3,10 @@
 // (single-flight); renders run under a semaphore sized to the CPU count with a bounded queue; and
 // each client may start only so many new renders (a token bucket), so a burst of new variants
 // answers 429 before it can starve anyone's reads. Cached variants are never limited.
+import { LRUCache } from "lru-cache";
 import { availableParallelism } from "node:os";
 import { AppError } from "../../errors.ts";
 import type { Clock } from "../../infra/clock.ts";
-import { RateLimiter } from "../../infra/limits.ts";
 import type { MediaStore } from "../../infra/media-store/types.ts";
 import { QueueFull, Semaphore } from "../../infra/semaphore.ts";
 import type { CachedVariant, VariantCache } from "../../infra/variant-cache.ts";
@@ -26,6 +26,8 @@ export interface VariantServiceOptions {
   maxQueue?: number;
   /** New variants one client may start: `rate` a second, bursts up to `burst`. Default 2/s, 20. */
   perClient?: { rate: number; burst: number };
+  /** Clients whose buckets are remembered (least recently seen forgotten first). Default 10,000. */
+  maxClients?: number;
 }
 
 /** A variant ready to send: a cache file, or bytes when the variant is too large to cache. */
@@ -37,13 +39,32 @@ export class VariantService {
   renders = 0;
   readonly semaphore: Semaphore;
   private readonly flights = new Map<string, Promise<VariantBody>>();
-  private readonly limiter: RateLimiter;
+  // Token buckets per client, in an LRU: the file URL is public, so every IP on the internet may
+  // be a client, and a plain map would grow without bound. A forgotten client starts full again;
+  // the semaphore's bounded queue still caps what many clients together can start.
+  private readonly buckets: LRUCache<string, { tokens: number; at: number }>;
+  private readonly per: { rate: number; burst: number };
 
   constructor(private readonly opts: VariantServiceOptions) {
     const size = opts.concurrency ?? availableParallelism();
     this.semaphore = new Semaphore(size, opts.maxQueue ?? size * 8);
-    const per = opts.perClient ?? { rate: 2, burst: 20 };
-    this.limiter = new RateLimiter(per.rate, per.burst);
+    this.per = opts.perClient ?? { rate: 2, burst: 20 };
+    this.buckets = new LRUCache({ max: opts.maxClients ?? 10_000 });
+  }
+
+  /** Takes a token of `client`'s bucket: 0 when taken, else the seconds until one is there. */
+  private take(client: string): number {
+    const now = this.opts.clock.now();
+    const { rate, burst } = this.per;
+    const b = this.buckets.get(client) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
+    b.at = now;
+    this.buckets.set(client, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / rate));
   }
 
   /** The cache key of a variant: the media id (so its variants drop together), its checksum and the variant. */
@@ -59,11 +80,11 @@ export class VariantService {
     const flying = this.flights.get(key);
     if (flying) return flying;
     // Only the request that starts a render pays for it; those joining it wait for free.
-    const decision = this.limiter.take(client, this.opts.clock.now());
-    if (!decision.ok) {
+    const wait = this.take(client);
+    if (wait > 0) {
       throw new AppError("transform_rate_limited", {
-        message: `Too many new image variants from this client; retry in ${decision.retryAfter} s.`,
-        headers: { "retry-after": String(decision.retryAfter) },
+        message: `Too many new image variants from this client; retry in ${wait} s.`,
+        headers: { "retry-after": String(wait) },
       });
     }
     const flight = this.render(key, media, store, t).finally(() => this.flights.delete(key));

@@ -5,8 +5,10 @@ import { copyFile, link, mkdir, rename, rm, rmdir, stat } from "node:fs/promises
 import { dirname, join } from "node:path";
 import { assertKey, type ByteRange, type MediaStore, type PutSource } from "./types.ts";
 
-/** Opens (creating if needed) a local store rooted at `root`. */
+/** Opens (creating if needed) a local store rooted at `root`; temp files a crash left behind are removed. */
 export async function openLocalStore(root: string): Promise<MediaStore> {
+  // One process owns a data directory, so nothing is writing into .tmp while it opens.
+  await rm(join(root, ".tmp"), { recursive: true, force: true });
   await mkdir(join(root, ".tmp"), { recursive: true });
   const pathOf = (key: string) => join(root, assertKey(key));
   const sizeOf = async (key: string) => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 
 import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
 import { benchGraphql } from "./bench/graphql.ts";
+import { benchSocket } from "./bench/socket.ts";
 import { benchWebhooks } from "./bench/webhooks.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -26,6 +27,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
     run: figures(benchWebhooks),
   },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
+  socket: {
+    about:
+      "the real server over a socket under wrk, per scenario and key, against a raw Bun.serve + bun:sqlite server running the same SQL on the same file and a bare Bun.serve of the same bytes",
+    run: benchSocket,
+  },
 };
 
 /** Runs scripts/load.ts in its own process and returns its table. */

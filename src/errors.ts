@@ -78,6 +78,11 @@ export const CATALOGUE = {
   // Management (/v2) codes.
   auth_required: e(401, "Authentication token required", undefined, true),
   invalid_credentials: e(401, "Invalid credentials", undefined, true),
+  sign_in_throttled: e(
+    429,
+    "Too many sign-in attempts; wait before trying again.",
+    "Wait the number of seconds in the Retry-After header; each further failure doubles the wait, up to 15 minutes.",
+  ),
   invalid_api_key: e(401, "Invalid API key", undefined, true),
   invalid_token: e(401, "Invalid or expired token", "Sign in again or refresh the access token."),
   insufficient_permissions: e(403, "Insufficient permissions", undefined, true),
@@ -99,6 +104,26 @@ export const CATALOGUE = {
   webhook_inactive: e(409, "The webhook endpoint is switched off.", "Switch it on with PATCH /v2/webhooks/:id { active: true } first."),
   delivery_in_progress: e(409, "The delivery is still being sent or retried.", "Wait until it has succeeded or failed, then redeliver it."),
   confirmation_mismatch: e(400, "The confirmation does not match.", "Type the exact value to confirm."),
+  csrf_header_missing: e(
+    403,
+    "A request authenticated by the session cookie must carry the x-capa-csrf: 1 header.",
+    "Send x-capa-csrf: 1 with requests the session cookie authenticates (the admin app does).",
+  ),
+  version_conflict: e(
+    409,
+    "The entry has changed since the version you edited.",
+    "Read the entry again (its latest version is in `current`), merge your changes, and send them with the new If-Match.",
+  ),
+  invitation_not_found: e(
+    404,
+    "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",
+    "Ask the project's owner or an admin for a new invitation.",
+  ),
+  invitation_for_another_account: e(
+    403,
+    "The invitation is for another e-mail address than the account signed in.",
+    "Sign in as the invited account (or sign out to accept as a new account), then accept.",
+  ),
   field_change_required: e(
     409,
     "Changing a field's type, array type, relation or namespace on a model with entries needs a field change.",

@@ -3,10 +3,10 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as controlSchema from "./control/schema.ts";
 import * as projectSchema from "./project/schema.ts";
+import { privateDir, privateFile } from "./permissions.ts";
 
 export type ControlDb = BunSQLiteDatabase<typeof controlSchema>;
 export type ProjectDrizzle = BunSQLiteDatabase<typeof projectSchema>;
@@ -22,8 +22,10 @@ const MIGRATIONS = {
  * file has a connection in the main thread and in every read worker.
  */
 export function applyPragmas(sqlite: Database): void {
-  sqlite.exec("PRAGMA journal_mode = WAL");
+  // The busy timeout first: every later pragma (WAL needs a lock) and the migration check then
+  // wait for a lock held elsewhere (a writer, Litestream) instead of failing at once.
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA cache_size = -2000");
@@ -31,9 +33,10 @@ export function applyPragmas(sqlite: Database): void {
   sqlite.exec("PRAGMA temp_store = MEMORY");
 }
 
-/** Opens (creating if needed) the control file and migrates it. */
+/** Opens (creating if needed, 0600 in a 0700 folder) the control file and migrates it. */
 export function openControl(path: string): { sqlite: Database; db: ControlDb } {
-  mkdirSync(dirname(path), { recursive: true });
+  privateDir(dirname(path));
+  privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite);
   const db = drizzle({ client: sqlite, schema: controlSchema });
@@ -41,9 +44,10 @@ export function openControl(path: string): { sqlite: Database; db: ControlDb } {
   return { sqlite, db };
 }
 
-/** Opens (creating if needed) a project file and migrates it. */
+/** Opens (creating if needed, 0600 in a 0700 folder) a project file and migrates it. */
 export function openProjectFile(path: string): { sqlite: Database; db: ProjectDrizzle } {
-  mkdirSync(dirname(path), { recursive: true });
+  privateDir(dirname(path));
+  privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite);
   const db = drizzle({ client: sqlite, schema: projectSchema });

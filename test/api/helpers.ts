@@ -89,9 +89,20 @@ export function expectNoSecret(r: Answer, secret: string): void {
 }
 
 /** Adds a member with a role (creating the account) and signs them in; requests need `x-svc-project`. */
+/**
+ * Adds a member the way people join (decisions.md section 2): an invitation, accepted by the
+ * person with a password of their own. Answers the acceptance (201 with a session), or the
+ * invitation's refusal.
+ */
+export async function addMember(h: Harness, inviterToken: string, projectId: string, email: string, role: string, password = "member-password-1") {
+  const invited = await h.json("POST", `/v2/projects/${projectId}/members`, { token: inviterToken, body: { email, role } });
+  if (invited.status !== 201) return invited;
+  return h.json("POST", "/v2/invitations/accept", { body: { token: invited.body.invitation.token, password } });
+}
+
 export async function memberToken(h: Harness, ownerToken: string, projectId: string, email: string, role: string): Promise<string> {
   const password = "member-password-1";
-  const add = await h.json("POST", `/v2/projects/${projectId}/members`, { token: ownerToken, body: { email, role, password } });
+  const add = await addMember(h, ownerToken, projectId, email, role, password);
   expect(add.status).toBe(201);
   const login = await h.json("POST", "/v2/user/login", { body: { email, password } });
   expect(login.status).toBe(200);

@@ -6,20 +6,16 @@ import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, modelOrFail, type Model } from "../models/service.ts";
-import { actorFrom, emitEvent } from "../events/outbox.ts";
+import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
+import { actorFrom } from "../events/outbox.ts";
+import { write } from "../unit-of-work.ts";
 import { readOne } from "../reads/query.ts";
 import { PUBLISHED } from "../reads/names.ts";
 import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
 
-export type EntryRow = typeof entries.$inferSelect;
-export type EntryStatus = "draft" | "published" | "changed";
+import { statusOf, type EntryStatus } from "./status.ts";
 
-/** draft: no published copy; published: the published copy is the latest version; changed: a newer draft exists. */
-export function statusOf(r: Pick<EntryRow, "publishedVersionId" | "publishedVersion" | "draftVersion">): EntryStatus {
-  if (!r.publishedVersionId) return "draft";
-  return r.publishedVersion === r.draftVersion ? "published" : "changed";
-}
+export type EntryRow = typeof entries.$inferSelect;
 
 function checkTags(v: unknown): string[] {
   if (!Array.isArray(v) || v.length > 50 || v.some((t) => typeof t !== "string" || t.length === 0 || t.length > 64)) {
@@ -124,7 +120,7 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
   const now = iso(s.clock.now());
   const id = s.ids.uuid();
   const versionId = s.ids.uuid();
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ?").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds a single entry, and it exists already.`, extra: { field: "model" } });
     }
@@ -147,24 +143,47 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
       })
       .run();
-  })();
+  });
   return getEntry(h, id);
 }
 
 /** Saves a new draft version; `data` is merged field by field over the current draft. */
-export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>) {
+/**
+ * The version an edit was based on, from `If-Match: <version number>` (quotes allowed), or null
+ * when the header is absent (then the last write wins).
+ */
+export function ifMatchVersion(header: string | null): number | null {
+  if (header === null) return null;
+  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
+  if (!m) badField("If-Match", "If-Match must be the entry's version number you edited, e.g. If-Match: 3");
+  return Number(m[1]);
+}
+
+/** Refuses with 409 version_conflict when the entry's latest version is not the one the edit was based on. */
+function checkVersion(latest: number, expected: number | null): void {
+  if (expected !== null && expected !== latest) {
+    fail("version_conflict", { message: `The entry is at version ${latest}; your edit was based on version ${expected}.`, extra: { current: latest } });
+  }
+}
+
+/**
+ * Saves a new draft version; `data` is merged field by field over the current draft, read inside
+ * the write so two concurrent saves never drop each other's fields. With `expected` (If-Match),
+ * an entry whose latest version differs is refused and nothing is written.
+ */
+export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>, expected: number | null = null) {
   for (const k of Object.keys(body)) if (!["data", "tags", "folder"].includes(k)) badField(k, `${k} cannot be changed; send data, tags or folder`);
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
-  const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
-  const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+  const first = getRow(h, id);
   const now = iso(s.clock.now());
   const versionId = s.ids.uuid();
-  h.sqlite.transaction(() => {
-    const cur = h.db.select({ v: entries.draftVersion }).from(entries).where(eq(entries.id, row.id)).get();
-    if (!cur) fail("not_found", { message: "No such entry." });
-    const number = cur.v + 1;
+  write(s, h, () => {
+    const row = getRow(h, first.id);
+    checkVersion(row.draftVersion, expected);
+    const m = allModels(h).byId.get(row.modelId)!;
+    const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
+    const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
+    const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+    const number = row.draftVersion + 1;
     h.db
       .insert(entryVersions)
       .values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
@@ -182,13 +201,67 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
       })
       .where(eq(entries.id, row.id))
       .run();
-  })();
+  });
+  return getEntry(h, first.id);
+}
+
+/**
+ * Restores an earlier version as a new draft: its data, tags and folder become the next version
+ * (the history keeps every version; nothing is published). With `expected` (If-Match), an entry
+ * whose latest version differs is refused.
+ */
+export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId: unknown, expected: number | null = null) {
+  const row = getRow(h, id);
+  if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
+  const v = h.db
+    .select()
+    .from(entryVersions)
+    .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
+    .get();
+  if (!v) fail("not_found", { message: "No such version of this entry.", extra: { field: "versionId" } });
+  const m = allModels(h).byId.get(row.modelId)!;
+  const data = JSON.parse(v.data) as Record<string, unknown>;
+  const now = iso(s.clock.now());
+  const newId = s.ids.uuid();
+  write(s, h, () => {
+    const cur = getRow(h, row.id);
+    checkVersion(cur.draftVersion, expected);
+    const number = cur.draftVersion + 1;
+    h.db
+      .insert(entryVersions)
+      .values({ id: newId, entryId: row.id, number, data: v.data, tags: v.tags, folder: v.folder, createdAt: now, createdBy: actor })
+      .run();
+    h.db
+      .update(entries)
+      .set({
+        updatedAt: now,
+        draftVersionId: newId,
+        draftVersion: number,
+        draftData: v.data,
+        draftTags: v.tags,
+        draftFolder: v.folder,
+        draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+      })
+      .where(eq(entries.id, row.id))
+      .run();
+  });
   return getEntry(h, row.id);
 }
 
-/** Publishes the current draft, or the version named by `versionId`. Required fields must hold a value. */
-export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId?: unknown, opts: { scheduledActionId?: string } = {}) {
+/**
+ * Publishes the current draft, or the version named by `versionId`. Required fields must hold a
+ * value. With `opts.expected` (If-Match), an entry whose latest version differs is refused.
+ */
+export function publishEntry(
+  s: Services,
+  h: ProjectHandle,
+  actor: string,
+  id: unknown,
+  versionId?: unknown,
+  opts: { scheduledActionId?: string; expected?: number | null } = {},
+) {
   const row = getRow(h, id);
+  checkVersion(row.draftVersion, opts.expected ?? null);
   const m = allModels(h).byId.get(row.modelId)!;
   let version: typeof entryVersions.$inferSelect | undefined;
   if (versionId !== undefined && versionId !== null) {
@@ -211,7 +284,9 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
     }
   }
   const now = iso(s.clock.now());
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
+    // Checked again under the write lock: a save between the first check and now is a conflict too.
+    checkVersion((h.sqlite.query("SELECT draft_version AS v FROM entries WHERE id = ?").get(row.id) as { v: number }).v, opts.expected ?? null);
     h.db
       .update(entries)
       .set({
@@ -227,7 +302,7 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
       .where(eq(entries.id, row.id))
       .run();
     const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.published",
       actor: actorFrom(actor),
       data: {
@@ -246,8 +321,8 @@ export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: u
       },
       content,
     });
-  })();
-  s.changes.content(h.id);
+    tx.contentChanged();
+  });
   return getEntry(h, row.id);
 }
 
@@ -257,7 +332,7 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
   // Unpublishing an entry with no published copy changes nothing and reports nothing.
   if (!row.publishedVersionId) return getEntry(h, row.id);
   const m = allModels(h).byId.get(row.modelId)!;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .update(entries)
       .set({
@@ -272,14 +347,14 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
       })
       .where(eq(entries.id, row.id))
       .run();
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.unpublished",
       actor: actorFrom(actor),
       data: { instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, scheduledActionId: opts.scheduledActionId ?? null },
       links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
     });
-  })();
-  s.changes.content(h.id);
+    tx.contentChanged();
+  });
   return getEntry(h, row.id);
 }
 
@@ -287,16 +362,16 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
 export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
   const row = getRow(h, id);
   const m = allModels(h).byId.get(row.modelId)!;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db.delete(entryVersions).where(eq(entryVersions.entryId, row.id)).run();
     h.db.delete(entries).where(eq(entries.id, row.id)).run();
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.deleted",
       actor: actorFrom(actor),
       data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
     });
-  })();
-  s.changes.content(h.id);
+    tx.contentChanged();
+  });
 }
 
 /** An entry's title for events: its `title` text field, else its first text field, else null. */

@@ -5,7 +5,7 @@ import { badField, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Principal } from "../access/principal.ts";
-import { allModels } from "../models/service.ts";
+import { allModels } from "../models/catalog.ts";
 import { titleOf } from "../entries/service.ts";
 import {
   assignIds,

@@ -9,6 +9,7 @@ import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
 import { benchGraphql } from "./bench/graphql.ts";
 import { benchSocket } from "./bench/socket.ts";
 import { benchWebhooks } from "./bench/webhooks.ts";
+import { benchAdmin } from "./bench/admin.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -25,6 +26,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
     about:
       "1,000 publishes to 3 endpoints on a loopback HTTPS receiver: time from last publish to last of 3,000 deliveries, publish throughput with and without the outbox",
     run: figures(benchWebhooks),
+  },
+  admin: {
+    about:
+      "the admin app in Chromium: a click on a model to 25 rendered rows of 100k entries, first-screen bytes, keydown to next frame with 60 fields, /v2 list page 4,000 by cursor",
+    run: figures(benchAdmin),
   },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
   socket: {

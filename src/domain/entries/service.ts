@@ -1,6 +1,6 @@
 // Entries under management: drafts, versions, publish, unpublish, delete. Each write is one
 // transaction; every save is a new version row; the published copy sits beside the draft.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { entries, entryVersions } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -13,7 +13,7 @@ import { readOne } from "../reads/query.ts";
 import { PUBLISHED } from "../reads/names.ts";
 import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
 
-import { statusOf, type EntryStatus } from "./status.ts";
+import { statusOf } from "./status.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
 
@@ -403,33 +403,5 @@ export function listVersions(h: ProjectHandle, id: unknown) {
     }));
 }
 
-const STATUS_SQL: Record<EntryStatus, ReturnType<typeof sql>> = {
-  draft: sql`${entries.publishedVersionId} IS NULL`,
-  published: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} = ${entries.draftVersion}`,
-  changed: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} <> ${entries.draftVersion}`,
-};
-
-/** Lists entries for management (drafts included), newest first, by page. */
-export function listEntries(h: ProjectHandle, q: { model?: unknown; status?: unknown; limit?: unknown; page?: unknown }) {
-  const conds = [];
-  if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
-  if (q.status !== undefined) {
-    if (typeof q.status !== "string" || !Object.hasOwn(STATUS_SQL, q.status)) badField("status", "status must be draft, published or changed");
-    conds.push(STATUS_SQL[q.status as EntryStatus]);
-  }
-  const limit = q.limit === undefined ? 25 : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) badField("limit", "limit must be a whole number from 1 to 200");
-  const page = q.page === undefined ? 1 : Number(q.page);
-  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
-  const where = conds.length ? and(...conds) : undefined;
-  const total = h.db.select({ n: sql<number>`count(*)` }).from(entries).where(where).get()!.n;
-  const rows = h.db
-    .select()
-    .from(entries)
-    .where(where)
-    .orderBy(desc(entries.createdAt), desc(entries.id))
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  return { data: rows.map((r) => entryRecord(h, r)), page, limit, total };
-}
+// The management list (keyset paging, search, sort) lives in its own file.
+export { listEntries } from "./list.ts";

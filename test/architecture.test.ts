@@ -18,7 +18,7 @@ function runtimeImports(file: string): string[] {
   const out: string[] = [];
   for (const m of source.get(file)!.matchAll(/^import (?!type )([^;]*?) from "(\.[^"]+)";/gms)) {
     const named = /^\{([^}]*)\}$/s.exec(m[1]!.trim());
-    if (named?.[1]!.split(",").every((x) => x.trim() === "" || x.trim().startsWith("type "))) continue;
+    if (named && named[1]!.split(",").every((x) => x.trim() === "" || x.trim().startsWith("type "))) continue;
     out.push(resolve(dirname(file), m[2]!));
   }
   return out;

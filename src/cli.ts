@@ -8,7 +8,7 @@ import { AppError } from "./errors.ts";
 import type { CapaApp } from "./app.ts";
 import type { Services } from "./services.ts";
 import { die, startupReason } from "./startup-failure.ts";
-import { createUser, findUserByEmail } from "./domain/users/service.ts";
+import { createUser, findUserByEmail, setPassword } from "./domain/users/service.ts";
 import { createProject, getProjectByIdOrSlug, setSubscription, type Project } from "./domain/projects/service.ts";
 import { mintKey } from "./domain/keys/service.ts";
 
@@ -42,6 +42,19 @@ const COMMANDS: Record<string, Command> = {
       withServices((sv) => {
         const user = createUser(sv, { email: need(v, "email"), password: need(v, "password") });
         out(`Created user ${user.email} (id ${user.id})`);
+      }),
+  },
+  "user password": {
+    usage: "--email E --password P",
+    summary: "set the password of an account on this server (the operator's reset; projects never set passwords)",
+    options: { email: text(), password: text() },
+    run: (v) =>
+      withServices((sv) => {
+        const email = need(v, "email");
+        const user = findUserByEmail(sv, email);
+        if (!user) fail(`no account with e-mail ${email}`);
+        setPassword(sv, user.id, need(v, "password"));
+        out(`Set the password of ${user.email}`);
       }),
   },
   "project add": {

@@ -1,4 +1,4 @@
-// The only reader of the environment. Every setting has one row in DEFAULTS and one row in
+// The only reader of the environment. Every setting is read in loadConfig below, with its default, and has one row in
 // docs/configuration.md; a bad value stops start-up with a one-line ConfigError.
 import { resolve } from "node:path";
 
@@ -43,6 +43,8 @@ export interface Config {
   readTimeoutMs: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   jwtSecret: string | null;
+  /** Who may create projects over /v2: the server's operator only (default) or anyone signed in. */
+  projectCreators: "operators" | "anyone";
 }
 
 /** A configuration problem, reported as one line at start-up. */
@@ -88,6 +90,13 @@ function url(env: Env, name: string, schemes: string[]): string | null {
   }
   if (!schemes.includes(u.protocol)) throw new ConfigError(`${name} must start with ${schemes.join(" or ")}, got "${raw}"`);
   return raw.replace(/\/+$/, "");
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: T[], dflt: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return dflt;
+  if (!(values as string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(", ")}; got "${env[name]}"`);
+  return raw as T;
 }
 
 function metricsToken(env: Env): string | null {
@@ -143,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     readTimeoutMs: int(env, "CAPA_READ_TIMEOUT_MS", 5000, 1, 600000),
     logLevel: logLevel as Config["logLevel"],
     jwtSecret: env.CAPA_JWT_SECRET || null,
+    projectCreators: oneOf(env, "CAPA_PROJECT_CREATORS", ["operators", "anyone"], "operators"),
   };
 }
 

@@ -22,6 +22,7 @@ const T = {
   405: "method",
   409: "conflict",
   413: "invalid_request",
+  416: "invalid_request",
   429: "rate_limited",
   500: "api_error",
   503: "api_error",
@@ -77,6 +78,11 @@ export const CATALOGUE = {
   // Management (/v2) codes.
   auth_required: e(401, "Authentication token required", undefined, true),
   invalid_credentials: e(401, "Invalid credentials", undefined, true),
+  sign_in_throttled: e(
+    429,
+    "Too many sign-in attempts; wait before trying again.",
+    "Wait the number of seconds in the Retry-After header; each further failure doubles the wait, up to 15 minutes.",
+  ),
   invalid_api_key: e(401, "Invalid API key", undefined, true),
   invalid_token: e(401, "Invalid or expired token", "Sign in again or refresh the access token."),
   insufficient_permissions: e(403, "Insufficient permissions", undefined, true),
@@ -98,6 +104,26 @@ export const CATALOGUE = {
   webhook_inactive: e(409, "The webhook endpoint is switched off.", "Switch it on with PATCH /v2/webhooks/:id { active: true } first."),
   delivery_in_progress: e(409, "The delivery is still being sent or retried.", "Wait until it has succeeded or failed, then redeliver it."),
   confirmation_mismatch: e(400, "The confirmation does not match.", "Type the exact value to confirm."),
+  csrf_header_missing: e(
+    403,
+    "A request authenticated by the session cookie must carry the x-capa-csrf: 1 header.",
+    "Send x-capa-csrf: 1 with requests the session cookie authenticates (the admin app does).",
+  ),
+  version_conflict: e(
+    409,
+    "The entry has changed since the version you edited.",
+    "Read the entry again (its latest version is in `current`), merge your changes, and send them with the new If-Match.",
+  ),
+  invitation_not_found: e(
+    404,
+    "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",
+    "Ask the project's owner or an admin for a new invitation.",
+  ),
+  invitation_for_another_account: e(
+    403,
+    "The invitation is for another e-mail address than the account signed in.",
+    "Sign in as the invited account (or sign out to accept as a new account), then accept.",
+  ),
   field_change_required: e(
     409,
     "Changing a field's type, array type, relation or namespace on a model with entries needs a field change.",
@@ -123,6 +149,34 @@ export const CATALOGUE = {
   already_rotated: e(409, "This key was rotated already; rotate its successor instead.", undefined, true),
   scope_not_held: e(403, "Cannot grant a scope you do not hold", undefined),
   invalid_scope: e(400, "That scope is not one a key can hold.", "Scopes look like instance:read or instance:read:<modelId>."),
+  // Media library (decisions.md section 10): uploads, probing, the public file URL and its transforms.
+  file_too_large: e(413, "The file is larger than the upload limit.", "Send a smaller file; the server's limit is CAPA_MEDIA_MAX_BYTES (default 100 MiB)."),
+  upload_not_multipart: e(
+    400,
+    "Uploads must be sent as multipart/form-data.",
+    "Send one or more parts named file, plus optional alt, title and folder fields.",
+  ),
+  upload_truncated: e(400, "The multipart body ended before it was complete.", "Retry the upload; the body was cut short on the way."),
+  file_required: e(400, "The upload has no file part.", "Add at least one part named file."),
+  file_empty: e(400, "A file part is empty.", "Send files of at least one byte."),
+  invalid_filename: e(
+    400,
+    "A file name is not allowed.",
+    "Send a plain name of at most 255 bytes without slashes, backslashes, control characters or a leading dot.",
+  ),
+  image_too_large: e(400, "The image declares more pixels than allowed.", "Scale the image down before uploading; the limit is CAPA_MEDIA_MAX_PIXELS."),
+  image_unreadable: e(400, "The file is marked as an image but cannot be decoded.", "Export the image again from its editor and upload the new file."),
+  invalid_transform: e(
+    400,
+    "An image transform parameter is not valid.",
+    "Example: ?w=800&fm=auto (w and h 1-4096, fit cover|contain|inside|outside|fill, fm jpg|png|webp|avif|auto, q 1-100, dpr 1-3).",
+  ),
+  transform_rate_limited: e(
+    429,
+    "Too many new image variants from this client.",
+    "Retry after the seconds in Retry-After; variants made already are never limited.",
+  ),
+  range_not_satisfiable: e(416, "The requested byte range is outside the file.", "Ask for a range within the size in the Content-Range header."),
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

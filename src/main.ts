@@ -2,18 +2,19 @@
 // data directory, listen, and drain in-flight requests on SIGTERM or SIGINT.
 // A start-up failure is one line on stderr (`capa: <reason>`) and exit code 1, never a stack.
 import { loadConfig } from "./config.ts";
-import { createApp, MAX_BODY_BYTES, type CapaApp } from "./app.ts";
+import { createApp, largestBodyLimit, type CapaApp } from "./app.ts";
 import { die, startupReason, type Phase } from "./startup-failure.ts";
 import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
+import { warnWideModes } from "./storage/permissions.ts";
 
 /** How long a stop waits for in-flight requests before closing their connections. */
 export const DRAIN_MS = 10_000;
 
 /**
- * Bun refuses bodies above this before the app sees them. It sits a little above the app's own
- * limit, so a body just over 1 MB still gets the catalogue's 413 answer instead of a dropped socket.
+ * Bun refuses bodies above this before the app sees them. It sits a little above the largest
+ * route limit, so a body just over a route's limit still gets the catalogue's 413 answer.
  */
-const SERVER_BODY_LIMIT = MAX_BODY_BYTES + 64 * 1024;
+const SERVER_BODY_LIMIT = largestBodyLimit() + 64 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -33,7 +34,11 @@ export function serve(env: Env = process.env): void {
     const config = loadConfig(env);
     where = { host: config.host, port: config.port, dataDir: config.dataDir };
     phase = "data";
+    // Files made by this process and its children (Litestream's shadow WAL and file replicas)
+    // are for this user only; Capa's own files are made 0600/0700 explicitly as well.
+    process.umask(0o077);
     capa = createApp(config);
+    warnWideModes(config.dataDir, capa.services.log);
     phase = "listen";
     // Listen before the first start, so a port already in use fails before any secret is
     // printed; bootstrap is synchronous, so no request is served before it finishes.

@@ -1,20 +1,37 @@
-// The services every domain function receives: explicit dependencies, no globals.
+// The services every domain function receives: explicit dependencies, no globals. Everything an
+// app keeps between requests lives here (caches, wake tables, the webhook sender), built in one
+// step by createServices, so two apps in one process (tests, the benchmark) never share state.
 import type { Database } from "bun:sqlite";
+import { jwt } from "@elysiajs/jwt";
+import { join } from "node:path";
 import type { Config } from "./config.ts";
-import type { Clock, Ids } from "./infra/clock.ts";
-import type { Logger } from "./infra/log.ts";
-import type { ControlDb } from "./storage/sqlite.ts";
-import type { ProjectPool } from "./storage/pool.ts";
-import type { KeyAuth } from "./domain/keys/auth.ts";
-import type { CapaMetrics } from "./infra/metrics.ts";
-import type { InFlight, RateLimiter } from "./infra/limits.ts";
+import { systemClock, systemIds, type Clock, type Ids } from "./infra/clock.ts";
+import { createLogger, type Logger } from "./infra/log.ts";
+import { openControl, type ControlDb } from "./storage/sqlite.ts";
+import { ProjectPool } from "./storage/pool.ts";
+import { KeyAuth } from "./domain/keys/auth.ts";
+import { createMetrics, type CapaMetrics } from "./infra/metrics.ts";
+import { InFlight, RateLimiter } from "./infra/limits.ts";
+import { EventSubscribers, type Unit } from "./domain/unit-of-work.ts";
+import { serverSecret } from "./domain/secrets.ts";
+import { WakeTable } from "./infra/wake.ts";
+import { nextActionDue, projectsOnDisk } from "./domain/scheduling/wake.ts";
+import { nextBatchDue } from "./domain/bulk/wake.ts";
+import { FieldChangeWork } from "./domain/field-changes/work.ts";
+import { WebhookSender } from "./domain/webhooks/sender.ts";
+import { RenderCache } from "./infra/render-cache.ts";
+import { RequestInfos } from "./http/context.ts";
+import { ReadPool } from "./infra/read-pool.ts";
+import { PageRecorder } from "./domain/pages/service.ts";
+import { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
+import { SecretBox } from "./infra/secret-box.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
   verify(token: string): Promise<Record<string, unknown> | false>;
 }
 
-/** Listeners told about changes that invalidate derived state (read caches, GraphQL schemas). */
+/** Listeners told, after a commit, about changes that invalidate derived state (read caches, GraphQL schemas). */
 export interface ChangeBus {
   /** Content of a project changed (publish, unpublish, delete). */
   content(projectId: string): void;
@@ -30,16 +47,41 @@ export interface Services {
   clock: Clock;
   ids: Ids;
   log: Logger;
-  control: { sqlite: Database; db: ControlDb };
+  /** The control file; `unit` is its open unit of work (src/domain/unit-of-work.ts). */
+  control: { sqlite: Database; db: ControlDb; unit?: Unit | null };
   projects: ProjectPool;
   tokens: TokenSigner;
   changes: ChangeBus;
-  /** Key authentication (cached); set by createApp right after the services exist. */
+  /** Subscribers to written events (webhook deliveries), registered by feature modules. */
+  events: EventSubscribers;
+  /** Key authentication (cached). */
   keys: KeyAuth;
   /** Counters and histograms for /metrics (src/infra/metrics.ts says how to add one). */
   metrics: CapaMetrics;
   /** Read limits: in-flight counts (entries reads and GraphQL documents together) and the per-key rate. */
   limits: { inFlight: InFlight; rate: RateLimiter };
+  /** Rendered production answers, invalidated per project (entries reads and GraphQL GET). */
+  renderCache: RenderCache;
+  /** Which projects have background work due, per loop, so a tick opens only those files. */
+  wake: { actions: WakeTable; batches: WakeTable; fieldChanges: FieldChangeWork };
+  /** The webhook sender (its lanes, quiet times and TLS options). */
+  webhooks: WebhookSender;
+  /** Per-request facts (id, URL, headers every answer carries), by request. */
+  requests: RequestInfos;
+  /** The worker threads that run uncached entries reads (and GraphQL's), started lazily. */
+  reads: ReadPool;
+  /** Page reads (Svc-Page) noted on the read path, written in batches. */
+  pages: PageRecorder;
+  /** Hardening (issue 15 item 11): per-account and per-IP sign-in throttle, bounded, on the injected clock. */
+  signIns: SignInThrottle;
+  /** Hardening (issue 15 item 7): seals secrets at rest with the data directory's secret.key. */
+  secretBox: SecretBox;
+}
+
+export interface ServiceDeps {
+  clock?: Clock;
+  ids?: Ids;
+  log?: Logger;
 }
 
 /** A ChangeBus that calls its listeners synchronously. */
@@ -57,4 +99,83 @@ export function createChangeBus(): ChangeBus {
     },
     on: (kind, fn) => listeners[kind].push(fn),
   };
+}
+
+/**
+ * Opens the control file and builds every service of one app. Members that need the services
+ * themselves (key lookups, the wake tables' scans, the sender) get them through a closure that
+ * is only called after this returns.
+ */
+export function createServices(config: Config, deps: ServiceDeps = {}): Services {
+  const clock = deps.clock ?? systemClock;
+  // Replicated files are opened so that only Litestream checkpoints them (storage/sqlite.ts).
+  const replicated = config.replicaUrl !== null;
+  const control = openControl(join(config.dataDir, "control.sqlite"), { replicated });
+  // Hardening (issue 15 item 7): secrets at rest are sealed with the data directory's key.
+  const secretBox = SecretBox.forDataDir(config.dataDir);
+  const log = deps.log ?? createLogger(config.logLevel);
+  const secret = config.jwtSecret ?? serverSecret(control.db, secretBox, log, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
+  const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
+  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, replicated);
+  const metrics = createMetrics();
+  const changes = createChangeBus();
+  const renderCache = new RenderCache();
+  changes.on("content", (pid) => renderCache.invalidate(pid));
+  changes.on("models", (pid) => renderCache.invalidate(pid));
+  const ids = deps.ids ?? systemIds;
+  const self = (): Services => s;
+  const s: Services = {
+    config,
+    clock,
+    ids,
+    log,
+    control,
+    projects,
+    tokens: {
+      sign: (payload) => signer.sign(payload),
+      verify: async (token) => (await signer.verify(token, { currentDate: new Date(clock.now()) })) || false,
+    },
+    changes,
+    events: new EventSubscribers(),
+    keys: new KeyAuth(self),
+    metrics,
+    limits: { inFlight: new InFlight(), rate: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) },
+    renderCache,
+    wake: {
+      actions: new WakeTable(
+        () => projectsOnDisk(s),
+        (id) => (projects.exists(id) ? nextActionDue(projects.get(id)) : null),
+      ),
+      batches: new WakeTable(
+        () => projectsOnDisk(s),
+        (id) => (projects.exists(id) ? nextBatchDue(projects.get(id)) : null),
+      ),
+      fieldChanges: new FieldChangeWork(self),
+    },
+    webhooks: new WebhookSender(self),
+    requests: new RequestInfos(() => ids.uuid()),
+    reads: new ReadPool(
+      {
+        size: config.readPoolSize,
+        dir: join(config.dataDir, "projects"),
+        openMax: config.openProjectsMax,
+        idleMs: config.projectIdleMs,
+        waitMs: config.readWaitMs,
+        timeoutMs: config.readTimeoutMs,
+        replicated,
+      },
+      log,
+    ),
+    pages: new PageRecorder(self),
+    // Hardening (issue 15 item 11): the sign-in throttle.
+    signIns: new SignInThrottle(clock),
+    secretBox,
+  };
+  // Workers keep their own handles and model caches: they are told about model changes and removed files.
+  changes.on("models", (projectId) => s.reads.broadcast({ type: "models", projectId }));
+  projects.onRemove((projectId) => s.reads.broadcast({ type: "drop", projectId }));
+  s.reads.onRefuse = (limit) => metrics.refusals.inc({ limit });
+  s.limits.inFlight.onRefuse = (limit) => metrics.refusals.inc({ limit });
+  changes.on("key", (id) => s.keys.evict(id));
+  return s;
 }

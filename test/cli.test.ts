@@ -35,10 +35,26 @@ describe("capa CLI", () => {
     expect(r.stdout).toContain("inactive");
   });
 
+  test("user password sets an account's password, and the old one stops working", async () => {
+    const r = await runCli(["user", "password", "--email", "ops@example.com", "--password", "ops-password-2"], env);
+    expect(r).toMatchObject({ code: 0, stdout: "Set the password of ops@example.com\n", stderr: "" });
+    const { createApp } = await import("../src/app.ts");
+    const { testConfig } = await import("../src/config.ts");
+    const { login } = await import("../src/domain/users/service.ts");
+    const capa = createApp(testConfig(data.dir));
+    try {
+      expect(Object.keys(await login(capa.services, "ops@example.com", "ops-password-2"))).toEqual(["accessToken", "refreshToken"]);
+      await expect(login(capa.services, "ops@example.com", "ops-password-1")).rejects.toMatchObject({ code: "invalid_credentials" });
+    } finally {
+      capa.close();
+    }
+  });
+
   test("help lists every command and exits 0", async () => {
     const r = await runCli(["help"], env);
     expect(r.code).toBe(0);
-    for (const c of ["serve", "user add", "project add", "key mint", "project subscription", "restore"]) expect(r.stdout).toContain(`capa ${c}`);
+    for (const c of ["serve", "user add", "user password", "project add", "key mint", "project subscription", "restore"])
+      expect(r.stdout).toContain(`capa ${c}`);
   });
 
   // Each bad invocation: exit 1, nothing on stdout, exactly one line on stderr.
@@ -52,6 +68,11 @@ describe("capa CLI", () => {
     { name: "bad e-mail", args: ["user", "add", "--email", "nope", "--password", "long-enough"], says: "e-mail address" },
     { name: "short password", args: ["user", "add", "--email", "c@d.co", "--password", "short"], says: "8 to 200 characters" },
     { name: "existing account", args: ["user", "add", "--email", "ops@example.com", "--password", "long-enough"], says: "already exists" },
+    {
+      name: "password of an unknown account",
+      args: ["user", "password", "--email", "ghost@example.com", "--password", "long-enough"],
+      says: "no account with e-mail ghost@example.com",
+    },
     { name: "unknown owner", args: ["project", "add", "--name", "X", "--owner", "ghost@example.com"], says: "no account with e-mail ghost@example.com" },
     { name: "slug taken", args: ["project", "add", "--name", "X", "--slug", "shop", "--owner", "ops@example.com"], says: "(--slug)" },
     { name: "unknown project", args: ["key", "mint", "--project", "nowhere", "--preset", "read_only"], says: 'no project with id or slug "nowhere"' },

@@ -10,10 +10,12 @@ import { createApp } from "../../src/app.ts";
 import { testConfig } from "../../src/config.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
-import { allModels, createModel } from "../../src/domain/models/service.ts";
+import { createModel } from "../../src/domain/models/service.ts";
+import { allModels } from "../../src/domain/models/catalog.ts";
 import { mintKey } from "../../src/domain/keys/service.ts";
 import { buildSchema, SchemaCache } from "../../src/graphql/schema.ts";
 import { graphqlRoutes } from "../../src/http/api/graphql.ts";
+import { runReadJob } from "../../src/domain/reads/job.ts";
 import type { Figure } from "./entries.ts";
 import { load, median, spawnServer, type LoadResult } from "./load.ts";
 
@@ -135,7 +137,7 @@ function chainProject(capa: ReturnType<typeof createApp>, n: number) {
 async function statements(): Promise<Figure[]> {
   const capa = createApp(testConfig(mkdtempSync(join(tmpdir(), "capa-bench-"))));
   // The GraphQL routes with reads in process, so the project file's statements can be counted.
-  const routes = graphqlRoutes(capa.services, capa.keys, capa.renderCache, null);
+  const routes = graphqlRoutes(capa.services, (job) => Promise.resolve(runReadJob(capa.services.projects.get(job.projectId), job)));
   const levels = ["name", "name b { name }", "name b { name c { name } }", "name b { name c { name d { name } } } bs(first: 3) { nodes { name c { name } } }"];
   const counts: Record<number, number[]> = {};
   for (const n of [25, 100]) {

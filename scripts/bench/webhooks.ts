@@ -11,9 +11,9 @@ import { testConfig } from "../../src/config.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
-import { createEntry, publishEntry } from "../../src/domain/entries/service.ts";
+import { createEntry } from "../../src/domain/entries/service.ts";
+import { publishEntry } from "../../src/domain/entries/publish.ts";
 import { createEndpoint } from "../../src/domain/webhooks/endpoints.ts";
-import { webhookSender } from "../../src/domain/webhooks/sender.ts";
 import type { ProjectHandle } from "../../src/storage/pool.ts";
 import { median, spawnServer } from "./load.ts";
 import type { Figure } from "./entries.ts";
@@ -143,7 +143,7 @@ export async function benchWebhooks(): Promise<Figure[]> {
     await addEndpoints(live, base);
     const ids = live.drafts(N);
     live.capa.jobs.start();
-    const sender = webhookSender(live.capa.services);
+    const sender = live.capa.services.webhooks;
     const t0 = performance.now();
     for (const id of ids) {
       publishEntry(live.capa.services, live.h, "system", id);

@@ -7,6 +7,7 @@ import { createUser, hasUsers } from "./users/service.ts";
 import { createProject, type Project } from "./projects/service.ts";
 import { mintKey } from "./keys/service.ts";
 import { seedDemo, type DemoCounts } from "./demo/seed.ts";
+import { writeControl } from "./unit-of-work.ts";
 
 export const DEFAULT_OWNER_EMAIL = "owner@capa.local";
 
@@ -29,7 +30,7 @@ export function bootstrap(s: Services): FirstStart | null {
   const password = s.config.adminPassword ?? randomToken(20);
   let projectId: string | null = null;
   try {
-    return s.control.sqlite.transaction((): FirstStart => {
+    return writeControl(s, (): FirstStart => {
       const owner = createUser(s, { email, password, name: "Owner" });
       const result: FirstStart = { owner: { email: owner.email, password: generated ? password : null }, demo: null };
       if (!s.config.demo) return result;
@@ -45,7 +46,7 @@ export function bootstrap(s: Services): FirstStart | null {
         developmentKey: mint("development", "Demo read key (development)"),
       };
       return result;
-    })();
+    });
   } catch (err) {
     if (projectId) s.projects.remove(projectId);
     throw err;
@@ -58,6 +59,7 @@ export function firstStartBanner(r: FirstStart, origin: string): string {
   const lines = [rule, "Capa first start. Save these now: the secrets are not shown again.", ""];
   lines.push(`  Owner e-mail      ${r.owner.email}`);
   lines.push(`  Owner password    ${r.owner.password ?? "(the value of CAPA_ADMIN_PASSWORD)"}`);
+  lines.push(`  Admin app         ${origin}/admin/  (sign in with this e-mail and password)`);
   if (r.demo) {
     const c = r.demo.counts;
     lines.push("");

@@ -1,7 +1,7 @@
 // interface.md, GraphQL "Schema": every type, field, argument and enum value has a description.
 // The formats interface.md fixes are functions here; the other strings are constants. None of
 // them changes within a version.
-import type { Model } from "../domain/models/service.ts";
+import type { Model } from "../domain/models/catalog.ts";
 import type { FieldDef } from "../domain/models/fields.ts";
 
 /** The brand word as the service writes it. */

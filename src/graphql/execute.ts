@@ -23,7 +23,7 @@ import type { Services } from "../services.ts";
 import type { ProjectHandle } from "../storage/pool.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
 import { keyInfo } from "../domain/keys/info.ts";
-import type { ApiCall } from "../http/api/shell.ts";
+import type { ApiCall } from "../http/plugins/keyed.ts";
 import { checkNesting, checkSize, emptyMeasures, LIMITS, measure, type Measures } from "./limits.ts";
 import { checkHash, lookupPersisted, persistedRef, storePersisted } from "./persisted.ts";
 import type { Built, RootInfo } from "./schema.ts";
@@ -51,6 +51,8 @@ export interface GraphqlEnv {
   docsBase: string;
   /** Takes the in-flight slots of a read; returns their release. */
   acquire(): () => void;
+  /** The drafts a `?preview=` token uncovers for a production key, or null. */
+  preview: ReadJob["preview"];
 }
 
 /** The answer: HTTP status, JSON body, and what caching needs. */
@@ -63,6 +65,8 @@ export interface GraphqlAnswer {
   headers?: Record<string, string>;
   models: string[];
   entryIds: string[];
+  /** The REST reads the root fields became (recorded for Svc-Page). */
+  rest?: { field: string; url: string }[];
 }
 
 /** Per-execution state the resolvers update. */
@@ -292,7 +296,7 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
   const rest: { field: string; url: string }[] = [];
   const jobs: Promise<ReadOutcome>[] = [];
   const key = call.key;
-  const grants = [...key.scopes].filter((x) => x.startsWith("instance:read"));
+  const grants = key.readGrants;
   for (const { key: field, plan } of toRun) {
     for (const r of plan.reads) {
       rest.push({ field, url: restUrl(r) });
@@ -303,7 +307,7 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
           id: r.id,
           search: r.search,
           production: key.row.environment === "production",
-          preview: null,
+          preview: env.preview,
           grants,
           graphql: true,
         }),
@@ -391,7 +395,7 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
     };
   }
   body.extensions = extensions;
-  return { status: 200, body, cacheable, models: [...models], entryIds: [...entryIds] };
+  return { status: 200, body, cacheable: cacheable && env.preview === null, models: [...models], entryIds: [...entryIds], rest };
 }
 
 /** An error that is not a catalogue error: logged, and shown without detail. */

@@ -146,17 +146,15 @@ export function modelFilters(mn: ModelNames, naming: Naming, of: (target: ModelN
   return { filter, relation, relationList };
 }
 
-const keyCache = new WeakMap<ModelNames, Map<string, FilterKey>>();
-
-/** GraphQL filter keys of a model -> REST where keys. */
-function keysOf(mn: ModelNames, naming: Naming): Map<string, FilterKey> {
-  let m = keyCache.get(mn);
+/** GraphQL filter keys of a model -> REST where keys, kept on the model's names (built once per schema). */
+function keysOf(mn: ModelNames & { filterKeys?: Map<string, FilterKey> }, naming: Naming): Map<string, FilterKey> {
+  let m = mn.filterKeys;
   if (!m) {
     m = new Map(SYSTEM_FILTERS.map(([n, rest]) => [n, { rest, target: null }]));
     for (const { field, name } of mn.fields) {
       m.set(name, { rest: field.namespace, target: field.relation ? (naming.byId.get(field.relation) ?? null) : null });
     }
-    keyCache.set(mn, m);
+    mn.filterKeys = m;
   }
   return m;
 }

@@ -1,7 +1,7 @@
 // interface.md, GraphQL "Naming rules": type, list-root, single-root and field names derived from
 // model and field namespaces, with every collision rule. Pure: models in, names out.
 import pluralize from "pluralize";
-import type { Model } from "../domain/models/service.ts";
+import type { Model } from "../domain/models/catalog.ts";
 import type { FieldDef } from "../domain/models/fields.ts";
 
 /** Type names the fixed part of the schema (and GraphQL itself) already uses. */

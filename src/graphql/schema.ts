@@ -17,7 +17,7 @@ import {
 } from "graphql";
 import { LRUCache } from "lru-cache";
 import type { ProjectHandle } from "../storage/pool.ts";
-import { allModels, type Model } from "../domain/models/service.ts";
+import { allModels, type Model } from "../domain/models/catalog.ts";
 import { itemType, MEDIA_TYPES, type FieldDef } from "../domain/models/fields.ts";
 import type { SystemKey } from "../domain/reads/names.ts";
 import { D, derived, fieldDescription, listRootDescription, modelTypeDescription, queryDescription, singleRootDescription } from "./descriptions.ts";

@@ -4,7 +4,7 @@
 // the related entries of a window.
 import { GraphQLEnumType, type GraphQLEnumValueConfigMap } from "graphql";
 import { itemType, TEXT_TYPES, type FieldDef } from "../domain/models/fields.ts";
-import type { Model } from "../domain/models/service.ts";
+import type { Model } from "../domain/models/catalog.ts";
 import { derived, selectName, sortValueDescription } from "./descriptions.ts";
 import type { ModelNames, Naming } from "./naming.ts";
 

@@ -1,5 +1,6 @@
 // Per-request facts kept beside the request object: set before routing, so that error answers
-// (rendered in app.ts) carry the same request id, version and keyed headers as successes.
+// (rendered by the guard's error handler) carry the same request id, version and keyed headers as
+// successes. One store per app, held by the services.
 
 export interface RequestInfo {
   id: string;
@@ -17,22 +18,31 @@ export interface RequestInfo {
   status?: number;
 }
 
-const infos = new WeakMap<Request, RequestInfo>();
+/** The request facts of one app, by request. */
+export class RequestInfos {
+  private readonly infos = new WeakMap<Request, RequestInfo>();
+  constructor(private readonly newId: () => string) {}
 
-/** The info of a request, created on first use. */
-export function requestInfo(request: Request, newId: () => string): RequestInfo {
-  let i = infos.get(request);
-  if (!i) {
-    i = { id: `req_${newId()}`, start: performance.now(), url: new URL(request.url), headers: {} };
-    infos.set(request, i);
+  /** The info of a request, created on first use. */
+  of(request: Request): RequestInfo {
+    let i = this.infos.get(request);
+    if (!i) {
+      i = { id: `req_${this.newId()}`, start: performance.now(), url: new URL(request.url), headers: {} };
+      this.infos.set(request, i);
+    }
+    return i;
   }
-  return i;
+
+  /** Records the key and project a request acts for, for the request log line. */
+  annotate(request: Request, ids: { keyId?: string | null; projectId?: string | null }): void {
+    const i = this.infos.get(request);
+    if (!i) return;
+    if (ids.keyId) i.keyId = ids.keyId;
+    if (ids.projectId) i.projectId = ids.projectId;
+  }
 }
 
-/** Records the key and project a request acts for, for the request log line. */
-export function annotate(request: Request, ids: { keyId?: string | null; projectId?: string | null }): void {
-  const i = infos.get(request);
-  if (!i) return;
-  if (ids.keyId) i.keyId = ids.keyId;
-  if (ids.projectId) i.projectId = ids.projectId;
+/** The caller's address as the server saw it ("local" for in-process requests). */
+export function clientIp(server: { requestIP(r: Request): { address: string } | null } | null | undefined, request: Request): string {
+  return server?.requestIP(request)?.address ?? "local";
 }

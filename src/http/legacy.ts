@@ -1,48 +1,40 @@
 // Legacy surfaces (/v2/api, /v3/api, /v2/schema, /v2/seo, /files): legacy keys only. A scoped or
-// unknown key gets the same `401 { error: "Invalid API key" }`.
+// unknown key gets the same `401 { error: "Invalid API key" }`. Entry lists run like every other
+// entries read: on the read pool, under the in-flight limits.
 import { Elysia } from "elysia";
 import { fail } from "../errors.ts";
 import type { Services } from "../services.ts";
-import type { KeyAuth } from "../domain/keys/auth.ts";
+import { allModels, modelRecord } from "../domain/models/catalog.ts";
+import { runLimitedRead } from "../domain/reads/gateway.ts";
 import type { AuthKey } from "../domain/keys/service.ts";
-import { allModels, modelRecord } from "../domain/models/service.ts";
-import { readList } from "../domain/reads/query.ts";
-import { readerOf } from "./api/entries.ts";
+import { keyedAuth } from "./plugins/keyed.ts";
+import { clientIp } from "./context.ts";
 
-/** Authenticates a legacy key from x-api-key. */
-export function legacyKey(_s: Services, keys: KeyAuth, request: Request): AuthKey {
-  const secret = request.headers.get("x-api-key");
-  if (!secret) fail("invalid_api_key");
-  const check = keys.check(secret.trim());
-  if (!check.ok || check.key.row.family !== "legacy" || !check.key.subscriptionActive) fail("invalid_api_key");
-  keys.touch(check.key, request.headers.get("origin"));
-  return check.key;
-}
-
-export function legacyRoutes(s: Services, keys: KeyAuth) {
-  const notYet = ({ request }: { request: Request }) => {
-    legacyKey(s, keys, request);
-    return fail("not_found", { message: "This legacy surface has nothing here yet." });
+export function legacyRoutes(s: Services) {
+  const notYet = () => fail("not_found", { message: "This legacy surface has nothing here yet." });
+  // Legacy entry lists: the read grammar of /api/entries, answered as { data }.
+  const listLegacy = async (key: AuthKey, ns: string, request: Request, ip: string) => {
+    const job = {
+      projectId: key.row.projectId,
+      ns,
+      id: null,
+      search: new URL(request.url).search,
+      production: key.row.environment === "production",
+      preview: null,
+      grants: key.readGrants,
+    };
+    const result = await runLimitedRead(s, job, key.row.id, ip);
+    return new Response(`{"data":${result.dataJson}}`, { headers: { "content-type": "application/json" } });
   };
-  const listLegacy = (request: Request, ns: string) => {
-    const key = legacyKey(s, keys, request);
-    const result = readList(s.projects.get(key.row.projectId), readerOf(key), ns, new URL(request.url).searchParams);
-    return { data: result.data };
-  };
-  return (
-    new Elysia()
-      .get("/v2/schema", ({ request }) => {
-        const key = legacyKey(s, keys, request);
-        return { data: allModels(s.projects.get(key.row.projectId)).list.map(modelRecord) };
-      })
-      // Legacy entry lists: the read grammar of /api/entries, answered as { data }.
-      .get("/v2/api/:ns", ({ request, params }) => listLegacy(request, params.ns))
-      .get("/v3/api/:ns", ({ request, params }) => listLegacy(request, params.ns))
-      .get("/v2/api/*", notYet)
-      .get("/v3/api/*", notYet)
-      .get("/v2/seo", notYet)
-      .get("/v2/seo/*", notYet)
-      .get("/files", notYet)
-      .get("/files/*", notYet)
-  );
+  return new Elysia()
+    .use(keyedAuth(s))
+    .get("/v2/schema", ({ key }) => ({ data: allModels(s.projects.get(key.row.projectId)).list.map(modelRecord) }), { legacy: true })
+    .get("/v2/api/:ns", ({ key, params, request, server }) => listLegacy(key, params.ns, request, clientIp(server, request)), { legacy: true })
+    .get("/v3/api/:ns", ({ key, params, request, server }) => listLegacy(key, params.ns, request, clientIp(server, request)), { legacy: true })
+    .get("/v2/api/*", notYet, { legacy: true })
+    .get("/v3/api/*", notYet, { legacy: true })
+    .get("/v2/seo", notYet, { legacy: true })
+    .get("/v2/seo/*", notYet, { legacy: true })
+    .get("/files", notYet, { legacy: true })
+    .get("/files/*", notYet, { legacy: true });
 }

@@ -8,7 +8,7 @@ import type { Services } from "../services.ts";
 import type { CapaMetrics } from "../infra/metrics.ts";
 import type { RenderCache } from "../infra/render-cache.ts";
 import type { Replication } from "../infra/replication.ts";
-import { authenticatePerson } from "./v2/auth.ts";
+import { authenticatePerson } from "../domain/access/authenticate.ts";
 import { requireOperator } from "../domain/access/operator.ts";
 
 const digest = (s: string) => new Uint8Array(Bun.CryptoHasher.hash("sha256", s) as Uint8Array);
@@ -38,11 +38,11 @@ function collectAppMetrics(m: CapaMetrics, s: Services, renderCache: RenderCache
   );
 }
 
-export function metricsRoutes(s: Services, deps: { metrics: CapaMetrics; renderCache: RenderCache; replication: Replication }) {
-  collectAppMetrics(deps.metrics, s, deps.renderCache, deps.replication);
+export function metricsRoutes(s: Services, deps: { replication: Replication }) {
+  collectAppMetrics(s.metrics, s, s.renderCache, deps.replication);
   return new Elysia().get("/metrics", async ({ request }) => {
-    if (!hasMetricsToken(s.config.metricsToken, request)) requireOperator(s, await authenticatePerson(s, request));
-    return new Response(deps.metrics.registry.render(), {
+    if (!hasMetricsToken(s.config.metricsToken, request)) requireOperator(s, await authenticatePerson(s, request.headers));
+    return new Response(s.metrics.registry.render(), {
       headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" },
     });
   });

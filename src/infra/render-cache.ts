@@ -49,6 +49,17 @@ export class RenderCache {
   }
 }
 
+/** A rendered answer of a project: its bytes, strong ETag and Surrogate-Key (project, models, entries). */
+export function renderedAnswer(body: Uint8Array, projectId: string, models: string[], entryIds: string[]): CachedAnswer {
+  const surrogate = [`project:${projectId}`, ...models.map((m) => `model:${m}`), ...entryIds.map((e) => `entry:${e}`)].join(" ");
+  return { body, etag: etagOf(body), surrogate };
+}
+
+/** The Vary of a keyed answer: Accept-Encoding joins when the body is large enough to be compressed. */
+export function varyFor(answer: CachedAnswer, keyedVary: string): string {
+  return answer.body.byteLength > COMPRESS_ABOVE ? `${keyedVary}, Accept-Encoding` : keyedVary;
+}
+
 /** A strong ETag of a body. */
 export function etagOf(body: Uint8Array): string {
   return `"${Bun.hash(body).toString(16).padStart(16, "0")}${body.byteLength.toString(16)}"`;

@@ -4,11 +4,13 @@
 // inside the (empty) data directory and moved into place only when all of them restored and
 // passed SQLite's quick_check, so a failed restore leaves the directory empty again.
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CONTROL_FILE, projectFile, projectIds } from "../storage/files.ts";
 import { configYaml, lineMessage, runLitestream, writeConfig, type ReplicaSettings } from "./litestream.ts";
+import { DIR_MODE, FILE_MODE, privateDir } from "../storage/permissions.ts";
+import { KEY_FILE } from "./secret-box.ts";
 
 /** A restore that cannot go on; the message is one line for the operator. */
 export class RestoreError extends Error {}
@@ -24,10 +26,10 @@ export interface RestoreResult {
 /** Project files fetched at once; each is one Litestream process. */
 const PARALLEL = 4;
 
-/** Refuses a data directory that holds anything. A missing one is created. */
+/** Refuses a data directory that holds anything but the key file. A missing one is created 0700, an empty one made 0700. */
 function checkEmpty(dataDir: string): void {
   if (!existsSync(dataDir)) {
-    mkdirSync(dataDir, { recursive: true });
+    privateDir(dataDir);
     return;
   }
   let entries: string[];
@@ -36,14 +38,18 @@ function checkEmpty(dataDir: string): void {
   } catch (e) {
     throw new RestoreError(`cannot read the data directory ${dataDir}: ${(e as Error).message}`);
   }
+  // The key file is backed up apart from the replica and goes back first (docs/backup.md).
+  entries = entries.filter((name) => name !== KEY_FILE);
   if (entries.length > 0) {
     throw new RestoreError(`the data directory ${dataDir} is not empty (${entries.length} entries); restore only into an empty directory`);
   }
+  // An empty folder the operator made is about to hold everything: it is for Capa's user only.
+  chmodSync(dataDir, DIR_MODE);
 }
 
 /** Restores one file from its replica to `out`; false when the replica holds no backup of it. */
 async function restoreFile(config: string, dataDir: string, rel: string, out: string, required: boolean): Promise<boolean> {
-  mkdirSync(dirname(out), { recursive: true });
+  privateDir(dirname(out));
   const args = ["restore", "-config", config, "-no-expand-env", "-o", out];
   if (!required) args.push("-if-replica-exists");
   args.push(join(dataDir, rel));
@@ -58,7 +64,10 @@ async function restoreFile(config: string, dataDir: string, rel: string, out: st
   }
   // Litestream 0.3 leaves the -shm and -wal of its temporary file beside the result.
   for (const suffix of [".tmp-shm", ".tmp-wal"]) rmSync(out + suffix, { force: true });
-  return existsSync(out);
+  if (!existsSync(out)) return false;
+  // Whatever mode Litestream gave it, a restored file is for Capa's user only, like a new one.
+  chmodSync(out, FILE_MODE);
+  return true;
 }
 
 /**

@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
+import type { Unit } from "../domain/unit-of-work.ts";
 import { openProjectFile, type ProjectDrizzle } from "./sqlite.ts";
 
 /** An open project file. `cache` holds per-file prepared statements and derived data. */
@@ -12,6 +13,12 @@ export interface ProjectHandle {
   sqlite: Database;
   db: ProjectDrizzle;
   cache: Map<string, unknown>;
+  /** The unit of work open on this file, while a write runs (src/domain/unit-of-work.ts). */
+  unit?: Unit | null;
+  /** Requests holding the file open: an evicted or idle handle is closed only once none does. */
+  holds: number;
+  /** Evicted while held: closed when the last holder lets go. */
+  evicted: boolean;
 }
 
 /**
@@ -41,7 +48,10 @@ export class ProjectPool {
       ttl: idleMs,
       updateAgeOnGet: true,
       ttlAutopurge: true,
-      dispose: (h) => closeHandle(h.sqlite),
+      dispose: (h) => {
+        if (h.holds > 0) h.evicted = true;
+        else closeHandle(h.sqlite);
+      },
     });
   }
 
@@ -55,10 +65,26 @@ export class ProjectPool {
     let h = this.lru.get(projectId);
     if (!h) {
       const { sqlite, db } = openProjectFile(this.path(projectId), { replicated: this.replicated });
-      h = { id: projectId, sqlite, db, cache: new Map() };
+      h = { id: projectId, sqlite, db, cache: new Map(), holds: 0, evicted: false };
       this.lru.set(projectId, h);
     }
     return h;
+  }
+
+  /**
+   * Opens a project for a request that may wait (for its body, a worker) before it is done: the
+   * file stays open until `release`, whatever the idle timer or the LRU decide meanwhile.
+   */
+  hold(projectId: string): ProjectHandle {
+    const h = this.get(projectId);
+    h.holds++;
+    return h;
+  }
+
+  /** Lets go of a handle taken with `hold`; closes it if it was evicted meanwhile. */
+  release(h: ProjectHandle): void {
+    h.holds--;
+    if (h.holds === 0 && h.evicted) closeHandle(h.sqlite);
   }
 
   /** The open handle of a project, if it is open (does not open it). */

@@ -3,10 +3,10 @@
 import { constants, Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as controlSchema from "./control/schema.ts";
 import * as projectSchema from "./project/schema.ts";
+import { privateDir, privateFile } from "./permissions.ts";
 
 export type ControlDb = BunSQLiteDatabase<typeof controlSchema>;
 export type ProjectDrizzle = BunSQLiteDatabase<typeof projectSchema>;
@@ -22,6 +22,9 @@ const MIGRATIONS = {
  * file has a connection in the main thread and in every read worker.
  */
 export function applyPragmas(sqlite: Database, opts: FileOptions = {}): void {
+  // The busy timeout first: every later pragma (WAL needs a lock) and the migration check then
+  // wait for a lock held elsewhere (a writer, Litestream) instead of failing at once.
+  sqlite.exec("PRAGMA busy_timeout = 5000");
   // Replication (docs/backup.md): Litestream must see every WAL frame, so with a replica Capa never
   // checkpoints (Litestream does, while it watches the file) and never deletes the WAL (the close
   // of the last connection otherwise checkpoints and removes it, and Litestream, finding no WAL,
@@ -31,7 +34,6 @@ export function applyPragmas(sqlite: Database, opts: FileOptions = {}): void {
     sqlite.exec("PRAGMA wal_autocheckpoint = 0");
   }
   sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA cache_size = -2000");
@@ -44,9 +46,10 @@ export interface FileOptions {
   replicated?: boolean;
 }
 
-/** Opens (creating if needed) the control file and migrates it. */
+/** Opens (creating if needed, 0600 in a 0700 folder) the control file and migrates it. */
 export function openControl(path: string, opts: FileOptions = {}): { sqlite: Database; db: ControlDb } {
-  mkdirSync(dirname(path), { recursive: true });
+  privateDir(dirname(path));
+  privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite, opts);
   const db = drizzle({ client: sqlite, schema: controlSchema });
@@ -54,12 +57,18 @@ export function openControl(path: string, opts: FileOptions = {}): { sqlite: Dat
   return { sqlite, db };
 }
 
-/** Opens (creating if needed) a project file and migrates it. */
+/** Opens (creating if needed, 0600 in a 0700 folder) a project file and migrates it. */
 export function openProjectFile(path: string, opts: FileOptions = {}): { sqlite: Database; db: ProjectDrizzle } {
-  mkdirSync(dirname(path), { recursive: true });
+  privateDir(dirname(path));
+  privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite, opts);
   const db = drizzle({ client: sqlite, schema: projectSchema });
   migrate(db, { migrationsFolder: MIGRATIONS.project });
   return { sqlite, db };
+}
+
+/** Throws unless the control file answers a query (what /healthz calls "storage"). */
+export function probeControl(sqlite: Database): void {
+  sqlite.query("SELECT 1 FROM projects LIMIT 1").all();
 }

@@ -120,6 +120,9 @@ describe("where: number, boolean, date", () => {
       [{ launch: { eq: "2025-12-31T23:00:00Z" } }, ["Beta"]],
       [{ launch: { eq: "2025-12-31T23:00:00.000000Z" } }, ["Beta"]],
       [{ launch: { eq: "2025-12-31T23:00Z" } }, ["Beta"]],
+      // A date-time without a zone is UTC, as a date alone is midnight UTC.
+      [{ launch: { eq: "2025-12-31T23:00:00" } }, ["Beta"]],
+      [{ launch: { lt: "2026-01-01T00:00:00" } }, ["Beta"]],
       [{ launch: { ne: "2026-01-01" } }, but("Alpha", "Epsilon")],
       [{ launch: { lt: "2026-01-01" } }, ["Beta"]],
       [{ launch: { lte: "2026-01-01" } }, ["Alpha", "Beta", "Epsilon"]],
@@ -337,7 +340,7 @@ describe("where: errors", () => {
       { onSale: "true" },
       { launch: { eq: "yesterday" } },
       { launch: { eq: "2026-02-30" } },
-      { launch: { lt: "2026-01-01T10:00:00" } },
+      { launch: { lt: "2026-01-01T10:00:00+2" } },
       { launch: { gt: 5 } },
       { labels: { hasAny: [] } },
       { labels: { has: 1 } },

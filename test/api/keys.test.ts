@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { mintKey, updateKey } from "../../src/domain/keys/service.ts";
 import { v2Body, AppError } from "../../src/errors.ts";
-import { call, createModel, expectApiError, expectNoSecret, memberToken, HOUR, UUID, V1, type Answer } from "./helpers.ts";
+import { call, createModel, expectApiError, expectNoSecret, addMember, memberToken, HOUR, UUID, V1, type Answer } from "./helpers.ts";
 
 const READ_GROUP = ["instance:read", "model:read", "media:read", "search:read", "category:read", "type:read", "workspace:read"];
 const SCOPED_ANSWER = ["id", "name", "apiKey", "keyPrefix", "environment", "scopes", "version", "contract", "expiresAt"];
@@ -699,10 +699,7 @@ describe("granting over HTTP", () => {
     const h = startApp();
     try {
       const o = await withOwner(h);
-      const add = await h.json("POST", `/v2/projects/${o.project.id}/members`, {
-        token: o.token,
-        body: { email: "dev@example.com", role: "developer", password: "developer-pass-1" },
-      });
+      const add = await addMember(h, o.token, o.project.id, "dev@example.com", "developer", "developer-pass-1");
       expect(add.status).toBe(201);
       const login = await h.json("POST", "/v2/user/login", { body: { email: "dev@example.com", password: "developer-pass-1" } });
       const r = await h.json("POST", "/v2/tenants/api-keys", {

@@ -2,7 +2,7 @@
 // the SDL of the types and roots out. Pure: the schema is built from model definitions alone.
 import { describe, expect, test } from "bun:test";
 import { type GraphQLObjectType, printType } from "graphql";
-import type { Model } from "../../src/domain/models/service.ts";
+import type { Model } from "../../src/domain/models/catalog.ts";
 import type { FieldDef } from "../../src/domain/models/fields.ts";
 import { buildSchema } from "../../src/graphql/schema.ts";
 import { nameFields } from "../../src/graphql/naming.ts";
@@ -27,6 +27,7 @@ const model = (namespace: string, fields: FieldDef[] = [field("title")]): Model 
   fields,
   layout: null,
   embedByDefault: false,
+  previewUrl: null,
   version: 1,
   createdAt: "2026-01-01T00:00:00.000Z",
   updatedAt: "2026-01-01T00:00:00.000Z",

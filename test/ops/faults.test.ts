@@ -11,6 +11,7 @@ import { createModel } from "../../src/domain/models/service.ts";
 import { createEntry } from "../../src/domain/entries/service.ts";
 import { startServer, tempDataDir, type ServerProc } from "../spawn.ts";
 import { Receiver, testCerts } from "../webhooks/receiver.ts";
+import { write } from "../../src/domain/unit-of-work.ts";
 
 const EMAIL = "faults@example.com";
 const PASSWORD = "faults-password-1";
@@ -41,9 +42,9 @@ function seeded(n: number) {
       { namespace: "n", type: "string" },
     ],
   });
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     for (let i = 0; i < n; i++) createEntry(s, h, "system", { model: "post", data: { title: `Post ${i}`, n: String(i) } });
-  })();
+  });
   capa.close();
   return { dir: dir.dir, projectId: project.id, modelId: model.id, nFieldId: model.fields[1]!.id };
 }

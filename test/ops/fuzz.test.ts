@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { addMember } from "../api/helpers.ts";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 
 let h: Harness;
@@ -43,10 +44,7 @@ beforeAll(async () => {
   const e = await h.json("POST", "/v2/model-instances", { token: owner.token, body: { model: "post", data: { title: "Hello", n: 1 } } });
   entryId = e.body.id;
   await h.json("POST", `/v2/model-instances/${entryId}/publish`, { token: owner.token });
-  await h.json("POST", `/v2/projects/${owner.project.id}/members`, {
-    token: owner.token,
-    body: { email: "viewer@example.com", role: "viewer", password: "viewer-password-1" },
-  });
+  await addMember(h, owner.token, owner.project.id, "viewer@example.com", "viewer", "viewer-password-1");
   viewerToken = (await h.json("POST", "/v2/user/login", { body: { email: "viewer@example.com", password: "viewer-password-1" } })).body.accessToken;
   keys = [];
   for (const body of [{ scopes: ["instance:read"] }, { scopes: ["instance:read"], environment: "development" }, { permission: "read" }]) {

@@ -3,6 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { Registry } from "../../src/infra/metrics.ts";
+import { createUser } from "../../src/domain/users/service.ts";
+import { createProject } from "../../src/domain/projects/service.ts";
+import { addMember } from "../api/helpers.ts";
 
 const METRICS_TOKEN = "scrape-token-0123456789";
 
@@ -167,17 +170,23 @@ describe("GET /metrics", () => {
     expect(r.body).toEqual(body);
   });
 
-  test("refuses a person who owns no project, naming the role needed", async () => {
+  test("refuses anyone but the operator, naming what is needed", async () => {
     // `current` is the role in the person's current project; this one has not opened one yet.
-    const added = await h.json("POST", `/v2/projects/${owner.project.id}/members`, {
-      token: owner.token,
-      body: { email: "editor@example.com", role: "editor", password: "editor-password-1" },
-    });
+    const added = await addMember(h, owner.token, owner.project.id, "editor@example.com", "editor", "editor-password-1");
     expect(added.status).toBe(201);
     const login = await h.json("POST", "/v2/user/login", { body: { email: "editor@example.com", password: "editor-password-1" } });
     const r = await h.json("GET", "/metrics", { token: login.body.accessToken });
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({ error: "Insufficient permissions", required: ["owner"], current: null });
+    expect(r.body).toEqual({ error: "Insufficient permissions", required: ["operator"], current: null });
+  });
+
+  test("owning a project makes no one an operator; the first account reads /metrics", async () => {
+    const other = createUser(h.capa.services, { email: "second-owner@example.com", password: "second-password-1" });
+    createProject(h.capa.services, { name: "Theirs", slug: "theirs-metrics", ownerId: other.id });
+    const login = await h.json("POST", "/v2/user/login", { body: { email: "second-owner@example.com", password: "second-password-1" } });
+    const r = await h.json("GET", "/metrics", { token: login.body.accessToken });
+    expect([r.status, r.body]).toEqual([403, { error: "Insufficient permissions", required: ["operator"], current: "owner" }]);
+    expect((await h.req("GET", "/metrics", { token: owner.token })).status).toBe(200);
   });
 });
 

@@ -45,6 +45,28 @@ describe("per-key rate", () => {
   });
 });
 
+describe("per-key rate on the legacy surfaces and the agent mount", () => {
+  test("a legacy key past its bucket answers 429 with Retry-After on /v2/agent and the legacy lists; time refills it", async () => {
+    const { o } = await project({ rateLimitPerSecond: 1, rateLimitBurst: 2 });
+    const legacy = (await h.json("POST", "/v2/tenants/api-keys", { token: o.token, body: { permission: "agent", environment: "development" } })).body
+      .apiKey as string;
+    const headers = { "x-api-key": legacy };
+    expect((await h.json("GET", "/v2/agent/workspaces", { headers })).status).toBe(200);
+    expect((await h.json("GET", "/v2/api/post", { headers })).status).toBe(200);
+    for (const path of ["/v2/agent/workspaces", "/v2/api/post", "/v2/schema"]) {
+      const refused = await h.json("GET", path, { headers });
+      expect([path, refused.status, refused.headers.get("retry-after"), refused.body]).toEqual([
+        path,
+        429,
+        "1",
+        { error: "This key sent more than 1 requests a second (burst 2).", code: "rate_limit_exceeded" },
+      ]);
+    }
+    h.clock.advance(1000);
+    expect((await h.json("GET", "/v2/schema", { headers })).status).toBe(200);
+  });
+});
+
 describe("in-flight limits", () => {
   // Reads in flight are held by taking the same slots the route takes, as concurrent reads would.
   test("a fourth read of one client of a key is refused at once with 429", async () => {

@@ -3,10 +3,11 @@
 // wipe the data directory, `capa restore`, start again, and read every entry acknowledged before
 // the replication point back byte for byte. Restoring into a non-empty directory is refused.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../spawn.ts";
 import { alive, call, health, replicaDirs, serveReplicated, waitFor } from "./replica.ts";
+import { wideModes } from "../../src/storage/permissions.ts";
 
 const dirs = replicaDirs();
 afterAll(() => dirs.remove());
@@ -70,12 +71,16 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
   }
   const list = (await call(origin, token, "GET", "/v2/model-instances?model=note&limit=100")).text;
 
-  // The crash: the machine is lost with its disk. Litestream is killed too, so nothing reaches
-  // the replica after the replication point (a server killed alone lets Litestream sync once more).
-  process.kill(pid, "SIGKILL");
+  // The crash: the machine is lost with its disk. Every Litestream shard is killed too, so nothing
+  // reaches the replica after the replication point (a server killed alone lets Litestream sync
+  // once more, and a shard left running would write into the wiped directory).
+  const shardPids = ((await health(origin)).litestream.shards as { pid: number | null }[]).flatMap((s) => (s.pid === null ? [] : [s.pid]));
+  for (const p of new Set([pid, ...shardPids])) process.kill(p, "SIGKILL");
   first.server.proc.kill("SIGKILL");
   await first.server.exited();
-  await waitFor("litestream to be gone", 5_000, async () => (alive(pid) ? undefined : true));
+  await waitFor("litestream to be gone", 5_000, async () => ([pid, ...shardPids].some(alive) ? undefined : true));
+  // secret.key is not in the replica; the operator keeps it apart (docs/backup.md).
+  const key = readFileSync(join(dirs.data, "secret.key"), "utf8");
   rmSync(dirs.data, { recursive: true, force: true });
 
   // A directory holding anything is refused, in one line, and left as it was.
@@ -88,12 +93,16 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
   expect(refused.stderr).toContain("is not empty");
   expect(readdirSync(dirs.data)).toEqual(["stray.txt"]);
   rmSync(join(dirs.data, "stray.txt"));
+  // The key file alone does not make the directory "not empty": it goes back first.
+  writeFileSync(join(dirs.data, "secret.key"), key, { mode: 0o600 });
 
   const restored = await runCli(["restore"], dirs.env);
   expect(restored.stderr).toBe("");
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain("Restored control.sqlite and 1 project file");
-  expect(readdirSync(dirs.data).sort()).toEqual(["control.sqlite", "projects"]);
+  expect(readdirSync(dirs.data).sort()).toEqual(["control.sqlite", "projects", "secret.key"]);
+  // Restored files are 0600 in 0700 folders, like new ones.
+  expect(wideModes(dirs.data)).toEqual([]);
 
   // The second life: same owner, same project, same entries, same bytes.
   const second = await serveReplicated(dirs.env);
@@ -105,6 +114,8 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
     }
     expect((await call(second.origin, second.token, "GET", `/v2/model-instances/${gone}`)).status).toBe(404);
     expect((await call(second.origin, second.token, "GET", "/v2/model-instances?model=note&limit=100")).text).toBe(list);
+    // With its key back, the restored control file's sealed JWT secret opens: the old session still works.
+    expect((await call(second.origin, token, "GET", "/v2/model-instances?model=note&limit=100")).text).toBe(list);
   } finally {
     expect(await second.server.stop()).toBe(0);
   }

@@ -3,6 +3,7 @@
 // the project's defaults and an entry's upcoming actions. Refusals write nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MIN, post, schedule, wallIn, world, type World } from "./helpers.ts";
+import { addMember } from "../api/helpers.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -17,10 +18,7 @@ describe("scheduling", () => {
     a = await post(w, "A");
     b = await post(w, "B");
     modelId = (await w.h.json("GET", "/v2/models/post", { token: w.token })).body.id;
-    const m = await w.h.json("POST", `/v2/projects/${w.projectId}/members`, {
-      token: w.token,
-      body: { email: "ed@example.com", role: "editor", password: "editor-password-1" },
-    });
+    const m = await addMember(w.h, w.token, w.projectId, "ed@example.com", "editor", "editor-password-1");
     expect(m.status).toBe(201);
     editorToken = (await w.h.json("POST", "/v2/user/login", { body: { email: "ed@example.com", password: "editor-password-1" } })).body.accessToken;
   });

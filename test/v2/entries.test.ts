@@ -2,6 +2,7 @@
 // delete and the list (decisions.md section 3; interface.md, Customer field kinds).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
+import { addMember } from "../api/helpers.ts";
 
 const T0 = "2026-11-21T12:00:00.000Z";
 
@@ -305,7 +306,7 @@ describe("entry lifecycle", () => {
       ["ed@example.com", "editor"],
       ["vi@example.com", "viewer"],
     ]) {
-      await h.json("POST", `/v2/projects/${pid}/members`, { token, body: { email, role, password: "member-password-1" } });
+      await addMember(h, token, pid, email, role, "member-password-1");
     }
     const sign = async (email: string) => (await h.json("POST", "/v2/user/login", { body: { email, password: "member-password-1" } })).body.accessToken;
     const headers = { "x-svc-project": pid };

@@ -2,6 +2,7 @@
 // decisions.md section 3).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
+import { addMember } from "../api/helpers.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -304,10 +305,7 @@ describe("editing and deleting models", () => {
   });
 
   test("an editor may read models but not change them", async () => {
-    const add = await h.json("POST", `/v2/projects/${pid}/members`, {
-      token,
-      body: { email: "ed@example.com", role: "editor", password: "editor-password-1" },
-    });
+    const add = await addMember(h, token, pid, "ed@example.com", "editor", "editor-password-1");
     expect(add.status).toBe(201);
     const ed = (await h.json("POST", "/v2/user/login", { body: { email: "ed@example.com", password: "editor-password-1" } })).body.accessToken;
     const headers = { "x-svc-project": pid };
@@ -377,7 +375,7 @@ describe("GET /v2/projects/resolve", () => {
       .body;
     await h.json("POST", "/v2/models", { token: o.token, body: { name: "Other", namespace: "other" } });
     entry = (await h.json("POST", "/v2/model-instances", { token: o.token, body: { model: "page", data: { t: "home" } } })).body;
-    await h.json("POST", `/v2/projects/${pid}/members`, { token: o.token, body: { email: "v@example.com", role: "viewer", password: "viewer-password-1" } });
+    await addMember(h, o.token, pid, "v@example.com", "viewer", "viewer-password-1");
     viewer = (await h.json("POST", "/v2/user/login", { body: { email: "v@example.com", password: "viewer-password-1" } })).body.accessToken;
   });
   afterAll(() => h.close());

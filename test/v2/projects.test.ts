@@ -18,6 +18,13 @@ async function signIn(h: Harness, email: string, password = "member-password-1")
   return { user, token: r.body.accessToken as string };
 }
 
+/** Invites an existing account and accepts as it (signed in with `token`); answers the acceptance. */
+async function invitedAs(h: Harness, inviterToken: string, projectId: string, email: string, role: string, token: string) {
+  const invited = await h.json("POST", `/v2/projects/${projectId}/members`, { token: inviterToken, body: { email, role } });
+  expect(invited.status).toBe(201);
+  return h.json("POST", "/v2/invitations/accept", { token, body: { token: invited.body.invitation.token } });
+}
+
 describe("GET and POST /v2/projects", () => {
   let h: Harness;
   let owner: Awaited<ReturnType<typeof withOwner>>;
@@ -108,7 +115,7 @@ describe("GET and POST /v2/projects", () => {
   test("the list is sorted by last opened, and an unopened project has lastOpenedAt null", async () => {
     const other = await signIn(h, "list-other@example.com");
     const p = createProject(h.capa.services, { name: "Other's", slug: "others-project", ownerId: other.user.id });
-    await h.json("POST", `/v2/projects/${p.id}/members`, { token: other.token, body: { email: "owner@example.com", role: "viewer" } });
+    await invitedAs(h, other.token, p.id, "owner@example.com", "viewer", owner.token);
     const r = await h.json("GET", "/v2/projects", { token: owner.token });
     const row = r.body.data.at(-1);
     expect(row).toEqual({ id: p.id, name: "Other's", slug: "others-project", role: "viewer", lastOpenedAt: null });
@@ -129,12 +136,12 @@ describe("PATCH and DELETE /v2/projects/:id", () => {
     editor = await signIn(h, "editor@example.com");
     admin = await signIn(h, "admin@example.com");
     outsider = await signIn(h, "outsider@example.com");
-    for (const [email, role] of [
-      ["editor@example.com", "editor"],
-      ["admin@example.com", "admin"],
+    for (const [email, role, token] of [
+      ["editor@example.com", "editor", editor.token],
+      ["admin@example.com", "admin", admin.token],
     ]) {
-      const r = await h.json("POST", `/v2/projects/${owner.project.id}/members`, { token: owner.token, body: { email, role } });
-      expect(r.status).toBe(201);
+      const r = await invitedAs(h, owner.token, owner.project.id, email!, role!, token!);
+      expect(r.status).toBe(200);
     }
     createProject(h.capa.services, { name: "Taken", slug: "taken-slug", ownerId: owner.user.id });
   });
@@ -232,8 +239,8 @@ describe("the x-svc-project header", () => {
     const bob = await signIn(h, "bob@example.com");
     b = createProject(h.capa.services, { name: "Bob's", slug: "bobs-project", ownerId: bob.user.id });
     foreign = createProject(h.capa.services, { name: "Bob's private", slug: "bobs-private", ownerId: bob.user.id });
-    const add = await h.json("POST", `/v2/projects/${b.id}/members`, { token: bob.token, body: { email: "alice@example.com", role: "viewer" } });
-    expect(add.status).toBe(201);
+    const add = await invitedAs(h, bob.token, b.id, "alice@example.com", "viewer", a.token);
+    expect(add.status).toBe(200);
     const c = await h.json("POST", "/v2/projects", { token: a.token, body: { name: "Doomed", slug: "doomed-project" } });
     deleted = c.body;
     expect((await h.json("DELETE", `/v2/projects/${deleted.id}`, { token: a.token, body: { slug: "doomed-project" } })).status).toBe(204);
@@ -346,26 +353,71 @@ describe("members", () => {
   });
 
   let carol: string;
-  test("adding an unknown e-mail with a password creates an account that can sign in", async () => {
-    const r = await h.json("POST", path(), { token: owner.token, body: { email: "Carol@Example.com", role: "editor", password: "carol-password-1" } });
+  test("inviting an unknown e-mail answers a single-use token once; accepting it with a password creates the account", async () => {
+    const r = await h.json("POST", path(), { token: owner.token, body: { email: "Carol@Example.com", role: "editor" } });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ email: "carol@example.com", role: "editor" });
-    carol = r.body.userId;
+    expect(Object.keys(r.body)).toEqual(["invitation"]);
+    expect(Object.keys(r.body.invitation)).toEqual(["id", "email", "role", "expiresAt", "token"]);
+    expect(r.body.invitation).toMatchObject({ email: "carol@example.com", role: "editor", expiresAt: "2026-11-28T12:00:00.000Z" });
+    expect(r.body.invitation.token).toMatch(/^inv_[A-Za-z0-9_-]{32,}$/);
+    // Not a member until the person accepts, and the list never shows the token.
+    expect((await h.json("GET", path(), { token: owner.token })).body.data.map((m: any) => m.email)).toEqual(["owner@example.com"]);
+    const list = await h.json("GET", `/v2/projects/${pid}/invitations`, { token: owner.token });
+    expect(list.body).toEqual({
+      data: [
+        {
+          id: r.body.invitation.id,
+          email: "carol@example.com",
+          role: "editor",
+          status: "pending",
+          createdAt: T0,
+          createdBy: owner.user.id,
+          expiresAt: "2026-11-28T12:00:00.000Z",
+          acceptedAt: null,
+        },
+      ],
+    });
+    const accepted = await h.json("POST", "/v2/invitations/accept", { body: { token: r.body.invitation.token, password: "carol-password-1" } });
+    expect(accepted.status).toBe(201);
+    expect(Object.keys(accepted.body)).toEqual(["accessToken", "refreshToken"]);
+    const again = await h.json("POST", "/v2/invitations/accept", { body: { token: r.body.invitation.token, password: "carol-password-2" } });
+    expect([again.status, again.body]).toEqual([
+      404,
+      { error: "The invitation is not valid: it was never made, was used, withdrawn, or has expired.", code: "invitation_not_found" },
+    ]);
     const login = await h.json("POST", "/v2/user/login", { body: { email: "carol@example.com", password: "carol-password-1" } });
     expect(login.status).toBe(200);
     const projects = await h.json("GET", "/v2/projects", { token: login.body.accessToken });
     expect(projects.body.data).toEqual([{ id: pid, name: "Test Project", slug: owner.project.slug, role: "editor", lastOpenedAt: null }]);
+    carol = (await h.json("GET", path(), { token: owner.token })).body.data.find((m: any) => m.email === "carol@example.com").userId;
     // Carol has never opened it: she names it in the header.
     const models = await h.json("GET", "/v2/models", { token: login.body.accessToken, headers: { "x-svc-project": pid } });
     expect(models.status).toBe(200);
   });
 
-  test("adding an existing account neither creates another nor changes its password", async () => {
+  test("an existing account accepts only while signed in as itself, and no password is ever set for it", async () => {
     const dave = createUser(h.capa.services, { email: "dave@example.com", password: "dave-password-1" });
-    const r = await h.json("POST", path(), { token: owner.token, body: { email: "dave@example.com", role: "viewer", password: "hijack-password" } });
-    expect(r.status).toBe(201);
-    expect(r.body.userId).toBe(dave.id);
+    const r = await h.json("POST", path(), { token: owner.token, body: { email: "dave@example.com", role: "viewer" } });
+    const token = r.body.invitation.token;
+    const withPassword = await h.json("POST", "/v2/invitations/accept", { body: { token, password: "hijack-password" } });
+    expect([withPassword.status, withPassword.body]).toEqual([
+      400,
+      { error: "This e-mail has an account already: sign in as it and accept without a password", code: "invalid_body", field: "password" },
+    ]);
+    const anonymous = await h.json("POST", "/v2/invitations/accept", { body: { token } });
+    expect([anonymous.status, anonymous.body]).toEqual([401, { error: "Authentication token required" }]);
+    const asCarol = (await h.json("POST", "/v2/user/login", { body: { email: "carol@example.com", password: "carol-password-1" } })).body.accessToken;
+    const wrong = await h.json("POST", "/v2/invitations/accept", { token: asCarol, body: { token } });
+    expect([wrong.status, wrong.body]).toEqual([
+      403,
+      { error: "The invitation is for another e-mail address than the account signed in.", code: "invitation_for_another_account" },
+    ]);
     expect((await h.json("POST", "/v2/user/login", { body: { email: "dave@example.com", password: "hijack-password" } })).status).toBe(401);
+    const asDave = (await h.json("POST", "/v2/user/login", { body: { email: "dave@example.com", password: "dave-password-1" } })).body.accessToken;
+    const ok = await h.json("POST", "/v2/invitations/accept", { token: asDave, body: { token } });
+    expect(ok.body).toEqual({ project: { id: pid, name: "Test Project", slug: owner.project.slug }, role: "viewer" });
+    const members = (await h.json("GET", path(), { token: owner.token })).body.data;
+    expect(members.find((m: any) => m.email === "dave@example.com")).toMatchObject({ userId: dave.id, role: "viewer" });
   });
 
   const badAdds: [string, unknown, string, number, string][] = [
@@ -373,8 +425,13 @@ describe("members", () => {
     ["unknown role", { email: "erin@example.com", role: "superuser" }, "role", 400, "invalid_body"],
     ["no role", { email: "erin@example.com" }, "role", 400, "invalid_body"],
     ["bad e-mail", { email: "erin", role: "editor" }, "email", 400, "invalid_body"],
-    ["short password", { email: "erin@example.com", role: "editor", password: "short" }, "password", 400, "invalid_body"],
-    ["password not text", { email: "erin@example.com", role: "editor", password: 12345678 }, "password", 400, "invalid_body"],
+    [
+      "a password in the body (no one sets another person's password)",
+      { email: "erin@example.com", role: "editor", password: "erin-password-1" },
+      "password",
+      400,
+      "invalid_body",
+    ],
   ];
   for (const [name, body, field, status, code] of badAdds) {
     test(`add refused: ${name}`, async () => {
@@ -383,8 +440,17 @@ describe("members", () => {
       expect(r.body).toMatchObject({ code, field });
       const list = await h.json("GET", path(), { token: owner.token });
       expect(list.body.data.map((m: any) => m.email)).not.toContain("erin@example.com");
+      const invites = await h.json("GET", `/v2/projects/${pid}/invitations`, { token: owner.token });
+      expect(invites.body.data.map((i: any) => i.email)).not.toContain("erin@example.com");
     });
   }
+
+  test("an invitation token in the accept body is required, and an unknown one is refused", async () => {
+    const none = await h.json("POST", "/v2/invitations/accept", { body: {} });
+    expect([none.status, none.body]).toEqual([400, { error: "token is the invitation token you were given (inv_...)", code: "invalid_body", field: "token" }]);
+    const unknown = await h.json("POST", "/v2/invitations/accept", { body: { token: "inv_nope", password: "whatever-password" } });
+    expect(unknown.status).toBe(404);
+  });
 
   test("an editor may read the members but not change them", async () => {
     const login = await h.json("POST", "/v2/user/login", { body: { email: "carol@example.com", password: "carol-password-1" } });
@@ -441,5 +507,22 @@ describe("members", () => {
     expect(gone.status).toBe(403);
     expect(gone.body).toEqual(NOT_MEMBER);
     expect((await h.json("DELETE", `${path()}/${dave.userId}`, { token: owner.token })).status).toBe(404);
+  });
+  // Last in this block: it moves the clock past the owner's session.
+  test("an invitation can be withdrawn, expires after 7 days, and is replaced by a new one for the same e-mail", async () => {
+    const first = (await h.json("POST", path(), { token: owner.token, body: { email: "fay@example.com", role: "viewer" } })).body.invitation;
+    const second = (await h.json("POST", path(), { token: owner.token, body: { email: "fay@example.com", role: "editor" } })).body.invitation;
+    const gone = await h.json("POST", "/v2/invitations/accept", { body: { token: first.token, password: "fay-password-1" } });
+    expect(gone.status).toBe(404);
+    expect((await h.json("DELETE", `/v2/projects/${pid}/invitations/${second.id}`, { token: owner.token })).status).toBe(204);
+    expect((await h.json("DELETE", `/v2/projects/${pid}/invitations/${second.id}`, { token: owner.token })).status).toBe(404);
+    expect((await h.json("POST", "/v2/invitations/accept", { body: { token: second.token, password: "fay-password-1" } })).status).toBe(404);
+    const third = (await h.json("POST", path(), { token: owner.token, body: { email: "fay@example.com", role: "viewer" } })).body.invitation;
+    h.clock.advance(7 * 86_400_000);
+    const late = await h.json("POST", "/v2/invitations/accept", { body: { token: third.token, password: "fay-password-1" } });
+    expect(late.status).toBe(404);
+    const fresh = (await h.json("POST", "/v2/user/login", { body: { email: "owner@example.com", password: "owner-password-1" } })).body.accessToken;
+    const listed = (await h.json("GET", `/v2/projects/${pid}/invitations`, { token: fresh })).body.data;
+    expect(listed.find((i: any) => i.id === third.id).status).toBe("expired");
   });
 });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { createUser } from "../../src/domain/users/service.ts";
+import { addMember } from "../api/helpers.ts";
 
 const T0 = "2026-11-21T12:00:00.000Z";
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -251,7 +252,7 @@ describe("webhook endpoints", () => {
       ["ed@example.com", "editor"],
       ["vi@example.com", "viewer"],
     ]) {
-      const m = await h.json("POST", `/v2/projects/${pid}/members`, { token, body: { email, role, password: "member-password-1" } });
+      const m = await addMember(h, token, pid, email, role, "member-password-1");
       expect(m.status).toBe(201);
     }
     const sign = async (email: string) =>

@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { startApp, withOwner, type Harness } from "../harness.ts";
-import { webhookSender } from "../../src/domain/webhooks/sender.ts";
 
 export interface Certs {
   dir: string;
@@ -163,7 +162,7 @@ export async function signIn(h: Harness, email = "owner@example.com", password =
 
 /** Runs the sender once at the test clock and waits for the lanes it started. */
 export function deliver(h: Harness): Promise<void> {
-  return webhookSender(h.capa.services).runDue(h.clock.now());
+  return h.capa.services.webhooks.runDue(h.clock.now());
 }
 
 /** Creates a model `post` with a title and a body field. */

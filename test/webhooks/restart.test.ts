@@ -157,4 +157,36 @@ describe("retention", () => {
       h.close();
     }
   });
+  test("events older than 30 days are pruned once no delivery refers to them", async () => {
+    const { h, token, c, project } = await webhookApp();
+    const rx = new Receiver(c);
+    const events = () =>
+      (h.capa.services.projects.get(project.id).sqlite.query("SELECT type FROM events ORDER BY seq").all() as { type: string }[]).map((r) => r.type);
+    try {
+      // model.published has no subscriber: nothing refers to it.
+      await postModel(h, token);
+      await createHook(h, token, { url: rx.url("/kept"), events: ["instance.published"] });
+      const down = await createHook(h, token, { url: rx.url("/down"), events: ["instance.published"] });
+      rx.byPath.set("/down", 500);
+      await publishPost(h, token, "Old");
+      await deliver(h);
+      h.clock.advance(30 * 86_400_000 - 1000);
+      await deliver(h);
+      expect(events()).toEqual(["model.published", "instance.published"]);
+      // Past 30 days: the unreferenced event goes; the publish stays while the failed delivery
+      // (finished at day 30, when its endpoint was switched off) still refers to it.
+      h.clock.advance(3_600_000);
+      await deliver(h);
+      expect(events()).toEqual(["instance.published"]);
+      const t = await signIn(h);
+      expect((await h.json("GET", `/v2/webhooks/${down.id}/deliveries`, { token: t })).body.total).toBe(1);
+      // Once that delivery is pruned too, so is its event.
+      h.clock.advance(31 * 86_400_000);
+      await deliver(h);
+      expect(events()).toEqual([]);
+    } finally {
+      rx.stop();
+      h.close();
+    }
+  });
 });

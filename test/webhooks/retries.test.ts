@@ -3,7 +3,6 @@
 // every retry and redelivery carries the same webhook-id and Idempotency-Key.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Harness } from "../harness.ts";
-import { webhookSender } from "../../src/domain/webhooks/sender.ts";
 import { closingServer, createHook, deliver, postModel, publishPost, Receiver, signIn, verifyAt, webhookApp, type Certs } from "./receiver.ts";
 
 const SCHEDULE = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -108,7 +107,7 @@ describe("retries", () => {
   test("a receiver that does not answer in time is a failed attempt; the retry has the same id", async () => {
     const hook = await createHook(h, token, { url: rx.url("/slow"), events: ["instance.published"] });
     rx.byPath.set("/slow", "hang");
-    const sender = webhookSender(h.capa.services);
+    const sender = h.capa.services.webhooks;
     sender.timeoutMs = 300;
     try {
       await publishPost(h, token, "Slow");
@@ -135,7 +134,7 @@ describe("retries", () => {
   test("an endpoint switched off while an attempt is out: the failed attempt is not retried", async () => {
     const hook = await createHook(h, token, { url: rx.url("/off-midway"), events: ["instance.published"] });
     rx.byPath.set("/off-midway", "hang");
-    const sender = webhookSender(h.capa.services);
+    const sender = h.capa.services.webhooks;
     sender.timeoutMs = 500;
     try {
       await publishPost(h, token, "Midway");
@@ -152,7 +151,7 @@ describe("retries", () => {
   });
 
   test("the default timeout is 10 s", () => {
-    expect(webhookSender(h.capa.services).timeoutMs).toBe(10_000);
+    expect(h.capa.services.webhooks.timeoutMs).toBe(10_000);
   });
 
   test("a receiver that closes the connection is a failed attempt; the retry goes out with the same id", async () => {
@@ -364,7 +363,7 @@ describe("private destinations at send time", () => {
       const wrong = await createHook(h, token, { url: `https://other.test:${port}/wrong`, events: ["instance.published"] });
       h.capa.services.config.webhookAllowPrivate = false;
       // Stands in for DNS answering a public address: the test receiver's.
-      const sender = webhookSender(h.capa.services);
+      const sender = h.capa.services.webhooks;
       const seen: string[] = [];
       sender.resolve = async (u) => {
         seen.push(u.hostname);

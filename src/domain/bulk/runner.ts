@@ -5,11 +5,10 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { bulkBatches, bulkBatchItems } from "../../storage/project/schema.ts";
 import { iso } from "../../infra/clock.ts";
-import type { Job } from "../../infra/jobs.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { applyOne, INLINE_LIMIT, type BulkAction } from "./service.ts";
-import { batchesWake } from "./wake.ts";
+import { write } from "../unit-of-work.ts";
 
 /** Chunks per tick across a project's batches, so one huge batch does not hold the loop for long. */
 export const CHUNKS_PER_TICK = 20;
@@ -32,21 +31,18 @@ export function runChunk(s: Services, h: ProjectHandle, batchId: string, now: nu
     .limit(INLINE_LIMIT)
     .all();
   for (const item of items) {
-    h.sqlite
-      .transaction(() => {
-        const mine = and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.position, item.position), isNull(bulkBatchItems.result));
-        // Another runner did it in the meantime.
-        if (!h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(mine).get()) return;
-        const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
-        h.db
-          .update(bulkBatchItems)
-          .set({ result: r.result, error: r.error ?? null })
-          .where(mine)
-          .run();
-      })
-      .immediate();
-    // The read caches were told inside the transaction; tell them again after the commit.
-    s.changes.content(h.id);
+    // The publish inside joins this unit: its cache notice goes out after this commit.
+    write(s, h, () => {
+      const mine = and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.position, item.position), isNull(bulkBatchItems.result));
+      // Another runner did it in the meantime.
+      if (!h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(mine).get()) return;
+      const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
+      h.db
+        .update(bulkBatchItems)
+        .set({ result: r.result, error: r.error ?? null })
+        .where(mine)
+        .run();
+    });
   }
   if (items.length < INLINE_LIMIT) {
     const left = h.db
@@ -88,10 +84,5 @@ export function runProjectBatches(s: Services, h: ProjectHandle, now: number, ma
 
 /** The batch loop's body: every project with unfinished batches; a project's failure is logged and skipped. */
 export function runBulkBatches(s: Services, now: number, maxChunks = CHUNKS_PER_TICK): number {
-  return batchesWake(s).runDue(now, s, "bulk batch", (projectId) => runProjectBatches(s, s.projects.get(projectId), now, maxChunks));
-}
-
-/** The job-table row of the batch loop. */
-export function bulkBatchJob(s: Services): Job {
-  return { name: "bulk-batches", pattern: "* * * * * *", run: (now) => void runBulkBatches(s, now) };
+  return s.wake.batches.runDue(now, s, "bulk batch", (projectId) => runProjectBatches(s, s.projects.get(projectId), now, maxChunks));
 }

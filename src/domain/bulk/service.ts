@@ -6,15 +6,16 @@ import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { bulkBatches, bulkBatchItems, entries } from "../../storage/project/schema.ts";
 import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
-import { allModels, modelOrFail } from "../models/service.ts";
+import { allModels, modelOrFail } from "../models/catalog.ts";
 import { isUuid } from "../models/fields.ts";
-import { publishEntry, statusOf, unpublishEntry } from "../entries/service.ts";
+import { publishEntry, unpublishEntry } from "../entries/publish.ts";
+import { statusOf } from "../entries/status.ts";
 import { compileWhere, type FilterContext } from "../reads/filter.ts";
 import { DRAFTS } from "../reads/names.ts";
 import { actorFrom } from "../events/outbox.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { batchesWake } from "./wake.ts";
+import { write } from "../unit-of-work.ts";
 
 export type BulkAction = "publish" | "unpublish";
 export type ItemResult = "done" | "skipped" | "failed";
@@ -127,7 +128,8 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
     return { kind: "done", body: { action, count, counts, results } };
   }
   const batchId = s.ids.uuid();
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
+    tx.afterCommit(() => s.wake.batches.note(h.id, 0));
     h.db
       .insert(bulkBatches)
       .values({
@@ -144,8 +146,7 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
     sel.ids.forEach((id, i) => {
       insert.run(batchId, i, id);
     });
-  })();
-  batchesWake(s).note(h.id, 0);
+  });
   return { kind: "batch", batchId, count };
 }
 

@@ -1,25 +1,21 @@
-// Entries under management: drafts, versions, publish, unpublish, delete. Each write is one
-// transaction; every save is a new version row; the published copy sits beside the draft.
-import { and, desc, eq, sql } from "drizzle-orm";
+// Entries under management: the record, creating and saving drafts, delete. Each write is one
+// unit of work; every save is a new version row; the published copy sits beside the draft
+// (publish.ts), earlier versions are listed and restored by versions.ts, conflicts in conflicts.ts.
+import { eq } from "drizzle-orm";
 import { entries, entryVersions } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, modelOrFail, type Model } from "../models/service.ts";
-import { actorFrom, emitEvent } from "../events/outbox.ts";
-import { readOne } from "../reads/query.ts";
-import { PUBLISHED } from "../reads/names.ts";
+import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
+import { actorFrom } from "../events/outbox.ts";
+import { write } from "../unit-of-work.ts";
 import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
 
-export type EntryRow = typeof entries.$inferSelect;
-export type EntryStatus = "draft" | "published" | "changed";
+import { statusOf } from "./status.ts";
+import { checkVersion } from "./conflicts.ts";
 
-/** draft: no published copy; published: the published copy is the latest version; changed: a newer draft exists. */
-export function statusOf(r: Pick<EntryRow, "publishedVersionId" | "publishedVersion" | "draftVersion">): EntryStatus {
-  if (!r.publishedVersionId) return "draft";
-  return r.publishedVersion === r.draftVersion ? "published" : "changed";
-}
+export type EntryRow = typeof entries.$inferSelect;
 
 function checkTags(v: unknown): string[] {
   if (!Array.isArray(v) || v.length > 50 || v.some((t) => typeof t !== "string" || t.length === 0 || t.length > 64)) {
@@ -75,7 +71,8 @@ export function dataOut(m: Model, stored: Record<string, unknown>): Record<strin
   return out;
 }
 
-function getRow(h: ProjectHandle, id: unknown): EntryRow {
+/** An entry's row by id, or 404. */
+export function getRow(h: ProjectHandle, id: unknown): EntryRow {
   if (!isUuid(id)) fail("not_found", { message: "Entry ids are UUIDs.", extra: { field: "id" } });
   const row = h.db.select().from(entries).where(eq(entries.id, id.toLowerCase())).get();
   if (!row) fail("not_found", { message: "No such entry." });
@@ -124,7 +121,7 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
   const now = iso(s.clock.now());
   const id = s.ids.uuid();
   const versionId = s.ids.uuid();
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ?").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds a single entry, and it exists already.`, extra: { field: "model" } });
     }
@@ -147,24 +144,28 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
       })
       .run();
-  })();
+  });
   return getEntry(h, id);
 }
 
-/** Saves a new draft version; `data` is merged field by field over the current draft. */
-export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>) {
+/**
+ * Saves a new draft version; `data` is merged field by field over the current draft, read inside
+ * the write so two concurrent saves never drop each other's fields. With `expected` (If-Match),
+ * an entry whose latest version differs is refused and nothing is written.
+ */
+export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>, expected: number | null = null) {
   for (const k of Object.keys(body)) if (!["data", "tags", "folder"].includes(k)) badField(k, `${k} cannot be changed; send data, tags or folder`);
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
-  const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
-  const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+  const first = getRow(h, id);
   const now = iso(s.clock.now());
   const versionId = s.ids.uuid();
-  h.sqlite.transaction(() => {
-    const cur = h.db.select({ v: entries.draftVersion }).from(entries).where(eq(entries.id, row.id)).get();
-    if (!cur) fail("not_found", { message: "No such entry." });
-    const number = cur.v + 1;
+  write(s, h, () => {
+    const row = getRow(h, first.id);
+    checkVersion(row.draftVersion, expected);
+    const m = allModels(h).byId.get(row.modelId)!;
+    const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
+    const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
+    const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
+    const number = row.draftVersion + 1;
     h.db
       .insert(entryVersions)
       .values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
@@ -182,179 +183,22 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
       })
       .where(eq(entries.id, row.id))
       .run();
-  })();
-  return getEntry(h, row.id);
-}
-
-/** Publishes the current draft, or the version named by `versionId`. Required fields must hold a value. */
-export function publishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId?: unknown, opts: { scheduledActionId?: string } = {}) {
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  let version: typeof entryVersions.$inferSelect | undefined;
-  if (versionId !== undefined && versionId !== null) {
-    if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
-    version = h.db
-      .select()
-      .from(entryVersions)
-      .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
-      .get();
-    if (!version) badField("versionId", "versionId is not a version of this entry");
-  } else {
-    version = h.db.select().from(entryVersions).where(eq(entryVersions.id, row.draftVersionId)).get()!;
-  }
-  const data = JSON.parse(version.data) as Record<string, unknown>;
-  for (const f of m.fields) {
-    const v = data[f.id];
-    // A stored value that no longer fits the field reads as null, so it does not fill a required field.
-    if (f.required && (v === undefined || v === null || (Array.isArray(v) && v.length === 0) || v === "" || !fits(f, v))) {
-      badField(`data.${f.namespace}`, `${f.namespace} is required before the entry can be published`);
-    }
-  }
-  const now = iso(s.clock.now());
-  h.sqlite.transaction(() => {
-    h.db
-      .update(entries)
-      .set({
-        publishedVersionId: version.id,
-        publishedVersion: version.number,
-        publishedData: version.data,
-        publishedTags: version.tags,
-        publishedFolder: version.folder,
-        publishedAt: now,
-        publishedUpdatedAt: version.createdAt,
-        publishedKeys: JSON.stringify(comparisonKeys(m.fields, data)),
-      })
-      .where(eq(entries.id, row.id))
-      .run();
-    const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
-    emitEvent(s, h, {
-      type: "instance.published",
-      actor: actorFrom(actor),
-      data: {
-        instanceId: row.id,
-        modelId: m.id,
-        modelNamespace: m.namespace,
-        versionId: version.id,
-        versionNumber: version.number,
-        publishedAt: now,
-        title: titleOf(m, data),
-        scheduledActionId: opts.scheduledActionId ?? null,
-      },
-      links: {
-        self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}`,
-        public: `${s.config.publicUrl}/api/entries/${encodeURIComponent(m.namespace)}/${row.id}`,
-      },
-      content,
-    });
-  })();
-  s.changes.content(h.id);
-  return getEntry(h, row.id);
-}
-
-/** Removes the published copy; the draft stays. */
-export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, opts: { scheduledActionId?: string } = {}) {
-  const row = getRow(h, id);
-  // Unpublishing an entry with no published copy changes nothing and reports nothing.
-  if (!row.publishedVersionId) return getEntry(h, row.id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  h.sqlite.transaction(() => {
-    h.db
-      .update(entries)
-      .set({
-        publishedVersionId: null,
-        publishedVersion: null,
-        publishedData: null,
-        publishedTags: null,
-        publishedFolder: null,
-        publishedAt: null,
-        publishedUpdatedAt: null,
-        publishedKeys: null,
-      })
-      .where(eq(entries.id, row.id))
-      .run();
-    emitEvent(s, h, {
-      type: "instance.unpublished",
-      actor: actorFrom(actor),
-      data: { instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, scheduledActionId: opts.scheduledActionId ?? null },
-      links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
-    });
-  })();
-  s.changes.content(h.id);
-  return getEntry(h, row.id);
+  });
+  return getEntry(h, first.id);
 }
 
 /** Deletes an entry with its versions. */
 export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
   const row = getRow(h, id);
   const m = allModels(h).byId.get(row.modelId)!;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db.delete(entryVersions).where(eq(entryVersions.entryId, row.id)).run();
     h.db.delete(entries).where(eq(entries.id, row.id)).run();
-    emitEvent(s, h, {
+    tx.emit({
       type: "instance.deleted",
       actor: actorFrom(actor),
       data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
     });
-  })();
-  s.changes.content(h.id);
-}
-
-/** An entry's title for events: its `title` text field, else its first text field, else null. */
-export function titleOf(m: Model, data: Record<string, unknown>): string | null {
-  const f = m.fields.find((x) => x.namespace === "title" && x.type === "string") ?? m.fields.find((x) => x.type === "string");
-  const v = f ? data[f.id] : null;
-  return typeof v === "string" ? v : null;
-}
-
-/** The versions of an entry, newest first. */
-export function listVersions(h: ProjectHandle, id: unknown) {
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  return h.db
-    .select()
-    .from(entryVersions)
-    .where(eq(entryVersions.entryId, row.id))
-    .orderBy(desc(entryVersions.number))
-    .all()
-    .map((v) => ({
-      id: v.id,
-      number: v.number,
-      createdAt: v.createdAt,
-      createdBy: v.createdBy,
-      published: v.id === row.publishedVersionId,
-      tags: JSON.parse(v.tags),
-      folder: v.folder,
-      data: dataOut(m, JSON.parse(v.data)),
-    }));
-}
-
-const STATUS_SQL: Record<EntryStatus, ReturnType<typeof sql>> = {
-  draft: sql`${entries.publishedVersionId} IS NULL`,
-  published: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} = ${entries.draftVersion}`,
-  changed: sql`${entries.publishedVersionId} IS NOT NULL AND ${entries.publishedVersion} <> ${entries.draftVersion}`,
-};
-
-/** Lists entries for management (drafts included), newest first, by page. */
-export function listEntries(h: ProjectHandle, q: { model?: unknown; status?: unknown; limit?: unknown; page?: unknown }) {
-  const conds = [];
-  if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
-  if (q.status !== undefined) {
-    if (typeof q.status !== "string" || !Object.hasOwn(STATUS_SQL, q.status)) badField("status", "status must be draft, published or changed");
-    conds.push(STATUS_SQL[q.status as EntryStatus]);
-  }
-  const limit = q.limit === undefined ? 25 : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) badField("limit", "limit must be a whole number from 1 to 200");
-  const page = q.page === undefined ? 1 : Number(q.page);
-  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
-  const where = conds.length ? and(...conds) : undefined;
-  const total = h.db.select({ n: sql<number>`count(*)` }).from(entries).where(where).get()!.n;
-  const rows = h.db
-    .select()
-    .from(entries)
-    .where(where)
-    .orderBy(desc(entries.createdAt), desc(entries.id))
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  return { data: rows.map((r) => entryRecord(h, r)), page, limit, total };
+    tx.contentChanged();
+  });
 }

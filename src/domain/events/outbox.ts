@@ -1,5 +1,6 @@
-// Emitting events into the outbox. Called inside the transaction of the change that causes the
-// event, so an event exists exactly when its change does. The webhook sender reads the outbox.
+// The events outbox. An event is written inside the transaction of the change that causes it
+// (through the unit of work's `tx.emit`), so an event exists exactly when its change does. The
+// webhook sender reads the outbox.
 import { events } from "../../storage/project/schema.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
@@ -29,17 +30,19 @@ export interface NewEvent {
   content?: unknown;
 }
 
-/** Listeners run after an event is written inside the caller's transaction (delivery rows). */
-type OutboxListener = (s: Services, h: ProjectHandle, event: { id: string; seq: number; type: string; occurredAt: string }) => void;
-const listeners: OutboxListener[] = [];
-
-/** Registers a listener that runs inside the same transaction as each emitted event. */
-export function onEventWritten(fn: OutboxListener): void {
-  listeners.push(fn);
+/** An event as written to the outbox: what subscribers receive. */
+export interface WrittenEvent {
+  id: string;
+  seq: number;
+  type: string;
+  occurredAt: string;
 }
 
-/** Writes one event; must be called inside the transaction of the change it reports. */
-export function emitEvent(s: Services, h: ProjectHandle, e: NewEvent): string {
+/**
+ * Writes one event row. Only the unit of work calls this (`tx.emit`), inside the transaction of
+ * the change it reports, and then hands the event to the subscribers.
+ */
+export function writeEvent(s: Services, h: ProjectHandle, e: NewEvent): WrittenEvent {
   const id = `evt_${s.ids.uuid()}`;
   const occurredAt = iso(s.clock.now());
   // The envelope's key order is fixed because the exact bytes are signed.
@@ -58,6 +61,5 @@ export function emitEvent(s: Services, h: ProjectHandle, e: NewEvent): string {
     .insert(events)
     .values({ id, seq, type: e.type, occurredAt, body: JSON.stringify(envelope), content: e.content === undefined ? null : JSON.stringify(e.content) })
     .run();
-  for (const l of listeners) l(s, h, { id, seq, type: e.type, occurredAt });
-  return id;
+  return { id, seq, type: e.type, occurredAt };
 }

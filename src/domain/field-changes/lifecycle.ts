@@ -7,11 +7,11 @@ import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, modelOrFail } from "../models/service.ts";
+import { allModels, modelOrFail } from "../models/catalog.ts";
 import { readDiff, sameOps, type Diff } from "./diff.ts";
 import type { Decision } from "./stage.ts";
-import { noteWork } from "./work.ts";
 import { activeChange, changeOrFail, changeRecord, clearStaging, keepBothFields, planOf, targetOf, type FieldChangeRow } from "./service.ts";
+import { write } from "../unit-of-work.ts";
 
 /** `POST /v2/field-changes/:id/cancel`: allowed until the model starts moving; what was staged is dropped. */
 export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: string) {
@@ -21,14 +21,14 @@ export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: 
     fail("field_change_not_cancellable", { message: `This field change can no longer be cancelled: ${why}.`, extra: { state: row.state } });
   }
   const now = iso(s.clock.now());
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     clearStaging(h, row.id);
     h.db
       .update(fieldChanges)
       .set({ state: "cancelled", cursorCreatedAt: null, cursorId: null, done: 0, updatedAt: now, finishedAt: now })
       .where(eq(fieldChanges.id, row.id))
       .run();
-  })();
+  });
   return changeRecord(h, changeOrFail(h, row.id), prefix);
 }
 
@@ -73,7 +73,7 @@ export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Re
     restart = true;
   }
   patch.plan = JSON.stringify(plan);
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     if (restart) {
       clearStaging(h, row.id);
       Object.assign(patch, { cursorCreatedAt: null, cursorId: null, done: 0 });
@@ -82,8 +82,8 @@ export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Re
       clearStaging(h, row.id, { entryIds: failed.map((f) => f.id) });
     }
     h.db.update(fieldChanges).set(patch).where(eq(fieldChanges.id, row.id)).run();
-  })();
-  noteWork(s, h.id);
+    tx.afterCommit(() => s.wake.fieldChanges.note(h.id));
+  });
   return changeRecord(h, changeOrFail(h, row.id), prefix);
 }
 

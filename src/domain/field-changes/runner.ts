@@ -13,13 +13,15 @@ import { fieldChanges } from "../../storage/project/schema.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, updateModel, type Model } from "../models/service.ts";
+import { updateModel } from "../models/service.ts";
+import { allModels, type Model } from "../models/catalog.ts";
 import { pruneLayout, type Layout } from "../layouts/validate.ts";
 import { writeLayout } from "../layouts/service.ts";
 import { countEntries, type EntryCopies } from "./plan.ts";
 import { stageEntry, stopFailures, type StageCtx } from "./stage.ts";
 import { clearStaging, convertCtx, COPIES_SQL, planOf, type FieldChangeRow, type StoredCounts } from "./service.ts";
-import { hasWork, projectsWithWork } from "./work.ts";
+import { hasWork } from "./work.ts";
+import { write } from "../unit-of-work.ts";
 
 /** How much one run of the job may do. */
 export interface RunOptions {
@@ -204,9 +206,8 @@ function moveStep(s: Services, h: ProjectHandle, row: FieldChangeRow, now: strin
 /** Runs one step of one change in one transaction. Answers whether there is more to do right away. */
 export function stepChange(s: Services, h: ProjectHandle, id: string, now: number, opts: RunOptions = {}): boolean {
   const at = iso(now);
-  let moved = false;
   try {
-    const more = h.sqlite.transaction(() => {
+    const more = write(s, h, (tx) => {
       const row = h.db.select().from(fieldChanges).where(eq(fieldChanges.id, id)).get();
       if (!row) return false;
       switch (row.state) {
@@ -220,19 +221,15 @@ export function stepChange(s: Services, h: ProjectHandle, id: string, now: numbe
         case "converting":
           return stageStep(h, row, at, opts.chunkSize ?? STAGE_CHUNK);
         case "moving": {
-          const more = moveStep(s, h, row, at);
-          moved = true;
-          return more;
+          // Readers are told after the commit, so none caches the model as it was before it.
+          tx.modelsChanged();
+          tx.contentChanged();
+          return moveStep(s, h, row, at);
         }
         default:
           return false;
       }
-    })();
-    if (moved) {
-      // Readers are told after the commit too, so none caches the model as it was before it.
-      s.changes.models(h.id);
-      s.changes.content(h.id);
-    }
+    });
     return more;
   } catch (e) {
     // A step that throws would throw again on every tick; the change stops as failed instead and
@@ -265,7 +262,7 @@ export async function runFieldChanges(s: Services, now: number, opts: RunOptions
   const maxSteps = opts.maxSteps ?? Infinity;
   const until = performance.now() + (opts.budgetMs ?? 500);
   let steps = 0;
-  const set = projectsWithWork(s);
+  const set = s.wake.fieldChanges.projects();
   for (const projectId of [...set]) {
     if (!s.projects.exists(projectId)) {
       set.delete(projectId);

@@ -11,13 +11,12 @@ import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Principal } from "../access/principal.ts";
 import { actorFrom } from "../events/outbox.ts";
-import { allModels, modelOrFail, type Model } from "../models/service.ts";
+import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
 import type { FieldDef } from "../models/fields.ts";
 import { readDiff, type Diff, type Op } from "./diff.ts";
 import { countEntries, countedOps, emptyCounts, type ConvertCtx, type OpCounts } from "./plan.ts";
 import type { Decision } from "./stage.ts";
 import type { Lookup } from "./convert.ts";
-import { noteWork } from "./work.ts";
 
 /** A plan on more entries than this is counted in the background (decisions.md section 7). */
 export const PLAN_INLINE_MAX = 1000;
@@ -120,7 +119,7 @@ export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: str
     if (same) return { status: 202, body: changeRecord(h, same, prefix) };
     const row = insertChange(s, h, p, m, diff, "planned", null, { ready: false, ops: emptyCounts(diff.ops) });
     h.db.update(fieldChanges).set({ total: n }).where(eq(fieldChanges.id, row.id)).run();
-    noteWork(s, h.id);
+    s.wake.fieldChanges.note(h.id);
     return { status: 202, body: changeRecord(h, { ...row, total: n }, prefix) };
   }
   const counts = emptyCounts(diff.ops);
@@ -290,7 +289,7 @@ export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: st
   } else {
     id = insertChange(s, h, p, m, diff, "queued", applied, null).id;
   }
-  noteWork(s, h.id);
+  s.wake.fieldChanges.note(h.id);
   return changeRecord(h, changeOrFail(h, id), prefix);
 }
 

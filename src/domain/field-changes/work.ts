@@ -5,8 +5,6 @@ import { projects } from "../../storage/control/schema.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 
-const tracked = new WeakMap<Services, Set<string>>();
-
 /** Whether a project file holds a change to work on (being counted, queued, converting or moving). */
 export function hasWork(h: ProjectHandle): boolean {
   return (
@@ -19,20 +17,26 @@ export function hasWork(h: ProjectHandle): boolean {
   );
 }
 
-/** Notes that a project has work (after a plan, apply or resume). */
-export function noteWork(s: Services, projectId: string): void {
-  tracked.get(s)?.add(projectId);
-}
+/** The projects with field-change work, for one app; the first look scans every project on disk. */
+export class FieldChangeWork {
+  private set: Set<string> | null = null;
+  /** `services` is called only after construction (the services hold this object). */
+  constructor(private readonly services: () => Services) {}
 
-/** The projects with work; the first call scans every project on disk. */
-export function projectsWithWork(s: Services): Set<string> {
-  let set = tracked.get(s);
-  if (!set) {
-    set = new Set();
-    for (const { id } of s.control.db.select({ id: projects.id }).from(projects).all()) {
-      if (s.projects.exists(id) && hasWork(s.projects.get(id))) set.add(id);
-    }
-    tracked.set(s, set);
+  /** Notes that a project has work (after a plan, apply or resume). */
+  note(projectId: string): void {
+    this.set?.add(projectId);
   }
-  return set;
+
+  /** The projects with work; the first call scans every project on disk. */
+  projects(): Set<string> {
+    if (!this.set) {
+      const s = this.services();
+      this.set = new Set();
+      for (const { id } of s.control.db.select({ id: projects.id }).from(projects).all()) {
+        if (s.projects.exists(id) && hasWork(s.projects.get(id))) this.set.add(id);
+      }
+    }
+    return this.set;
+  }
 }

@@ -11,6 +11,7 @@ import { iso } from "../../infra/clock.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { write } from "../unit-of-work.ts";
 
 /** How long an answer is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -30,16 +31,39 @@ export interface Answer {
   body: unknown;
 }
 
-/** JSON with object keys sorted at every level, so key order and spacing do not make two bodies differ. */
+/**
+ * JSON with object keys sorted at every level, so key order and spacing do not make two bodies
+ * differ. Built with an explicit stack, not recursion: a body nested 100,000 levels (it fits in
+ * 1 MB) must reach validation and its 400, not overflow the stack here (issue 15 item 4).
+ */
 function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (v !== null && typeof v === "object") {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
+  const out: string[] = [];
+  // Work items, last first: text to emit as it is, or a value to render.
+  const stack: (string | { v: unknown })[] = [{ v }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === "string") {
+      out.push(item);
+      continue;
+    }
+    const x = item.v;
+    const parts: (string | { v: unknown })[] = [];
+    if (Array.isArray(x)) {
+      parts.push("[");
+      for (let i = 0; i < x.length; i++) parts.push(...(i ? [","] : []), { v: x[i] });
+      parts.push("]");
+    } else if (x !== null && typeof x === "object") {
+      parts.push("{");
+      const keys = Object.keys(x).sort();
+      for (let i = 0; i < keys.length; i++) parts.push(`${i ? "," : ""}${JSON.stringify(keys[i])}:`, { v: (x as Record<string, unknown>)[keys[i]!] });
+      parts.push("}");
+    } else {
+      out.push(JSON.stringify(x) ?? "null");
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
   }
-  return JSON.stringify(v) ?? "null";
+  return out.join("");
 }
 
 function checkKey(key: string): string {
@@ -72,8 +96,9 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
     }
     return { status: stored.status, body: JSON.parse(stored.body), replayed: true };
   }
-  // Acting and storing the answer commit together: a crash leaves either both or neither.
-  const answer = h.sqlite.transaction(() => {
+  // Acting and storing the answer commit together: a crash leaves either both or neither. The
+  // act's own writes join this unit, so their cache notices go out after this commit.
+  const answer = write(s, h, () => {
     const a = act();
     if (a.status >= 200 && a.status < 300) {
       h.db
@@ -98,9 +123,6 @@ export function idempotent(s: Services, h: ProjectHandle, req: IdempotentRequest
         .run();
     }
     return a;
-  })();
-  // A publish inside told the read caches before this commit; a read in between could have
-  // cached the old copy, so they are told again now (harmless when nothing was published).
-  s.changes.content(h.id);
+  });
   return { ...answer, replayed: false };
 }

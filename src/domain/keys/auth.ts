@@ -2,6 +2,7 @@
 // costs one SHA-256 and a map lookup. Changes through the change bus evict at once; expiry is
 // checked against the clock on every request. Use (lastUsedAt, domains seen) is recorded in
 // memory and written in batches, never on the request path.
+import type { Statement } from "bun:sqlite";
 import { LRUCache } from "lru-cache";
 import { eq, sql } from "drizzle-orm";
 import { apiKeys, keyDomains } from "../../storage/control/schema.ts";
@@ -9,9 +10,14 @@ import { iso } from "../../infra/clock.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import { lookupKey, type AuthKey } from "./service.ts";
+import { writeControl } from "../unit-of-work.ts";
 
 const MINUTE = 60_000;
-/** Cached entries are re-read after this long, so changes made by the CLI (another process) show up. */
+/**
+ * Cached entries are re-read after this long at the latest. Changes made in this process evict at
+ * once through the change bus; changes by another process (the CLI) empty the cache at the next
+ * check, through SQLite's data_version (see otherProcessWrote).
+ */
 const CACHE_TTL_MS = 30_000;
 
 export type KeyCheck = { ok: true; key: AuthKey } | { ok: false };
@@ -27,11 +33,34 @@ export class KeyAuth {
   /** `${keyId}\n${domain}` -> last seen. */
   private readonly domains = new Map<string, string>();
 
-  constructor(private readonly s: Services) {
-    s.changes.on("key", (id) => this.evict(id));
+  /** `services` is called only after construction (the services hold this object). */
+  constructor(private readonly services: () => Services) {}
+
+  private get s(): Services {
+    return this.services();
   }
 
-  private evict(keyId: string): void {
+  /** `PRAGMA data_version` of the control file as last seen (null before the first check), and the statement that reads it. */
+  private dataVersion: number | null = null;
+  private dataVersionQuery: Statement<{ data_version: number }, []> | null = null;
+
+  /**
+   * Whether another connection (the CLI, another process) committed to the control file since the
+   * last check. SQLite's data_version changes exactly then, never for this connection's own
+   * writes, and reading it costs no I/O beyond the WAL index already in memory; so a
+   * subscription turned off or a key revoked by the CLI bites at the next request.
+   */
+  private otherProcessWrote(): boolean {
+    this.dataVersionQuery ??= this.s.control.sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
+    const v = this.dataVersionQuery.get()!.data_version;
+    if (v === this.dataVersion) return false;
+    const first = this.dataVersion === null;
+    this.dataVersion = v;
+    return !first;
+  }
+
+  /** Forgets a key's cached entry (told by the change bus when a key changes). */
+  evict(keyId: string): void {
     const h = this.hashes.get(keyId);
     if (h) this.cache.delete(h);
     this.hashes.delete(keyId);
@@ -41,6 +70,11 @@ export class KeyAuth {
   check(secret: string): KeyCheck {
     if (secret.length < 8 || secret.length > 200 || secret.endsWith("…") || secret.endsWith("*")) return { ok: false };
     const hash = sha256Hex(secret);
+    // Another process changed keys or projects: every cached entry may be stale.
+    if (this.otherProcessWrote()) {
+      this.cache.clear();
+      this.hashes.clear();
+    }
     let k = this.cache.get(hash);
     if (k === undefined) {
       k = lookupKey(this.s, secret) ?? false;
@@ -100,7 +134,7 @@ export class KeyAuth {
     this.dirtyUse.clear();
     this.domains.clear();
     const db = this.s.control.db;
-    this.s.control.sqlite.transaction(() => {
+    writeControl(this.s, () => {
       for (const [id, at] of uses) db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id)).run();
       for (const [keyId, domain, at] of domains) {
         db.insert(keyDomains)
@@ -108,6 +142,6 @@ export class KeyAuth {
           .onConflictDoUpdate({ target: [keyDomains.keyId, keyDomains.domain], set: { lastSeenAt: sql`excluded.last_seen_at` } })
           .run();
       }
-    })();
+    });
   }
 }

@@ -1,6 +1,6 @@
 // Key information (GET /api/me and the GraphQL `me` field).
 import type { Services } from "../../services.ts";
-import { allModels } from "../models/service.ts";
+import { allModels } from "../models/catalog.ts";
 import type { AuthKey } from "./service.ts";
 
 export const ACTIONS = ["read", "create", "update", "publish", "delete"] as const;

@@ -3,7 +3,7 @@
 import { badField, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { RESOURCE_ACTIONS, WILDCARDS } from "../access/scopes.ts";
-import { findModel } from "../models/service.ts";
+import { findModel } from "../models/catalog.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Resources whose scopes may be limited to one model. */

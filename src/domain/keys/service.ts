@@ -6,24 +6,17 @@ import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { randomToken, sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
-import { holds, type Principal } from "../access/principal.ts";
-import { KEY_SCOPES, PRESETS, legacyScopes } from "../access/scopes.ts";
+import { PRESETS, legacyScopes } from "../access/scopes.ts";
 import { isVersion, LATEST_VERSION, VERSIONS } from "../versions.ts";
-import { parseScopes } from "./scopes.ts";
+import { checkHoldsAll, grantScopes, minterHolds, PERMISSIONS, type Minter } from "./grants.ts";
+import { writeControl } from "../unit-of-work.ts";
+import { grantSignature, readGrantsOf } from "../reads/reader.ts";
+import type { Static } from "@sinclair/typebox";
+import type { RotateBody } from "../access/body-models.ts";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
-export const PERMISSIONS = ["read", "write", "delete", "agent"] as const;
+export { grantable, PERMISSIONS, type Minter } from "./grants.ts";
 const HOUR = 3600_000;
-
-/** Who mints: a person (checked against their role) or the CLI (the project's owner powers). */
-export type Minter = Principal | { kind: "cli" };
-
-function minterHolds(m: Minter, scope: string): boolean {
-  if (m.kind === "cli") return true;
-  const [r, a, model] = scope.split(":");
-  // A per-model grant is within an unscoped one the minter holds, or the same per-model grant.
-  return holds(m, scope) || (model !== undefined && holds(m, `${r}:${a}`));
-}
 
 function checkName(v: unknown): string {
   if (v === undefined || v === null) return "API key";
@@ -51,15 +44,6 @@ function checkApiVersion(v: unknown): string | null {
     badField("apiVersion", `apiVersion must be a supported version: ${VERSIONS.map((x) => x.date).join(", ")}`);
   }
   return v;
-}
-
-/** Checks the scopes a minter asks for and returns them expanded; refuses what the minter does not hold. */
-function grantScopes(s: Services, projectId: string, minter: Minter, raw: unknown): string[] {
-  const scopes = parseScopes(s, projectId, raw);
-  for (const sc of scopes) {
-    if (!minterHolds(minter, sc)) fail("scope_not_held", { param: "scope", extra: { scope: sc } });
-  }
-  return scopes;
 }
 
 function secretFor(family: "scoped" | "legacy", environment: string): string {
@@ -204,27 +188,26 @@ export function listKeys(s: Services, projectId: string, includeStatus: boolean,
   });
 }
 
-/** What a caller may grant: every key scope with whether the caller holds it, and the presets. */
-export function grantable(minter: Minter) {
-  return {
-    scopes: KEY_SCOPES.map((scope) => ({ scope, held: minterHolds(minter, scope) })),
-    presets: Object.entries(PRESETS).map(([name, scopes]) => ({ name, scopes, grantable: scopes.every((x) => minterHolds(minter, x)) })),
-    permissions: PERMISSIONS.map((p) => ({ permission: p, grantable: legacyScopes(p).every((x) => minterHolds(minter, x)) })),
-  };
-}
-
 /** Edits a key's name, scopes, expiry or version pin. */
 export function updateKey(s: Services, projectId: string, minter: Minter, id: string, body: Record<string, unknown>) {
   const row = keyOrFail(s, projectId, id);
   const known = new Set(["name", "scopes", "expiresAt", "apiVersion"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
+  checkHoldsAll(minter, row);
   const patch: Partial<KeyRow> = {};
   if (body.name !== undefined) patch.name = checkName(body.name);
   if (body.scopes !== undefined) {
     if (row.family === "legacy") badField("scopes", "Scopes need a scoped key; legacy keys are never converted. Mint a scoped key instead.");
     patch.scopes = JSON.stringify(grantScopes(s, projectId, minter, body.scopes));
   }
-  if (body.expiresAt !== undefined) patch.expiresAt = checkExpiry(s, body.expiresAt);
+  if (body.expiresAt !== undefined) {
+    patch.expiresAt = checkExpiry(s, body.expiresAt);
+    // A rotated-out key lives on only for its grace period: its end can come sooner, never later
+    // (clearing it would bring the old secret back for good).
+    if (row.rotatedToId && row.expiresAt && (patch.expiresAt === null || patch.expiresAt > row.expiresAt)) {
+      badField("expiresAt", `This key was rotated; its expiresAt can only move earlier than ${row.expiresAt}`);
+    }
+  }
   if (body.apiVersion !== undefined) {
     const v = checkApiVersion(body.apiVersion);
     if (v === null) badField("apiVersion", "apiVersion must be a supported version");
@@ -236,14 +219,13 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
 }
 
 /** Rotates a key once: a successor with the same settings; the predecessor expires after `graceHours`. */
-export function rotateKey(s: Services, projectId: string, id: string, body: Record<string, unknown>) {
+export function rotateKey(s: Services, projectId: string, minter: Minter, id: string, body: Static<typeof RotateBody>) {
   const row = keyOrFail(s, projectId, id);
-  const grace = body.graceHours === undefined ? 24 : body.graceHours;
-  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
-    badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  checkHoldsAll(minter, row);
+  const grace = body.graceHours ?? 24;
   const now = s.clock.now();
   const expiry = iso(now + grace * HOUR);
-  const result = s.control.sqlite.transaction(() => {
+  const result = writeControl(s, () => {
     const cur = keyOrFail(s, projectId, id);
     if (cur.rotatedToId) throw new AppError("already_rotated");
     // The state table rotates active keys only; a revoked key is reactivated first.
@@ -270,7 +252,7 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
     const predExpiry = cur.expiresAt && cur.expiresAt < expiry ? cur.expiresAt : expiry;
     s.control.db.update(apiKeys).set({ rotatedToId: successor.row.id, expiresAt: predExpiry }).where(eq(apiKeys.id, cur.id)).run();
     return { ...successor, predExpiry };
-  })();
+  });
   s.changes.key(row.id);
   return {
     ...minted(result.row, result.secret),
@@ -280,10 +262,10 @@ export function rotateKey(s: Services, projectId: string, id: string, body: Reco
   };
 }
 
-/** Revokes or reactivates a key. */
-export function setActive(s: Services, projectId: string, id: string, active: unknown) {
-  if (typeof active !== "boolean") badField("active", "active must be true or false");
+/** Revokes or reactivates a key. Anyone with api_key:update may revoke; reactivating is a grant. */
+export function setActive(s: Services, projectId: string, minter: Minter, id: string, active: boolean) {
   const row = keyOrFail(s, projectId, id);
+  if (active) checkHoldsAll(minter, row);
   s.control.db.update(apiKeys).set({ active }).where(eq(apiKeys.id, row.id)).run();
   s.changes.key(row.id);
   return answerState(s, keyOrFail(s, projectId, id));
@@ -305,8 +287,10 @@ function checkOrigin(v: unknown, path: string): string {
 }
 
 /** Sets the origins a key accepts (up to 50; empty accepts any). */
-export function setAllowedOrigins(s: Services, projectId: string, id: string, body: Record<string, unknown>) {
+export function setAllowedOrigins(s: Services, projectId: string, minter: Minter, id: string, body: Record<string, unknown>) {
   const row = keyOrFail(s, projectId, id);
+  // An empty list lets every origin in, so any change may widen what the key's scopes reach.
+  checkHoldsAll(minter, row);
   const list = body.allowedOrigins;
   if (!Array.isArray(list)) badField("allowedOrigins", "allowedOrigins must be a list of origins");
   if (list.length > 50) badField("allowedOrigins", "allowedOrigins holds at most 50 origins");
@@ -334,10 +318,10 @@ export function domainsSeen(s: Services, projectId: string, id: string) {
 
 export function deleteKey(s: Services, projectId: string, id: string): void {
   const row = keyOrFail(s, projectId, id);
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.delete(keyDomains).where(eq(keyDomains.keyId, row.id)).run();
     s.control.db.delete(apiKeys).where(eq(apiKeys.id, row.id)).run();
-  })();
+  });
   s.changes.key(row.id);
 }
 
@@ -350,6 +334,9 @@ export interface AuthKey {
   subscriptionActive: boolean;
   /** The predecessor of a rotated key, with its expiry. */
   rotatedFrom: { id: string; expiresAt: string | null } | null;
+  /** Its instance:read grants and their signature, computed once per load (src/domain/reads/reader.ts). */
+  readGrants: string[];
+  grantSig: string;
 }
 
 /** Looks a secret up by its hash (no cache; see KeyCache). */
@@ -363,9 +350,13 @@ export function lookupKey(s: Services, secret: string): AuthKey | null {
   const p = s.control.db.select({ name: projects.name, sub: projects.subscriptionActive }).from(projects).where(eq(projects.id, row.projectId)).get();
   if (!p) return null;
   const pred = predecessorOf(s, row);
+  const scopes: string[] = JSON.parse(row.scopes);
+  const readGrants = readGrantsOf(scopes);
   return {
     row,
-    scopes: new Set(JSON.parse(row.scopes)),
+    scopes: new Set(scopes),
+    readGrants,
+    grantSig: grantSignature(readGrants),
     origins: JSON.parse(row.allowedOrigins),
     projectName: p.name,
     subscriptionActive: p.sub,

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { models } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { findModel, modelOrFail, type Model } from "../models/service.ts";
+import { findModel, modelOrFail, type Model } from "../models/catalog.ts";
 import { validateLayout, type Layout } from "./validate.ts";
 
 /** Writes a model's layout column (JSON or null). The model list cache is read on every request. */

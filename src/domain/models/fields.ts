@@ -106,6 +106,26 @@ function mediaValue(v: unknown, path: string): Record<string, unknown> {
   return { id: o.id ?? null, url: o.url, alt: o.alt ?? null, type: o.type ?? null, width: o.width ?? null, height: o.height ?? null };
 }
 
+/**
+ * How many levels of arrays and objects a `mixed` value may nest (docs/security.md). SQLite's
+ * JSON functions stop at 1,000 levels and the engine's recursion far earlier than 100,000, and
+ * filters, sorts, bulk and publishing run the stored data through both, so the limit sits well
+ * below either.
+ */
+export const MAX_MIXED_DEPTH = 64;
+
+/** Whether a value nests more than `max` levels of arrays and objects; iterative, so any depth is safe. */
+function nestsDeeperThan(v: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop()!;
+    if (x === null || typeof x !== "object") continue;
+    if (depth > max) return true;
+    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c !== null && typeof c === "object") stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
 /** Validates one item of a field of kind `t`, returning the value to store. */
 function item(t: FieldType, f: FieldDef, v: unknown, path: string): unknown {
   switch (t) {
@@ -141,6 +161,7 @@ function item(t: FieldType, f: FieldDef, v: unknown, path: string): unknown {
     case "file":
       return mediaValue(v, path);
     case "mixed":
+      if (nestsDeeperThan(v, MAX_MIXED_DEPTH)) badField(path, `${path} nests deeper than ${MAX_MIXED_DEPTH} levels`);
       return v;
     case "array":
       badField(path, `${path} cannot nest arrays`);

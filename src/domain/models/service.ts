@@ -5,71 +5,11 @@ import { models, modelVersions, entries, entryVersions } from "../../storage/pro
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
-import { actorFrom, emitEvent } from "../events/outbox.ts";
+import { actorFrom } from "../events/outbox.ts";
+import { write, type Tx } from "../unit-of-work.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { allModels, findModel, modelOrFail, type Model } from "./catalog.ts";
 import { ARRAY_TYPES, FIELD_TYPES, MODEL_NAMESPACE, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType } from "./fields.ts";
-
-type ModelRow = typeof models.$inferSelect;
-
-/** A model as the domain uses it: the row with its fields parsed. */
-export interface Model {
-  id: string;
-  namespace: string;
-  name: string;
-  description: string | null;
-  singleEntry: boolean;
-  fields: FieldDef[];
-  layout: unknown;
-  embedByDefault: boolean;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-function toModel(r: ModelRow): Model {
-  return {
-    id: r.id,
-    namespace: r.namespace,
-    name: r.name,
-    description: r.description,
-    singleEntry: r.singleEntry,
-    fields: JSON.parse(r.fields),
-    layout: r.layout === null ? null : JSON.parse(r.layout),
-    embedByDefault: r.embedByDefault,
-    version: r.version,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
-}
-
-/**
- * Every model of a project, cached on the open handle until a model changes. The cache is the
- * read path's source of model definitions, so reads never query the models table.
- */
-export function allModels(h: ProjectHandle): { list: Model[]; byId: Map<string, Model>; byNamespace: Map<string, Model>; version: number } {
-  let c = h.cache.get("models") as ReturnType<typeof allModels> | undefined;
-  if (!c) {
-    const list = h.db.select().from(models).orderBy(models.createdAt, models.id).all().map(toModel);
-    const v = h.sqlite.query("SELECT value FROM settings WHERE name = 'model_set_version'").get() as { value: string } | null;
-    c = { list, byId: new Map(list.map((m) => [m.id, m])), byNamespace: new Map(list.map((m) => [m.namespace, m])), version: Number(v?.value ?? 0) };
-    h.cache.set("models", c);
-  }
-  return c;
-}
-
-/** Finds a model by id or namespace. */
-export function findModel(h: ProjectHandle, ref: string): Model | undefined {
-  const c = allModels(h);
-  return c.byId.get(ref.toLowerCase()) ?? c.byNamespace.get(ref);
-}
-
-/** Finds a model or answers 404. */
-export function modelOrFail(h: ProjectHandle, ref: unknown, field = "model"): Model {
-  if (typeof ref !== "string" || ref.length === 0) badField(field, `${field} must be a model id or namespace`);
-  const m = findModel(h, ref);
-  if (!m) fail("not_found", { message: `No model "${ref}" in this project.`, extra: { field } });
-  return m;
-}
 
 function checkString(v: unknown, path: string, max: number, optional: boolean): string | null {
   if (v === undefined || v === null) {
@@ -134,6 +74,26 @@ export function parseField(s: Services, h: ProjectHandle, raw: unknown, path: st
   return { id, namespace, label, type, arrayType, relation, required, options };
 }
 
+/**
+ * A preview URL template: null, or an http(s) URL of at most 2,048 characters whose placeholders
+ * are `{name}` words (`{token}`, `{id}`, `{model}`, or a field's namespace), filled in by the
+ * admin app when an editor opens a preview.
+ */
+function checkPreviewUrl(v: unknown): string | null {
+  if (v === null) return null;
+  const bad = () => badField("previewUrl", "previewUrl must be an http(s) URL with {token}, {id}, {model} or {<field>} placeholders, or null");
+  if (typeof v !== "string" || v.length === 0 || v.length > 2048) bad();
+  const filled = (v as string).replace(/\{[A-Za-z0-9_$-]{1,64}\}/g, "x");
+  if (/[{}]/.test(filled)) bad();
+  try {
+    const u = new URL(filled);
+    if (u.protocol !== "http:" && u.protocol !== "https:") bad();
+  } catch {
+    bad();
+  }
+  return v as string;
+}
+
 function checkUniqueFields(fields: FieldDef[], path: string): void {
   const seen = new Set<string>();
   const ids = new Set<string>();
@@ -146,12 +106,13 @@ function checkUniqueFields(fields: FieldDef[], path: string): void {
   if (fields.length > 500) badField(path, "A model holds at most 500 fields");
 }
 
-function bumpModelSet(h: ProjectHandle, s: Services): void {
+function bumpModelSet(tx: Tx): void {
+  const h = tx.h;
   h.sqlite
     .query("INSERT INTO settings (name, value) VALUES ('model_set_version', '1') ON CONFLICT(name) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
     .run();
   h.cache.delete("models");
-  s.changes.models(h.id);
+  tx.modelsChanged();
 }
 
 function snapshot(h: ProjectHandle, m: Model, now: string): void {
@@ -164,7 +125,7 @@ function snapshot(h: ProjectHandle, m: Model, now: string): void {
 /** Creates a model. */
 export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>, actor = "system"): Model {
   // A misspelt key (say `feilds`) would otherwise create a model silently missing what was meant.
-  const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "fields"]);
+  const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "previewUrl", "fields"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} is not a model property`);
   const name = checkString(body.name, "name", 120, false)!;
   const namespace = body.namespace;
@@ -192,19 +153,20 @@ export function createModel(s: Services, h: ProjectHandle, body: Record<string, 
     fields,
     layout: null,
     embedByDefault: (body.embedByDefault as boolean) ?? false,
+    previewUrl: body.previewUrl === undefined ? null : checkPreviewUrl(body.previewUrl),
     version: 1,
     createdAt: now,
     updatedAt: now,
   };
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .insert(models)
       .values({ ...m, fields: JSON.stringify(fields), layout: null })
       .run();
     snapshot(h, m, now);
-    bumpModelSet(h, s);
-    modelPublished(s, h, m, actor);
-  })();
+    bumpModelSet(tx);
+    modelPublished(s, tx, m, actor);
+  });
   return findModel(h, id)!;
 }
 
@@ -225,7 +187,7 @@ export function updateModel(
   opts: { fieldChange?: boolean } = {},
 ): Model {
   const m = modelOrFail(h, ref, "id");
-  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "addFields", "editFields", "removeIds"]);
+  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "previewUrl", "addFields", "editFields", "removeIds"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
   const next: Model = { ...m, fields: [...m.fields] };
   if (body.name !== undefined) next.name = checkString(body.name, "name", 120, false)!;
@@ -242,6 +204,7 @@ export function updateModel(
     if (typeof body.embedByDefault !== "boolean") badField("embedByDefault", "embedByDefault must be true or false");
     next.embedByDefault = body.embedByDefault;
   }
+  if (body.previewUrl !== undefined) next.previewUrl = checkPreviewUrl(body.previewUrl);
   const self = { id: m.id, namespace: m.namespace };
   if (body.removeIds !== undefined) {
     if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
@@ -283,7 +246,7 @@ export function updateModel(
   const now = iso(s.clock.now());
   next.version = m.version + 1;
   next.updatedAt = now;
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db
       .update(models)
       .set({
@@ -291,6 +254,7 @@ export function updateModel(
         description: next.description,
         singleEntry: next.singleEntry,
         embedByDefault: next.embedByDefault,
+        previewUrl: next.previewUrl,
         fields: JSON.stringify(next.fields),
         version: next.version,
         updatedAt: now,
@@ -298,15 +262,15 @@ export function updateModel(
       .where(eq(models.id, m.id))
       .run();
     snapshot(h, next, now);
-    bumpModelSet(h, s);
-    modelPublished(s, h, next, actor);
-  })();
+    bumpModelSet(tx);
+    modelPublished(s, tx, next, actor);
+  });
   return findModel(h, m.id)!;
 }
 
 /** Every saved model change is a new model version and emits model.published. */
-function modelPublished(s: Services, h: ProjectHandle, m: Model, actor: string): void {
-  emitEvent(s, h, {
+function modelPublished(s: Services, tx: Tx, m: Model, actor: string): void {
+  tx.emit({
     type: "model.published",
     actor: actorFrom(actor),
     data: { modelId: m.id, modelNamespace: m.namespace, version: m.version, name: m.name },
@@ -331,30 +295,13 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
       extra: { field: "namespace" },
     });
   }
-  h.sqlite.transaction(() => {
+  write(s, h, (tx) => {
     h.db.delete(entryVersions).where(sql`${entryVersions.entryId} IN (SELECT id FROM entries WHERE model_id = ${m.id})`).run();
     h.db.delete(entries).where(eq(entries.modelId, m.id)).run();
     h.db.delete(modelVersions).where(eq(modelVersions.modelId, m.id)).run();
     h.db.delete(models).where(eq(models.id, m.id)).run();
-    bumpModelSet(h, s);
-    emitEvent(s, h, { type: "model.deleted", actor: actorFrom(actor), data: { modelId: m.id, namespace: m.namespace } });
-  })();
-  s.changes.content(h.id);
-}
-
-/** The model record of the management API. */
-export function modelRecord(m: Model) {
-  return {
-    id: m.id,
-    namespace: m.namespace,
-    name: m.name,
-    description: m.description,
-    singleEntry: m.singleEntry,
-    version: m.version,
-    fields: m.fields,
-    layout: m.layout,
-    embedByDefault: m.embedByDefault,
-    createdAt: m.createdAt,
-    updatedAt: m.updatedAt,
-  };
+    bumpModelSet(tx);
+    tx.emit({ type: "model.deleted", actor: actorFrom(actor), data: { modelId: m.id, namespace: m.namespace } });
+    tx.contentChanged();
+  });
 }

@@ -5,6 +5,7 @@ import { pageReads } from "../../storage/project/schema.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { write } from "../unit-of-work.ts";
 
 const MAX_ITEMS = 100;
 
@@ -26,7 +27,28 @@ interface Pending {
 export class PageRecorder {
   /** projectId -> page -> what was seen since the last flush. */
   private pending = new Map<string, Map<string, Pending>>();
-  constructor(private readonly s: Services) {}
+  /** `services` is called only after construction (the services hold this object). */
+  constructor(private readonly services: () => Services) {}
+
+  private get s(): Services {
+    return this.services();
+  }
+
+  /**
+   * Notes a read answered to a request that names its page in Svc-Page (with Svc-Path and
+   * Svc-Schema); requests without a storable page are not recorded. `surrogate` is the answer's
+   * Surrogate-Key, which names the models and entries it holds.
+   */
+  recordRead(projectId: string, headers: Headers, surrogate: string, queries: string[]): void {
+    const page = storable(headers.get("svc-page"));
+    if (!page) return;
+    const keys = surrogate.split(" ");
+    const models = keys.filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
+    const entries = keys.filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
+    const path = storable(headers.get("svc-path"));
+    const schema = storable(headers.get("svc-schema"));
+    for (const q of queries) this.record(projectId, page, path, schema, models, entries, q);
+  }
 
   /** Notes a read for a page; cheap (a few set inserts). */
   record(projectId: string, page: string, path: string | null, schema: string | null, models: string[], entries: string[], query: string): void {
@@ -55,7 +77,7 @@ export class PageRecorder {
     for (const [projectId, byPage] of pending) {
       if (!this.s.projects.exists(projectId)) continue;
       const h = this.s.projects.get(projectId);
-      h.sqlite.transaction(() => {
+      write(this.s, h, () => {
         for (const [page, p] of byPage) {
           const cur = h.db.select().from(pageReads).where(eq(pageReads.page, page)).get();
           const merge = (old: string | undefined, add: Set<string>) =>
@@ -71,7 +93,7 @@ export class PageRecorder {
           };
           h.db.insert(pageReads).values(row).onConflictDoUpdate({ target: pageReads.page, set: row }).run();
         }
-      })();
+      });
     }
   }
 }

@@ -7,7 +7,7 @@ import { iso } from "../../infra/clock.ts";
 import { randomToken, sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { findModel } from "../models/service.ts";
+import { findModel } from "../models/catalog.ts";
 import { isUuid } from "../models/fields.ts";
 
 const HOUR_S = 3600;

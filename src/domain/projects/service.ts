@@ -6,7 +6,7 @@ import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { isRole, ROLES, type Role } from "../access/roles.ts";
-import { createUser, findUserByEmail, normalEmail } from "../users/service.ts";
+import { writeControl } from "../unit-of-work.ts";
 
 export type Project = typeof projects.$inferSelect;
 
@@ -64,11 +64,11 @@ export function createProject(s: Services, input: { name: unknown; slug?: unknow
   }
   const now = iso(s.clock.now());
   const row: Project = { id: s.ids.uuid(), name, slug, subscriptionActive: true, timezone: null, createdAt: now, updatedAt: now };
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.insert(projects).values(row).run();
     s.control.db.insert(memberships).values({ projectId: row.id, userId: input.ownerId, role: "owner", lastOpenedAt: now, createdAt: now }).run();
     s.control.db.update(users).set({ lastProjectId: row.id }).where(eq(users.id, input.ownerId)).run();
-  })();
+  });
   // Opening the file creates and migrates it now rather than on the first read.
   s.projects.get(row.id);
   return row;
@@ -116,12 +116,12 @@ export function deleteProject(s: Services, id: string, confirmSlug: unknown): vo
   if (confirmSlug !== p.slug)
     fail("confirmation_mismatch", { message: "Type the project's slug in the body as { slug } to confirm.", extra: { field: "slug" } });
   const keyIds = s.control.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, id)).all();
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.delete(memberships).where(eq(memberships.projectId, id)).run();
     s.control.db.delete(apiKeys).where(eq(apiKeys.projectId, id)).run();
     s.control.db.update(users).set({ lastProjectId: null }).where(eq(users.lastProjectId, id)).run();
     s.control.db.delete(projects).where(eq(projects.id, id)).run();
-  })();
+  });
   for (const k of keyIds) s.changes.key(k.id);
   s.projects.remove(id);
 }
@@ -133,20 +133,21 @@ export function setCurrentProject(s: Services, userId: string, ref: unknown): { 
   const projectId = ref.toLowerCase();
   if (!membershipOf(s, projectId, userId)) fail("not_a_member");
   const now = iso(s.clock.now());
-  s.control.sqlite.transaction(() => {
+  writeControl(s, () => {
     s.control.db.update(users).set({ lastProjectId: projectId }).where(eq(users.id, userId)).run();
     s.control.db
       .update(memberships)
       .set({ lastOpenedAt: now })
       .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
       .run();
-  })();
+  });
   return { projectId };
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function checkRole(role: unknown): Role {
+/** A role from a body, or 400 naming `role`. */
+export function checkRole(role: unknown): Role {
   if (!isRole(role)) badField("role", `role must be one of ${ROLES.join(", ")}`);
   return role;
 }
@@ -162,20 +163,12 @@ export function listMembers(s: Services, projectId: string) {
     .all();
 }
 
-/** Adds a member by e-mail, creating the account when it does not exist. */
-export function addMember(s: Services, projectId: string, input: { email: unknown; role: unknown; password?: unknown }) {
-  const email = normalEmail(input.email);
-  const role = checkRole(input.role);
-  const now = iso(s.clock.now());
-  let user = findUserByEmail(s, email);
-  if (!user) {
-    if (input.password !== undefined && typeof input.password !== "string") badField("password", "password must be a string");
-    user = createUser(s, { email, password: (input.password as string | undefined) ?? null });
-  } else if (membershipOf(s, projectId, user.id)) {
-    fail("conflict", { message: "That person is already a member.", extra: { field: "email" } });
-  }
-  s.control.db.insert(memberships).values({ projectId, userId: user.id, role, lastOpenedAt: null, createdAt: now }).run();
-  return { userId: user.id, email: user.email, name: user.name, role, createdAt: now };
+/**
+ * Ownership is the owner's alone (decisions.md section 2): only an owner grants `owner`, changes
+ * an owner's role or removes an owner; anything else is refused as a person's 403.
+ */
+export function requireOwnerFor(actorRole: Role, touchesOwnership: boolean): void {
+  if (touchesOwnership && actorRole !== "owner") fail("insufficient_permissions", { extra: { required: ["owner"], current: actorRole } });
 }
 
 function ownersLeft(s: Services, projectId: string, exceptUserId: string): number {
@@ -186,11 +179,12 @@ function ownersLeft(s: Services, projectId: string, exceptUserId: string): numbe
  * Changes a member's role; the last owner cannot be demoted. A password is never set here: the
  * account may belong to other projects, so an admin of this one setting it would take them over.
  */
-export function updateMember(s: Services, projectId: string, userId: string, input: { role: unknown; password?: unknown }) {
+export function updateMember(s: Services, projectId: string, actorRole: Role, userId: string, input: { role: unknown; password?: unknown }) {
   if (input.password !== undefined) badField("password", "A member's password cannot be changed by a project; only the person can change it");
   const role = checkRole(input.role);
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
+  requireOwnerFor(actorRole, role === "owner" || m.role === "owner");
   if (m.role === "owner" && role !== "owner" && ownersLeft(s, projectId, userId) === 0) {
     fail("conflict", { message: "A project needs at least one owner.", extra: { field: "role" } });
   }
@@ -203,9 +197,10 @@ export function updateMember(s: Services, projectId: string, userId: string, inp
 }
 
 /** Removes a member; the last owner cannot be removed. */
-export function removeMember(s: Services, projectId: string, userId: string): void {
+export function removeMember(s: Services, projectId: string, actorRole: Role, userId: string): void {
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
+  requireOwnerFor(actorRole, m.role === "owner");
   if (m.role === "owner" && ownersLeft(s, projectId, userId) === 0) fail("conflict", { message: "A project needs at least one owner." });
   s.control.db
     .delete(memberships)

@@ -2,7 +2,7 @@
 // table. Every value is a bound parameter; only model and field ids (our own UUIDs) are inlined,
 // so partial expression indexes of one model can match.
 import { fail } from "../../errors.ts";
-import type { Model } from "../models/service.ts";
+import type { Model } from "../models/catalog.ts";
 import { instantKey, isDateValue, isUuid, itemType, MEDIA_TYPES, TEXT_TYPES, type FieldDef } from "../models/fields.ts";
 import { type Vis, fieldExpr, listSource, resolveName, type Resolved, systemExpr } from "./names.ts";
 
@@ -230,8 +230,9 @@ function scalar(kind: Kind, v: unknown, key: string, op: string): unknown {
     case "datetime":
     case "datetimeList":
     case "sysDatetime":
-      if (!isDateValue(v)) bad("a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone");
-      return instantKey(v);
+      // A date-time without a zone is read as UTC, as a date alone is (interface.md, DateTimeFilter).
+      if (!isDateValue(v) && !isDateValue(`${v}Z`)) bad("a date (YYYY-MM-DD) or an ISO 8601 date-time (UTC when it has no zone)");
+      return instantKey(isDateValue(v) ? v : `${v}Z`);
     case "relation":
     case "relationId":
     case "relationList":

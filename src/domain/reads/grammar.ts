@@ -193,10 +193,6 @@ export const MAX_CURSOR_VALUE_BYTES = 128;
 
 const CURSOR_HINT = "Pass meta.page.next or meta.page.prev exactly as returned, with the same sort and where.";
 
-export function cursorError(message = "The cursor is not valid."): never {
-  fail("invalid_cursor", { message, param: "cursor", hint: CURSOR_HINT });
-}
-
 export function encodeCursor(c: Cursor): string {
   const values = c.values.map((x) => ("d" in x ? { d: x.d } : x.v));
   return Buffer.from(JSON.stringify([c.sig, values, c.id])).toString("base64url");

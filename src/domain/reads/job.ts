@@ -2,7 +2,7 @@
 // Everything here is plain data (structured-clone safe).
 import { AppError, type ErrorCode } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { DRAFTS, PUBLISHED, previewVis } from "./names.ts";
+import { readerOf, visOf } from "./reader.ts";
 import { readList, readOne, type Reader } from "./query.ts";
 
 export interface ReadJob {
@@ -38,10 +38,7 @@ export type ReadOutcome =
 
 /** The reader of a job: which copy it sees and which models it may read. */
 export function jobReader(job: ReadJob): Reader {
-  const all = job.grants.includes("instance:read");
-  const set = new Set(job.grants);
-  const vis = job.production ? (job.preview ? previewVis(job.preview.entryIds, job.preview.modelId) : PUBLISHED) : DRAFTS;
-  return { vis, readable: (mid) => all || set.has(`instance:read:${mid}`), graphql: job.graphql };
+  return readerOf(job.grants, visOf(job.production, job.preview), job.graphql);
 }
 
 /** Runs a job against an open project file; client errors come back as data, others throw. */

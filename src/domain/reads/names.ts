@@ -1,7 +1,7 @@
 // Names and SQL expressions of the read path: which copy of an entry a key sees (Vis), how a
 // name resolves against a model (customer field first, `$` always system), and the expression
 // of each field or system key.
-import type { Model } from "../models/service.ts";
+import type { Model } from "../models/catalog.ts";
 import { itemType, type FieldDef } from "../models/fields.ts";
 
 export const SYSTEM_KEYS = ["id", "model", "status", "createdAt", "updatedAt", "publishedAt", "version", "tags", "folder"] as const;
@@ -70,6 +70,12 @@ export function previewVis(entryIds: string[] | null, modelId: string | null): V
     updatedAt: pick("updated_at", "published_updated_at"),
     visible: (a) => `(${a}.published_version_id IS NOT NULL OR ${covered(a)})`,
   };
+}
+
+/** The columns of an entry row as a read renders it (EntryRowOut), for one visibility: the one list. */
+export function rowColumns(vis: Vis): string {
+  return `e.id, e.model_id, e.created_at, e.published_at, e.published_version_id, e.published_version, e.draft_version,
+  ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data`;
 }
 
 export type Resolved = { kind: "field"; field: FieldDef } | { kind: "system"; key: SystemKey };

@@ -3,7 +3,7 @@
 import { fail } from "../../errors.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, type Model } from "../models/service.ts";
+import { allModels, type Model } from "../models/catalog.ts";
 import { TEXT_TYPES, itemType, isUuid } from "../models/fields.ts";
 import { compileWhere, type FilterContext } from "./filter.ts";
 import {
@@ -18,7 +18,7 @@ import {
   type CursorValue,
   type SelectList,
 } from "./grammar.ts";
-import { fieldExpr, resolveName, systemExpr, type Vis } from "./names.ts";
+import { fieldExpr, resolveName, rowColumns, systemExpr, type Vis } from "./names.ts";
 import { renderPage, resolveSelect, type Rendered } from "./render.ts";
 
 /** Who reads: which copy, and which models the key may read. */
@@ -133,8 +133,7 @@ function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string): void {
   made.add(name);
 }
 
-const ROW_COLUMNS = (vis: Vis) => `e.id, e.model_id, e.created_at, e.published_at, e.published_version_id, e.published_version, e.draft_version,
-  ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data`;
+const ROW_COLUMNS = rowColumns;
 
 export interface EntryRowOut {
   id: string;
@@ -257,6 +256,32 @@ function resolveDigests(h: ProjectHandle, m: Model, vis: Vis, keys: SortKey[], c
 }
 
 /**
+ * The keyset condition "after (v1, ..., id) in this direction" in expanded form,
+ * `x <= ? AND (x < ? OR e.id < ?)` for descending travel (the mirror for ascending; one more
+ * level per further key). It means the same as the row value `(x, e.id) < (?, ?)`, but SQLite
+ * seeks into an expression index only on a plain comparison of the expression: with the row
+ * value a cursor page walked every earlier entry of the model (page 390 of 10,000 entries took
+ * 0.8 ms, now 0.2 ms like page 1). The leading bound is what gives the index range; the rest
+ * picks the exact position inside it.
+ */
+function seekBeyond(cols: string[], cmp: "<" | ">", vals: unknown[]): [string, unknown[]] {
+  // A one-hop sort key is a correlated subquery that no index can hold: the expanded form would
+  // only evaluate it more often per row (about 20% slower at 10,000 entries), so it keeps the row value.
+  if (cols[0]!.startsWith("(SELECT")) return [`(${cols.join(", ")}) ${cmp} (${cols.map(() => "?").join(", ")})`, vals];
+  const p: unknown[] = [];
+  // Under `x <= v`, "x < v OR (x = v AND rest)" is "x < v OR rest", since rest is only reached
+  // when x = v: one evaluation of the expression less per row (the statement of page 400 of
+  // 100,000 entries went from 70 to 45 us of CPU; page 1 takes 33 us).
+  const nest = (i: number): string => {
+    p.push(vals[i]);
+    if (i === cols.length - 1) return `${cols[i]} ${cmp} ?`;
+    p.push(vals[i]);
+    return `${cols[i]} ${cmp}= ? AND (${cols[i]} ${cmp} ? OR ${nest(i + 1)})`;
+  };
+  return [nest(0), p];
+}
+
+/**
  * Runs the keyset query. The list order is: rows whose first sort value is present, ordered by
  * the sort keys and id; then rows where it is null, ordered by id (nulls last in both
  * directions). One sort key (or several non-null keys of one direction) read as one or two
@@ -279,22 +304,21 @@ function fetch(
     const desc = keys[0]!.desc;
     const nullable = keys[0]!.nullable;
     const cols = [...keys.map((k) => k.expr), "e.id"];
-    const tuple = `(${cols.join(", ")})`;
-    const marks = `(${cols.map(() => "?").join(", ")})`;
     // Direction of travel through the list: forward reads in list order, backward in reverse.
     const down = desc !== backward;
     const order = (exprs: string[]) => exprs.map((x) => `${x} ${down ? "DESC" : "ASC"}`).join(", ");
     const cmp = down ? "<" : ">";
+    const beyond = (vals: unknown[], id: string) => seekBeyond(cols, cmp, [...vals, id]);
     const valuesRegion = (cond: string, p: unknown[], n: number) => run(`${nullable ? `${keys[0]!.expr} IS NOT NULL AND ` : ""}${cond}`, order(cols), p, n);
     const nullRegion = (cond: string, p: unknown[], n: number) => (nullable ? run(`${keys[0]!.expr} IS NULL AND ${cond}`, order(["e.id"]), p, n) : []);
     const anchorNull = anchor !== null && anchor.vals[0] === null;
     if (!backward) {
       if (anchor && anchorNull) return nullRegion(`e.id ${cmp} ?`, [anchor.id], want);
-      const first = anchor ? valuesRegion(`${tuple} ${cmp} ${marks}`, [...anchor.vals, anchor.id], want) : valuesRegion("1", [], want);
+      const first = anchor ? valuesRegion(...beyond(anchor.vals, anchor.id), want) : valuesRegion("1", [], want);
       return first.length < want ? [...first, ...nullRegion("1", [], want - first.length)] : first;
     }
     // Backward: the null region (reversed) comes first, then the values region reversed.
-    if (anchor && !anchorNull) return valuesRegion(`${tuple} ${cmp} ${marks}`, [...anchor.vals, anchor.id], want);
+    if (anchor && !anchorNull) return valuesRegion(...beyond(anchor.vals, anchor.id), want);
     const nulls = fromEnd || !anchor ? nullRegion("1", [], want) : nullRegion(`e.id ${cmp} ?`, [anchor.id], want);
     return nulls.length < want ? [...nulls, ...valuesRegion("1", [], want - nulls.length)] : nulls;
   }

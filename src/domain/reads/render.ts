@@ -3,11 +3,11 @@
 // customer fields in model order. Relations expand with one query per level.
 import { fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import type { Model } from "../models/service.ts";
+import type { Model } from "../models/catalog.ts";
 import { fits, isRelation, type FieldDef } from "../models/fields.ts";
-import { statusOf } from "../entries/service.ts";
+import { statusOf } from "../entries/status.ts";
 import type { SelectList } from "./grammar.ts";
-import { resolveName, SYSTEM_KEYS, type SystemKey, type Vis } from "./names.ts";
+import { resolveName, rowColumns, SYSTEM_KEYS, type SystemKey, type Vis } from "./names.ts";
 import type { EntryRowOut, Reader } from "./query.ts";
 
 export interface ResolvedSelect {
@@ -127,8 +127,7 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
   const models = new Set<string>([m.namespace]);
   const missing = new Set<string>();
   const vis: Vis = reader.vis;
-  const cols = `e.id, e.model_id, e.created_at, e.published_at, e.published_version_id, e.published_version, e.draft_version,
-    ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data`;
+  const cols = rowColumns(vis);
   while (refs.length) {
     const ids = [...new Set(refs.flatMap((x) => x.ids))];
     const found = new Map<string, EntryRowOut>();

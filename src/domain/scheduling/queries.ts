@@ -46,8 +46,6 @@ export function actionRecord(r: ActionRow) {
   };
 }
 
-export type ActionRecord = ReturnType<typeof actionRecord>;
-
 /** The row of an action, or 404. */
 export function actionRow(h: ProjectHandle, id: unknown): ActionRow {
   if (!isUuid(id)) fail("not_found", { message: "Scheduled action ids are UUIDs.", extra: { field: "id" } });

@@ -8,14 +8,14 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { entries, scheduledActions } from "../../storage/project/schema.ts";
 import { AppError } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
-import type { Job } from "../../infra/jobs.ts";
-import { emitEvent } from "../events/outbox.ts";
-import { publishEntry, statusOf, unpublishEntry } from "../entries/service.ts";
-import { allModels } from "../models/service.ts";
+import { write, type Tx } from "../unit-of-work.ts";
+import { publishEntry, unpublishEntry } from "../entries/publish.ts";
+import { statusOf } from "../entries/status.ts";
+import { allModels } from "../models/catalog.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { actionRecord, type ActionRow } from "./queries.ts";
-import { actionsWake, STALE_CLAIM_MS } from "./wake.ts";
+import { STALE_CLAIM_MS } from "./wake.ts";
 
 /** A failed action is tried again after these delays; the failure after the last one makes it dead. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000];
@@ -35,23 +35,21 @@ export function claimDue(s: Services, h: ProjectHandle, now: number): ActionRow[
     OR (${scheduledActions.status} = 'running' AND ${scheduledActions.claimedAt} <= ${iso(now - STALE_CLAIM_MS)})`)
     .orderBy(scheduledActions.runAt, scheduledActions.id)
     .limit(CLAIM_LIMIT);
-  return h.sqlite
-    .transaction(() =>
-      h.db
-        .update(scheduledActions)
-        .set({
-          status: "running",
-          claimedAt: at,
-          claimToken: s.ids.uuid(),
-          attempts: sql`${scheduledActions.attempts} + 1`,
-          nextAttemptAt: null,
-          updatedAt: at,
-        })
-        .where(inArray(scheduledActions.id, due))
-        .returning()
-        .all(),
-    )
-    .immediate();
+  return write(s, h, () =>
+    h.db
+      .update(scheduledActions)
+      .set({
+        status: "running",
+        claimedAt: at,
+        claimToken: s.ids.uuid(),
+        attempts: sql`${scheduledActions.attempts} + 1`,
+        nextAttemptAt: null,
+        updatedAt: at,
+      })
+      .where(inArray(scheduledActions.id, due))
+      .returning()
+      .all(),
+  );
 }
 
 /** Publishes or unpublishes what an action names; answers an error sentence when it could not. */
@@ -91,7 +89,8 @@ function perform(s: Services, h: ProjectHandle, a: ActionRow): string | null {
 }
 
 /** Moves a claimed action to failed (with its next retry) or, after the last retry, to dead with a `schedule.failed` event. */
-function recordFailure(s: Services, h: ProjectHandle, a: ActionRow, message: string, now: number): void {
+function recordFailure(s: Services, tx: Tx, a: ActionRow, message: string, now: number): void {
+  const h = tx.h;
   const at = iso(now);
   const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
   const delay = RETRY_DELAYS_MS[a.attempts - 1];
@@ -110,7 +109,7 @@ function recordFailure(s: Services, h: ProjectHandle, a: ActionRow, message: str
     .returning()
     .get();
   if (dead) {
-    emitEvent(s, h, {
+    tx.emit({
       type: "schedule.failed",
       actor: { kind: "schedule", id: a.id },
       data: actionRecord(dead),
@@ -123,27 +122,23 @@ function recordFailure(s: Services, h: ProjectHandle, a: ActionRow, message: str
 export function runClaimed(s: Services, h: ProjectHandle, a: ActionRow, now: number): void {
   const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
   try {
-    h.sqlite
-      .transaction(() => {
-        // Another runner re-claimed it (this one was too slow) or it was finished: leave it alone.
-        if (!h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(mine).get()) return;
-        const error = a.attempts > RETRY_DELAYS_MS.length + 1 ? "The action was interrupted too often and was given up." : perform(s, h, a);
-        if (error !== null) {
-          recordFailure(s, h, a, error, now);
-          return;
-        }
-        const at = iso(now);
-        h.db.update(scheduledActions).set({ status: "done", lastError: null, claimToken: null, updatedAt: at, finishedAt: at }).where(mine).run();
-      })
-      .immediate();
-    // publishEntry told the read caches inside this transaction; a read between that and the
-    // commit could have cached the old copy, so they are told again now that it is committed.
-    s.changes.content(h.id);
+    // The publish inside joins this unit: its cache notice goes out after this commit.
+    write(s, h, (tx) => {
+      // Another runner re-claimed it (this one was too slow) or it was finished: leave it alone.
+      if (!h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(mine).get()) return;
+      const error = a.attempts > RETRY_DELAYS_MS.length + 1 ? "The action was interrupted too often and was given up." : perform(s, h, a);
+      if (error !== null) {
+        recordFailure(s, tx, a, error, now);
+        return;
+      }
+      const at = iso(now);
+      h.db.update(scheduledActions).set({ status: "done", lastError: null, claimToken: null, updatedAt: at, finishedAt: at }).where(mine).run();
+    });
   } catch (e) {
     // Not a refusal of the change but a fault (the database, a bug): nothing of the change was
     // written, so the action fails and retries like any other failure.
     s.log.error("scheduled action failed", { projectId: h.id, actionId: a.id, error: String(e instanceof Error ? e.stack : e) });
-    h.sqlite.transaction(() => recordFailure(s, h, a, "Internal error.", now)).immediate();
+    write(s, h, (tx) => recordFailure(s, tx, a, "Internal error.", now));
   }
 }
 
@@ -160,10 +155,5 @@ export function runProjectActions(s: Services, h: ProjectHandle, now: number): n
 
 /** The runner's body: every project with due actions, each project's failure logged and skipped. */
 export function runDueActions(s: Services, now: number): number {
-  return actionsWake(s).runDue(now, s, "scheduler", (projectId) => runProjectActions(s, s.projects.get(projectId), now));
-}
-
-/** The job-table row of the runner. */
-export function schedulerJob(s: Services): Job {
-  return { name: "scheduler", pattern: "* * * * * *", run: (now) => void runDueActions(s, now) };
+  return s.wake.actions.runDue(now, s, "scheduler", (projectId) => runProjectActions(s, s.projects.get(projectId), now));
 }

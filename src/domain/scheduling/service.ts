@@ -7,14 +7,14 @@ import { projects } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { requireScope, type Principal } from "../access/principal.ts";
-import { findModel } from "../models/service.ts";
+import { findModel } from "../models/catalog.ts";
 import { isUuid } from "../models/fields.ts";
 import { getProject } from "../projects/service.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { parseZone, resolveTime, type Resolved } from "./resolve-time.ts";
 import { actionRecord, actionRow, batchRows, countByStatus, type ActionRow } from "./queries.ts";
-import { actionsWake } from "./wake.ts";
+import { write } from "../unit-of-work.ts";
 
 /** Targets per request (interface.md, Limits: scheduled-action targets per request). */
 export const MAX_TARGETS = 500;
@@ -166,8 +166,10 @@ export function scheduleActions(s: Services, h: ProjectHandle, p: Principal, act
     versionId = v.id;
   }
   const when = resolveTime(body.wallTime, zoneOf(s, h.id, body.timezone), s.clock.now());
-  const out = h.sqlite.transaction(() => insertActions(s, h, actor, action, targets, versionId, { ...when, resolved: when }, null))();
-  actionsWake(s).note(h.id, Date.parse(when.at));
+  const out = write(s, h, (tx) => {
+    tx.afterCommit(() => s.wake.actions.note(h.id, Date.parse(when.at)));
+    return insertActions(s, h, actor, action, targets, versionId, { ...when, resolved: when }, null);
+  });
   const { wallTime: _w, timezone: _t, ...resolved } = when;
   return { batchId: out.batchId, resolved, actions: out.created.map(actionRecord), replaced: out.replaced };
 }
@@ -203,7 +205,7 @@ export function rescheduleAction(s: Services, h: ProjectHandle, id: unknown, bod
   const t = rescheduleBody(body, row.timezone, s.clock.now());
   // The runner may have claimed the action since it was read; the update only touches pending rows.
   if (applyTime(s, h, [row.id], t) === 0) fail("action_not_pending", { message: "The action started running; it can no longer be rescheduled." });
-  actionsWake(s).note(h.id, Date.parse(t.resolved.at));
+  s.wake.actions.note(h.id, Date.parse(t.resolved.at));
   return actionRecord(actionRow(h, row.id));
 }
 
@@ -215,7 +217,7 @@ export function rescheduleBatch(s: Services, h: ProjectHandle, batchId: unknown,
   const t = rescheduleBody(body, pending[0]!.timezone, s.clock.now());
   const ids = new Set(pending.map((r) => r.id));
   applyTime(s, h, [...ids], t);
-  actionsWake(s).note(h.id, Date.parse(t.resolved.at));
+  s.wake.actions.note(h.id, Date.parse(t.resolved.at));
   // An action the runner claimed in the meantime kept its time and is not listed.
   const moved = batchRows(h, rows[0]!.batchId).filter((r) => ids.has(r.id) && r.status === "pending");
   return { batchId: rows[0]!.batchId, resolved: t.resolved, actions: moved.map(actionRecord) };
@@ -276,7 +278,8 @@ export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: 
     const local = Temporal.Instant.fromEpochMilliseconds(now).toZonedDateTimeISO(zone);
     when = { wallTime: local.toPlainDateTime().toString({ smallestUnit: "second" }), timezone: zone, resolved: { at: iso(now), offset: local.offset } };
   }
-  const out = h.sqlite.transaction(() => {
+  const out = write(s, h, (tx) => {
+    tx.afterCommit(() => s.wake.actions.note(h.id, Date.parse(when.resolved.at)));
     const cur = h.db.select({ status: scheduledActions.status }).from(scheduledActions).where(eq(scheduledActions.id, row.id)).get()!;
     if (cur.status !== "failed" && cur.status !== "dead")
       fail("action_not_retryable", { message: `Only failed or dead actions can be retried; this one is ${cur.status}.` });
@@ -285,8 +288,7 @@ export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: 
       badField("id", "The action's entry no longer exists");
     }
     return insertActions(s, h, actor, row.action, [{ type: row.targetType as Target["type"], id: row.targetId }], row.versionId, when, row.id);
-  })();
-  actionsWake(s).note(h.id, Date.parse(when.resolved.at));
+  });
   return { batchId: out.batchId, resolved: when.resolved, actions: out.created.map(actionRecord), replaced: out.replaced };
 }
 

@@ -1,7 +1,6 @@
 // When each project next has a scheduled action to run: a pending action's time, a failed
 // action's automatic retry, or the moment a `running` claim counts as abandoned.
 import { projects } from "../../storage/control/schema.ts";
-import { WakeTable } from "../../infra/wake.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 
@@ -33,19 +32,4 @@ export function projectsOnDisk(s: Services): string[] {
     .all()
     .map((r) => r.id)
     .filter((id) => s.projects.exists(id));
-}
-
-const tables = new WeakMap<Services, WakeTable>();
-
-/** The wake table of scheduled actions for one running app. */
-export function actionsWake(s: Services): WakeTable {
-  let t = tables.get(s);
-  if (!t) {
-    t = new WakeTable(
-      () => projectsOnDisk(s),
-      (id) => (s.projects.exists(id) ? nextActionDue(s.projects.get(id)) : null),
-    );
-    tables.set(s, t);
-  }
-  return t;
 }

@@ -6,6 +6,7 @@ import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { sha256Hex, randomToken } from "../../infra/crypto.ts";
+import { writeControl } from "../unit-of-work.ts";
 
 export const ACCESS_TTL_S = 24 * 3600;
 export const REFRESHED_TTL_S = 12 * 3600;
@@ -70,22 +71,33 @@ async function issueTokens(s: Services, user: User, ttlS: number) {
   return { accessToken, refreshToken };
 }
 
-/** Signs a person in: `{ accessToken, refreshToken }`, or `401 Invalid credentials`. */
-export async function login(s: Services, email: unknown, password: unknown) {
+/** A new session for a person who has just proved who they are (an accepted invitation): what sign-in answers. */
+export function startSession(s: Services, user: User) {
+  return issueTokens(s, user, ACCESS_TTL_S);
+}
+
+/**
+ * Signs a person in: `{ accessToken, refreshToken }`, `401 Invalid credentials`, or `429
+ * sign_in_throttled` while the e-mail or the client IP is locked (the same for unknown e-mails,
+ * so the throttle reveals no more than the answer does).
+ */
+export async function login(s: Services, email: unknown, password: unknown, ip = "local") {
   if (typeof email !== "string" || typeof password !== "string") fail("invalid_credentials");
+  const settle = s.signIns.begin(email, ip);
   const user = findUserByEmail(s, email);
   // Verify against a dummy hash when the account is unknown, so timing does not reveal which.
   const hash = user?.passwordHash ?? dummyHash();
   const ok = await Bun.password.verify(password, hash);
+  settle(Boolean(user?.passwordHash && ok));
   if (!user?.passwordHash || !ok) fail("invalid_credentials");
   return issueTokens(s, user, ACCESS_TTL_S);
 }
 
 // The dummy hash must cost what a real one costs (Bun's argon2id defaults, as createUser uses);
 // a cheaper one would answer unknown e-mails measurably faster and reveal which accounts exist.
-let DUMMY_HASH: string | null = null;
+// It is a constant (made once with Bun.password.hashSync), so nothing is computed or kept at run time.
+const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$Xftgozwy+ufwjhyEPoQa40m+tFgZpqtCA3TjG1C3qsg$Jt0JHhT9Q6IakLunLJE497q/vYCRHxcT8QXt4/KGtvU";
 function dummyHash(): string {
-  DUMMY_HASH ??= Bun.password.hashSync("capa-dummy-password");
   return DUMMY_HASH;
 }
 
@@ -93,7 +105,7 @@ function dummyHash(): string {
 export async function refresh(s: Services, token: unknown) {
   if (typeof token !== "string" || token.length === 0) badField("refreshToken", "refreshToken is required");
   const now = iso(s.clock.now());
-  const user = s.control.sqlite.transaction(() => {
+  const user = writeControl(s, () => {
     const row = s.control.db
       .select()
       .from(refreshTokens)
@@ -102,12 +114,24 @@ export async function refresh(s: Services, token: unknown) {
     if (!row || row.usedAt || row.expiresAt <= now) return null;
     s.control.db.update(refreshTokens).set({ usedAt: now }).where(eq(refreshTokens.id, row.id)).run();
     return getUser(s, row.userId) ?? null;
-  })();
+  });
   if (!user) throw new AppError("invalid_token", { message: "The refresh token is not valid." });
   return issueTokens(s, user, REFRESHED_TTL_S);
 }
 
-/** Sets a person's password (CLI and member creation). */
+/** Ends a session: the refresh token can no longer be used (an unknown one changes nothing). */
+export function logout(s: Services, token: string): void {
+  s.control.db
+    .update(refreshTokens)
+    .set({ usedAt: iso(s.clock.now()) })
+    .where(eq(refreshTokens.tokenHash, sha256Hex(token)))
+    .run();
+}
+
+/** How long a refresh token (and the session cookie holding it) lives. */
+export const REFRESH_TTL_MS = REFRESH_TOKEN_TTL_MS;
+
+/** Sets a person's password (the operator's CLI). */
 export function setPassword(s: Services, userId: string, password: string): void {
   s.control.db
     .update(users)

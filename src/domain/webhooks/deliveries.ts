@@ -1,5 +1,6 @@
-// Deliveries: one row per event and subscribed endpoint, written by an outbox listener inside
-// the transaction of the change that caused the event, so a committed change always has its
+// Deliveries: one row per event and subscribed endpoint, written by `writeDeliveries`, the event
+// subscriber the webhooks feature registers at start-up, inside the transaction of the change
+// that caused the event, so a committed change always has its
 // deliveries and a rolled-back one never does. Every attempt of a delivery sends the same bytes:
 // its own when it adds content data, else its event's.
 import { and, count, desc, eq } from "drizzle-orm";
@@ -8,9 +9,10 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { webhookAttempts, webhookDeliveries } from "../../storage/project/schema.ts";
-import { actorFrom, emitEvent, onEventWritten } from "../events/outbox.ts";
+import { actorFrom, type WrittenEvent } from "../events/outbox.ts";
+import { write, type Tx } from "../unit-of-work.ts";
 import { UUID } from "../projects/service.ts";
-import { activeSubscribers, closeOpenDeliveries, disableFailing, endpointOrFail, signingSecrets, SWITCHED_OFF } from "./endpoints.ts";
+import { activeSubscribers, endpointOrFail } from "./endpoints.ts";
 
 /** The event sent by 'Send test event', to that endpoint only. */
 export const TEST_EVENT = "webhook.test";
@@ -21,7 +23,7 @@ export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000
 /** An endpoint that has failed every attempt for this long is switched off. */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
 
-/** Finished deliveries and their attempts are kept this long, then pruned. */
+/** Finished deliveries and their attempts, and events no delivery refers to, are kept this long, then pruned. */
 export const RETENTION_MS = 30 * 86_400_000;
 
 /** The first bytes of an answer kept on an attempt. */
@@ -31,16 +33,10 @@ const OPEN = ["pending", "sending", "retrying"];
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-// Senders of running apps, told when a project gets deliveries so they look at it on the next tick.
-const wakers = new WeakMap<Services, (projectId: string) => void>();
-
-/** Registers the function that hears about new deliveries of an app (its sender). */
-export function onDeliveriesWritten(s: Services, fn: (projectId: string) => void): void {
-  wakers.set(s, fn);
-}
-
-function wake(s: Services, projectId: string): void {
-  wakers.get(s)?.(projectId);
+/** Tells the app's sender, after the commit, that a project has new deliveries. */
+function wakeAfterCommit(s: Services, tx: Tx): void {
+  const projectId = tx.h.id;
+  tx.afterCommit(() => s.webhooks.wake(projectId));
 }
 
 /**
@@ -109,9 +105,13 @@ function pendingRow(
   };
 }
 
-// One delivery per active endpoint subscribed to the event's type. An endpoint created after the
-// event cannot be seen here (this runs in the event's own transaction), so history is never replayed.
-onEventWritten((s, h, e) => {
+/**
+ * The event subscriber: one delivery per active endpoint subscribed to the event's type. An
+ * endpoint created after the event cannot be seen here (this runs in the event's own
+ * transaction), so history is never replayed.
+ */
+export function writeDeliveries(s: Services, tx: Tx, e: WrittenEvent): void {
+  const h = tx.h;
   if (e.type === TEST_EVENT) return;
   const subs = activeSubscribers(h).filter((x) => x.events.has(e.type));
   if (subs.length === 0) return;
@@ -126,8 +126,8 @@ onEventWritten((s, h, e) => {
     const body = sub.includeContent ? (withContent ?? null) : null;
     insertDelivery(h, pendingRow(s.ids.uuid(), sub.id, e.id, e.type, body, now));
   }
-  wake(s, h.id);
-});
+  wakeAfterCommit(s, tx);
+}
 
 /** A delivery as the routes show it, with its attempts. */
 function deliveryOut(h: ProjectHandle, d: DeliveryRow) {
@@ -163,16 +163,16 @@ export function sendTest(s: Services, h: ProjectHandle, endpointId: string, acto
   if (!ep.active) fail("webhook_inactive");
   const now = iso(s.clock.now());
   const id = s.ids.uuid();
-  h.sqlite.transaction(() => {
-    const eventId = emitEvent(s, h, {
+  write(s, h, (tx) => {
+    const eventId = tx.emit({
       type: TEST_EVENT,
       actor: actorFrom(actor),
       data: { webhookId: ep.id, url: ep.url, message: "This is a test event from Capa." },
       links: { self: `${s.config.apiUrl}/v2/webhooks/${ep.id}` },
     });
     insertDelivery(h, pendingRow(id, ep.id, eventId, TEST_EVENT, null, now));
-  })();
-  wake(s, h.id);
+    wakeAfterCommit(s, tx);
+  });
   return deliveryOut(h, deliveryOrFail(h, ep.id, id));
 }
 
@@ -223,160 +223,9 @@ export function redeliver(s: Services, h: ProjectHandle, endpointId: string, del
   if (OPEN.includes(d.status)) fail("delivery_in_progress");
   if (!ep.active) fail("webhook_inactive");
   const id = s.ids.uuid();
-  insertDelivery(h, pendingRow(id, ep.id, d.eventId, d.eventType, d.body, iso(s.clock.now()), d.id));
-  wake(s, h.id);
+  write(s, h, (tx) => {
+    insertDelivery(h, pendingRow(id, ep.id, d.eventId, d.eventType, d.body, iso(s.clock.now()), d.id));
+    wakeAfterCommit(s, tx);
+  });
   return deliveryOut(h, deliveryOrFail(h, ep.id, id));
-}
-
-// ---- What the sender uses ----
-
-/** Everything one attempt needs, taken when a delivery is claimed. */
-export interface Claimed {
-  deliveryId: string;
-  eventId: string;
-  body: string;
-  url: string;
-  secrets: string[];
-}
-
-/** The outcome of one attempt. */
-export interface AttemptResult {
-  startedAt: number;
-  durationMs: number;
-  statusCode: number | null;
-  succeeded: boolean;
-  error: string | null;
-  response: string | null;
-}
-
-/** Puts deliveries a crash left in `sending` back in the queue, so they are sent again with the same id. */
-export function requeueInterrupted(h: ProjectHandle, now: number): number {
-  return h.sqlite.transaction(() => {
-    const n = h.sqlite
-      .query(`UPDATE webhook_deliveries SET status = CASE WHEN attempts = 0 THEN 'pending' ELSE 'retrying' END
-      WHERE status = 'sending' AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE active = 1)`)
-      .run().changes;
-    // Those of an endpoint switched off meanwhile end like its other open deliveries did.
-    const at = iso(now);
-    h.sqlite
-      .query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, note = ?, updated_at = ?2, finished_at = ?2 WHERE status = 'sending'")
-      .run(SWITCHED_OFF, at);
-    return n;
-  })();
-}
-
-/** The active endpoints that have a delivery due at `now`. */
-export function dueEndpoints(h: ProjectHandle, now: number): string[] {
-  const due = new Set(
-    (
-      h.sqlite
-        .query("SELECT DISTINCT endpoint_id AS id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= ?")
-        .all(iso(now)) as { id: string }[]
-    ).map((r) => r.id),
-  );
-  return activeSubscribers(h)
-    .filter((ep) => due.has(ep.id))
-    .map((ep) => ep.id);
-}
-
-/** When the project's next delivery falls due (ms; 0 for at once), or null when none is open. */
-export function nextDueAt(h: ProjectHandle): number | null {
-  const r = h.sqlite.query("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status IN ('pending', 'retrying')").get() as { at: string | null };
-  if (r.at === null) return null;
-  return r.at === DUE_NOW ? 0 : Date.parse(r.at);
-}
-
-/**
- * Claims an endpoint's next due delivery (`sending`), in order of occurrence: the earliest open
- * delivery that is due. A delivery waiting for its first try is always due, so no later
- * delivery overtakes it; one waiting for a retry does not hold the others back.
- */
-export function claimNext(h: ProjectHandle, endpointId: string, now: number): Claimed | null {
-  // One process writes a project file, and this runs without an await: the endpoint read and the
-  // claim see the same state. The claim itself is one statement.
-  const ep = h.sqlite
-    .query(`SELECT url, active, secret, previous_secret AS previousSecret, previous_secret_expires_at AS previousSecretExpiresAt
-    FROM webhook_endpoints WHERE id = ?`)
-    .get(endpointId) as { url: string; active: number; secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null } | null;
-  if (!ep?.active) return null;
-  const at = iso(now);
-  const d = h.sqlite
-    .query(`UPDATE webhook_deliveries SET status = 'sending', updated_at = ?1 WHERE seq = (
-      SELECT seq FROM webhook_deliveries WHERE endpoint_id = ?2 AND status IN ('pending', 'retrying') AND next_attempt_at <= ?1
-      ORDER BY next_attempt_at, seq LIMIT 1
-    ) RETURNING id, event_id AS eventId, body`)
-    .get(at, endpointId) as { id: string; eventId: string; body: string | null } | null;
-  if (!d) return null;
-  const body = d.body ?? (h.sqlite.query("SELECT body FROM events WHERE id = ?").get(d.eventId) as { body: string }).body;
-  return { deliveryId: d.id, eventId: d.eventId, body, url: ep.url, secrets: signingSecrets(ep, now) };
-}
-
-/**
- * Records an attempt and moves the delivery on: `succeeded`, `retrying` with the next wait, or
- * `failed` after the last. An endpoint whose attempts have all failed for 5 days is switched off.
- */
-export function recordAttempt(h: ProjectHandle, deliveryId: string, r: AttemptResult, now: number): void {
-  h.sqlite.transaction(() => {
-    // The endpoint (and its deliveries) may have been deleted while the request was out.
-    const d = h.sqlite.query("SELECT endpoint_id AS endpointId, attempts FROM webhook_deliveries WHERE id = ? AND status = 'sending'").get(deliveryId) as {
-      endpointId: string;
-      attempts: number;
-    } | null;
-    if (!d) return;
-    const number = d.attempts + 1;
-    const at = iso(now);
-    h.sqlite
-      .query(`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, succeeded, error, response)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(deliveryId, number, iso(r.startedAt), Math.round(r.durationMs), r.statusCode, r.succeeded ? 1 : 0, r.error, r.response);
-    if (r.succeeded) {
-      h.sqlite
-        .query("UPDATE webhook_deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
-        .run(number, deliveryId, at);
-      h.sqlite.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL").run(d.endpointId);
-      return;
-    }
-    const wait = RETRY_DELAYS_MS[number - 1];
-    if (wait === undefined) {
-      h.sqlite
-        .query("UPDATE webhook_deliveries SET status = 'failed', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")
-        .run(number, deliveryId, at);
-    } else {
-      h.sqlite
-        .query("UPDATE webhook_deliveries SET status = 'retrying', attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?")
-        .run(number, iso(now + wait), at, deliveryId);
-    }
-    const ep = h.sqlite.query("SELECT failing_since AS failingSince, active FROM webhook_endpoints WHERE id = ?").get(d.endpointId) as {
-      failingSince: string | null;
-      active: number;
-    } | null;
-    if (!ep) return;
-    // Switched off while this attempt was out: no retry, like its other open deliveries.
-    if (!ep.active) return closeOpenDeliveries(h, d.endpointId, at, SWITCHED_OFF);
-    const since = ep.failingSince ?? iso(r.startedAt);
-    if (ep.failingSince === null) h.sqlite.query("UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?").run(since, d.endpointId);
-    if (now - Date.parse(since) >= DISABLE_AFTER_MS) disableFailing(h, d.endpointId, at);
-  })();
-}
-
-/** Deletes deliveries that finished before the retention window, with their attempts; returns how many. */
-export function pruneFinished(h: ProjectHandle, now: number): number {
-  const before = iso(now - RETENTION_MS);
-  let total = 0;
-  for (;;) {
-    const n = h.sqlite.transaction(() => {
-      const ids = (
-        h.sqlite.query("SELECT id FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND finished_at < ? LIMIT 500").all(before) as {
-          id: string;
-        }[]
-      ).map((r) => r.id);
-      if (ids.length === 0) return 0;
-      const list = JSON.stringify(ids);
-      h.sqlite.query("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))").run(list);
-      h.sqlite.query("DELETE FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?))").run(list);
-      return ids.length;
-    })();
-    total += n;
-    if (n < 500) return total;
-  }
 }

@@ -5,11 +5,16 @@ import { fail, badField } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { write } from "../unit-of-work.ts";
 import { webhookDeliveries, webhookEndpoints, webhookAttempts } from "../../storage/project/schema.ts";
 import { webhookProjects } from "../../storage/control/schema.ts";
 import { UUID } from "../projects/service.ts";
 import { maskSecret, newSecret } from "./signing.ts";
 import { destinationRefusal } from "./safety.ts";
+import type { Static } from "@sinclair/typebox";
+import type { RotateBody } from "../access/body-models.ts";
+import { SecretBox } from "../../infra/secret-box.ts";
+import { sealedSecret } from "./endpoint-secrets.ts";
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
 export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
@@ -36,7 +41,7 @@ export function endpointOut(row: EndpointRow, now: number) {
     disabledAt: row.disabledAt,
     disabledReason: row.disabledReason,
     failingSince: row.failingSince,
-    secretPrefix: maskSecret(row.secret),
+    secretPrefix: maskSecret(SecretBox.visible(row.secret)),
     secretRotatedAt: row.secretRotatedAt,
     previousSecretExpiresAt: overlap ? row.previousSecretExpiresAt : null,
     createdAt: row.createdAt,
@@ -44,7 +49,7 @@ export function endpointOut(row: EndpointRow, now: number) {
   };
 }
 
-/** The secrets that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
+/** The secrets (as stored, sealed) that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
 export function signingSecrets(row: Pick<EndpointRow, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: number): string[] {
   const out = [row.secret];
   if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) out.push(row.previousSecret);
@@ -142,6 +147,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   // endpoint the sender does not know about.
   s.control.db.insert(webhookProjects).values({ projectId, createdAt: now }).onConflictDoNothing().run();
   const h = s.projects.get(projectId);
+  const secret = newSecret();
   const row: EndpointRow = {
     id: s.ids.uuid(),
     url,
@@ -149,7 +155,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
     events: JSON.stringify(events),
     includeContent,
     active: true,
-    secret: newSecret(),
+    secret: sealedSecret(s, secret),
     previousSecret: null,
     previousSecretExpiresAt: null,
     secretRotatedAt: null,
@@ -162,7 +168,7 @@ export async function createEndpoint(s: Services, projectId: string, actor: stri
   };
   h.db.insert(webhookEndpoints).values(row).run();
   endpointsChanged(h);
-  return { ...endpointOut(row, s.clock.now()), secret: row.secret };
+  return { ...endpointOut(row, s.clock.now()), secret };
 }
 
 /** Every endpoint of the project, oldest first. */
@@ -192,7 +198,7 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
   const active = body.active === undefined ? undefined : checkBool(body.active, "active");
   const nowMs = s.clock.now();
   const now = iso(nowMs);
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     // Read again inside the transaction: the URL check above awaited DNS.
     const cur = endpointOrFail(h, id);
     if (active === true && !cur.active) Object.assign(set, { active: true, disabledAt: null, disabledReason: null, failingSince: null });
@@ -202,7 +208,7 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
     }
     set.updatedAt = now;
     h.db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, cur.id)).run();
-  })();
+  });
   endpointsChanged(h);
   return getEndpoint(s, h, id);
 }
@@ -233,12 +239,12 @@ export function disableFailing(h: ProjectHandle, endpointId: string, now: string
 /** Deletes an endpoint with its deliveries and their attempts. */
 export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle, id: string): void {
   const row = endpointOrFail(h, id);
-  const left = h.sqlite.transaction(() => {
+  const left = write(s, h, () => {
     h.db.delete(webhookAttempts).where(sql`${webhookAttempts.deliveryId} IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ${row.id})`).run();
     h.db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id)).run();
     h.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
     return (h.sqlite.query("SELECT count(*) AS n FROM webhook_endpoints").get() as { n: number }).n;
-  })();
+  });
   endpointsChanged(h);
   // The marker goes after the project write, so a crash in between only leaves a harmless marker.
   if (left === 0) s.control.db.delete(webhookProjects).where(eq(webhookProjects.projectId, projectId)).run();
@@ -249,28 +255,28 @@ export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle,
  * (0 to 168, default 24; 0 retires it at once). A rotation during an overlap retires the oldest
  * secret at once, so at most two ever sign. The answer holds the new secret in full, once.
  */
-export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>) {
+export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: Static<typeof RotateBody>) {
   endpointOrFail(h, id);
-  const grace = body.graceHours === undefined ? 24 : body.graceHours;
-  if (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0 || grace > 168)
-    badField("graceHours", "graceHours must be a whole number from 0 to 168");
+  const grace = body.graceHours ?? 24;
   const nowMs = s.clock.now();
   const now = iso(nowMs);
   const secret = newSecret();
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     const cur = endpointOrFail(h, id);
     h.db
       .update(webhookEndpoints)
       .set({
-        secret,
-        previousSecret: grace === 0 ? null : cur.secret,
+        // The previous secret moves over still sealed (a rotation never needs to open it); one an
+        // older version stored in the clear is sealed on the way.
+        secret: sealedSecret(s, secret),
+        previousSecret: grace === 0 ? null : SecretBox.isSealed(cur.secret) ? cur.secret : sealedSecret(s, cur.secret),
         previousSecretExpiresAt: grace === 0 ? null : iso(nowMs + grace * HOUR),
         secretRotatedAt: now,
         updatedAt: now,
       })
       .where(eq(webhookEndpoints.id, cur.id))
       .run();
-  })();
+  });
   return { ...getEndpoint(s, h, id), secret };
 }
 

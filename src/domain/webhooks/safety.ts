@@ -1,67 +1,93 @@
-// Where Capa may send webhooks. Only https URLs; private, loopback, link-local and other
-// non-public destinations are refused unless CAPA_WEBHOOK_ALLOW_PRIVATE=1. The check runs on
+// Where Capa may send webhooks. Only https URLs; every address outside the public unicast space
+// (private, loopback, link-local, documentation, benchmarking, CGNAT, multicast, reserved, and
+// IPv6 forms that carry such an IPv4 address; the ranges of ipaddr.js, after the IANA
+// special-purpose registries) is refused unless CAPA_WEBHOOK_ALLOW_PRIVATE=1. The check runs on
 // the URL's literal host and its DNS answers when an endpoint is saved, and again right before
 // every attempt, whose connection then goes to the checked address (DNS rebinding cannot steer it).
 import { isIP } from "node:net";
 import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
 
 /** Why a destination is refused, or null when it is public. */
 export function privateReason(ip: string): string | null {
-  const kind = isIP(ip);
-  if (kind === 4) return v4Reason(ip);
-  if (kind === 6) return v6Reason(ip);
-  return null;
+  if (!isIP(ip)) return null;
+  const a = ipaddr.parse(ip);
+  return a.kind() === "ipv4" ? v4Reason(a as ipaddr.IPv4) : v6Reason(a as ipaddr.IPv6);
 }
 
-function v4Parts(ip: string): number[] {
-  return ip.split(".").map(Number);
+/**
+ * The words for each range name of ipaddr.js, whose tables follow the IANA special-purpose
+ * registries. A range without words here is still refused, by its name: only `unicast` passes.
+ */
+const V4_WORDS: Record<string, string> = {
+  unspecified: "is an unspecified address",
+  broadcast: "is a broadcast address",
+  multicast: "is a multicast address",
+  linkLocal: "is a link-local address",
+  loopback: "is a loopback address",
+  carrierGradeNat: "is a shared (carrier-grade NAT) address",
+  private: "is a private address",
+  reserved: "is a reserved address (documentation, benchmarking or future use)",
+};
+
+const V6_WORDS: Record<string, string> = {
+  unspecified: "is an unspecified address",
+  loopback: "is a loopback address",
+  linkLocal: "is a link-local address",
+  multicast: "is a multicast address",
+  uniqueLocal: "is a private (unique local) address",
+  deprecatedSiteLocal: "is a site-local address",
+  discard: "is a discard-only address",
+  rfc6145: "is an IPv4-translated address",
+  rfc6052: "is a local-use NAT64 address",
+  "6to4": "is a 6to4 relay address",
+  teredo: "is a Teredo tunnel address",
+  benchmarking: "is a benchmarking address",
+  reserved: "is a reserved address (documentation or future use)",
+};
+
+function v4Reason(a: ipaddr.IPv4): string | null {
+  const name = a.range();
+  if (name === "unicast") return null;
+  return V4_WORDS[name] ?? `is a special-purpose address (${name})`;
 }
 
-function v4Reason(ip: string): string | null {
-  const [a, b] = v4Parts(ip) as [number, number, number, number];
-  if (a === 0) return "is an unspecified address";
-  if (a === 127) return "is a loopback address";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "is a private address";
-  if (a === 100 && b >= 64 && b <= 127) return "is a shared (carrier-grade NAT) address";
-  if (a === 169 && b === 254) return "is a link-local address";
-  if (a === 192 && b === 0 && v4Parts(ip)[2] === 0) return "is a reserved address";
-  if (a === 198 && (b === 18 || b === 19)) return "is a benchmarking address";
-  if (a >= 224) return "is a multicast or reserved address";
-  return null;
+/** The IPv4 address held in the two 16-bit groups from `group` on of an IPv6 address. */
+function v4At(a: ipaddr.IPv6, group: number): ipaddr.IPv4 {
+  const [hi, lo] = [a.parts[group]!, a.parts[group + 1]!];
+  return new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
 }
 
-/** Expands an IPv6 address into eight 16-bit groups. */
-function v6Groups(ip: string): number[] {
-  let s = ip.toLowerCase();
-  const zone = s.indexOf("%");
-  if (zone >= 0) s = s.slice(0, zone);
-  // A trailing dotted IPv4 part counts as two groups.
-  const m = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (m) {
-    const [a, b, c, d] = v4Parts(m[1]!) as [number, number, number, number];
-    s = `${s.slice(0, m.index) + ((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+/**
+ * IPv6 forms that carry an IPv4 address: IPv4-mapped (the address itself), IPv4-compatible,
+ * IPv4-translated, NAT64 and 6to4. Each is refused when the address it carries is; an
+ * IPv4-mapped or well-known NAT64 form of a public address is as public as the address.
+ */
+const EMBEDDED: Record<string, { form: string; group: number }> = {
+  ipv4Mapped: { form: "IPv4-mapped", group: 6 },
+  rfc6145: { form: "IPv4-translated", group: 6 },
+  rfc6052: { form: "NAT64", group: 6 },
+  "6to4": { form: "6to4", group: 1 },
+  compatible: { form: "IPv4-compatible", group: 6 },
+};
+
+function v6Reason(a: ipaddr.IPv6): string | null {
+  let name: string = a.range();
+  // ipaddr.js has no name for the deprecated IPv4-compatible ::a.b.c.d (RFC 4291 2.5.5.1).
+  if (name === "unicast" && a.parts.slice(0, 6).every((x) => x === 0)) name = "compatible";
+  const carried = EMBEDDED[name];
+  if (carried) {
+    const v4 = v4At(a, carried.group);
+    const why = v4Reason(v4);
+    if (name === "ipv4Mapped") return why;
+    if (why) return `is the ${carried.form} form of ${v4.toString()}, which ${why}`;
+    // The well-known NAT64 prefix 64:ff9b::/96 reaches the public Internet; its local-use /48 does not.
+    if (name === "rfc6052" && a.parts[2] === 0) return null;
   }
-  const [head, tail] = s.includes("::") ? (s.split("::") as [string, string]) : [s, null];
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const fill = tail === null ? [] : Array(8 - h.length - t.length).fill("0");
-  return [...h, ...fill, ...t].map((g) => parseInt(g, 16));
-}
-
-function v6Reason(ip: string): string | null {
-  const g = v6Groups(ip);
-  const zeroUntil = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroUntil(8)) return "is an unspecified address";
-  if (zeroUntil(7) && g[7] === 1) return "is a loopback address";
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address.
-  const embedded = `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
-  if (zeroUntil(5) && g[5] === 0xffff) return v4Reason(embedded);
-  if (zeroUntil(6)) return v4Reason(embedded);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Reason(embedded);
-  if ((g[0]! & 0xfe00) === 0xfc00) return "is a private (unique local) address";
-  if ((g[0]! & 0xffc0) === 0xfe80) return "is a link-local address";
-  if ((g[0]! & 0xffc0) === 0xfec0) return "is a site-local address";
-  if ((g[0]! & 0xff00) === 0xff00) return "is a multicast address";
+  if (name === "compatible") return "is an IPv4-compatible address (deprecated)";
+  if (name !== "unicast") return V6_WORDS[name] ?? `is a special-purpose address (${name})`;
+  // Only 2000::/3 is allocated for global unicast; the rest of the space is unassigned.
+  if (a.parts[0]! >> 13 !== 1) return "is outside the global unicast range 2000::/3";
   return null;
 }
 

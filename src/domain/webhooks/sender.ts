@@ -6,19 +6,10 @@
 import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import type { Services } from "../../services.ts";
-import {
-  claimNext,
-  dueEndpoints,
-  nextDueAt,
-  onDeliveriesWritten,
-  pruneFinished,
-  recordAttempt,
-  requeueInterrupted,
-  RESPONSE_LIMIT,
-  type AttemptResult,
-  type Claimed,
-} from "./deliveries.ts";
+import { RESPONSE_LIMIT } from "./deliveries.ts";
+import { claimNext, dueEndpoints, nextDueAt, pruneFinished, recordAttempt, requeueInterrupted, type AttemptResult, type Claimed } from "./queue.ts";
 import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
+import { SECRET_KIND, sealClearSecrets } from "./endpoint-secrets.ts";
 import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";
 import { signedHeaders } from "./signing.ts";
 
@@ -46,11 +37,17 @@ export class WebhookSender {
   private live = false;
   private kickQueued = false;
 
-  constructor(private readonly s: Services) {
-    onDeliveriesWritten(s, (projectId) => {
-      this.quietUntil.delete(projectId);
-      this.kick();
-    });
+  /** `services` is called only after construction (the services hold this object). */
+  constructor(private readonly services: () => Services) {}
+
+  private get s(): Services {
+    return this.services();
+  }
+
+  /** Told after a commit that wrote deliveries of a project: look at it now, not at its quiet time. */
+  wake(projectId: string): void {
+    this.quietUntil.delete(projectId);
+    this.kick();
   }
 
   /** Marks the sender as driven by its timer (the job's first tick). */
@@ -86,12 +83,15 @@ export class WebhookSender {
       const h = this.s.projects.get(projectId);
       if (pruneDue) {
         this.prunedAt.set(projectId, now);
-        pruneFinished(h, now);
+        pruneFinished(this.s, h, now);
       }
       if (!this.recovered.has(projectId)) {
         // Nothing of this process is sending in this project yet: whatever says `sending` was cut off by a stop.
-        const n = requeueInterrupted(h, now);
+        const n = requeueInterrupted(this.s, h, now);
         if (n > 0) this.s.log.warn("webhook deliveries interrupted by a stop are sent again", { projectId, deliveries: n });
+        // Secrets an older version stored in the clear are sealed the first time this process sends here.
+        const sealedNow = sealClearSecrets(this.s, h);
+        if (sealedNow > 0) this.s.log.info("webhook signing secrets stored in the clear are now sealed", { projectId, endpoints: sealedNow });
         this.recovered.add(projectId);
       }
       // While every endpoint has a lane running there is nothing to start (and no scan to pay for).
@@ -142,7 +142,7 @@ export class WebhookSender {
       if (!job) return;
       const result = await this.attempt(job);
       if (this.stopped || !this.s.projects.exists(projectId)) return;
-      recordAttempt(this.s.projects.get(projectId), job.deliveryId, result, this.s.clock.now());
+      recordAttempt(this.s, this.s.projects.get(projectId), job.deliveryId, result, this.s.clock.now());
     }
   }
 
@@ -152,7 +152,15 @@ export class WebhookSender {
     const t0 = performance.now();
     const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({ startedAt, durationMs: performance.now() - t0, ...r });
     const url = new URL(job.url);
-    const headers = signedHeaders(job.secrets, job.eventId, startedAt, job.body);
+    let secrets: string[];
+    try {
+      secrets = job.secrets.map((x) => this.s.secretBox.open(x, SECRET_KIND));
+    } catch {
+      // The only way opening fails is a key that is not the one that sealed (SecretUnreadable).
+      const error = "Not sent: the signing secret does not open with this data directory's secret.key; put the original key file back or rotate the secret.";
+      return done({ statusCode: null, succeeded: false, error, response: null });
+    }
+    const headers = signedHeaders(secrets, job.eventId, startedAt, job.body);
     let target = url.href;
     let tls = this.tls();
     if (!this.s.config.webhookAllowPrivate) {
@@ -230,26 +238,9 @@ async function firstBytes(res: Response, limit: number): Promise<string | null> 
   return new TextDecoder("utf-8", { fatal: false }).decode(all);
 }
 
-const senders = new WeakMap<Services, WebhookSender>();
-
-/** The sender of an app (one per set of services). */
-export function webhookSender(s: Services): WebhookSender {
-  let w = senders.get(s);
-  if (!w) {
-    w = new WebhookSender(s);
-    senders.set(s, w);
-  }
-  return w;
-}
-
-/** Stops an app's sender (when the app closes). */
-export function stopWebhooks(s: Services): void {
-  webhookSender(s).stop();
-}
-
 /** The body of the `webhooks` job: starts lanes and returns at once, so a slow receiver never blocks the next tick. */
 export function webhookTick(s: Services, now: number): void {
-  const sender = webhookSender(s);
+  const sender = s.webhooks;
   sender.goLive();
   sender.runDue(now).catch((e) => s.log.error("webhook tick failed", { error: String(e instanceof Error ? e.stack : e) }));
 }

@@ -7,11 +7,12 @@ import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { write } from "../unit-of-work.ts";
 import type { Principal } from "../access/principal.ts";
 import { membershipOf } from "../projects/service.ts";
 import { isUuid } from "../models/fields.ts";
 import { actorFrom } from "../events/outbox.ts";
-import { findModel } from "../models/service.ts";
+import { findModel } from "../models/catalog.ts";
 import { MAX_DEPTH, MAX_NODES, TEMPLATES, checkIcon, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode } from "./tree.ts";
 
 /** A stored workspace row. */
@@ -155,10 +156,10 @@ export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, bod
     createdAt: now,
     updatedAt: now,
   };
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     h.db.insert(workspaces).values(row).run();
     saveTree(s, h, row, tree);
-  })();
+  });
   return recordFor(h, p, workspaceOrFail(h, p, row.id));
 }
 
@@ -198,14 +199,14 @@ export function duplicateWorkspace(s: Services, h: ProjectHandle, p: Principal, 
 }
 
 /** `DELETE /v2/workspaces/:id`: the workspace goes, with every pointer to it; records are untouched. */
-export function deleteWorkspace(h: ProjectHandle, p: Principal, id: string): void {
+export function deleteWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string): void {
   const row = workspaceOrFail(h, p, id);
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     h.db.delete(workspaces).where(eq(workspaces.id, row.id)).run();
     if (defaultId(h) === row.id) h.db.delete(settings).where(eq(settings.name, DEFAULT_SETTING)).run();
     h.db.update(workspacePrefs).set({ currentWorkspaceId: null }).where(eq(workspacePrefs.currentWorkspaceId, row.id)).run();
     h.db.update(workspacePrefs).set({ assignedWorkspaceId: null }).where(eq(workspacePrefs.assignedWorkspaceId, row.id)).run();
-  })();
+  });
 }
 
 function setPref(s: Services, h: ProjectHandle, key: string, patch: { currentWorkspaceId?: string | null; assignedWorkspaceId?: string | null }): void {
@@ -257,11 +258,11 @@ export function assignWorkspace(s: Services, h: ProjectHandle, p: Principal, id:
     return u.toLowerCase();
   });
   const wanted = new Set(ids);
-  h.sqlite.transaction(() => {
+  write(s, h, () => {
     for (const pref of h.db.select().from(workspacePrefs).where(eq(workspacePrefs.assignedWorkspaceId, row.id)).all()) {
       if (!wanted.has(pref.principal.slice("user:".length))) setPref(s, h, pref.principal, { assignedWorkspaceId: null });
     }
     for (const u of wanted) setPref(s, h, `user:${u}`, { assignedWorkspaceId: row.id });
-  })();
+  });
   return { workspaceId: row.id, userIds: [...wanted].sort() };
 }

@@ -4,20 +4,19 @@
 // cached; a GET with a production key is cacheable like entries (max-age 60, ETag, 304).
 import { Elysia } from "elysia";
 import { readSlots } from "../../infra/limits.ts";
+import { clientIp } from "../context.ts";
 import { AppError, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import type { KeyAuth } from "../../domain/keys/auth.ts";
-import type { AuthKey } from "../../domain/keys/service.ts";
-import { runReadJob, type ReadJob, type ReadOutcome } from "../../domain/reads/job.ts";
+import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
 import { LATEST_VERSION } from "../../domain/versions.ts";
-import { COMPRESS_ABOVE, etagOf, serveAnswer, type CachedAnswer, type RenderCache } from "../../infra/render-cache.ts";
-import type { ReadPool } from "../../infra/read-pool.ts";
+import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { PUBLISHED } from "../../domain/reads/names.ts";
+import { readerOf } from "../../domain/reads/reader.ts";
+import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { refusal, runGraphql, type GraphqlAnswer, type GraphqlParams } from "../../graphql/execute.ts";
 import { checkNesting, checkSize, LIMITS } from "../../graphql/limits.ts";
 import { SchemaCache } from "../../graphql/schema.ts";
-import { requestInfo } from "../context.ts";
-import { readerOf, clientIp } from "./entries.ts";
-import { apiAuth, KEYED_VARY, type ApiCall } from "./shell.ts";
+import { apiAuth, KEYED_VARY, type ApiCall } from "../plugins/keyed.ts";
 
 const PROD_CACHE = "public, max-age=60";
 
@@ -108,48 +107,53 @@ function fromQuery(url: URL): GraphqlParams {
   };
 }
 
-/** The part of a key that changes its schema and reads, so keys with the same grants share answers. */
-function grantSig(key: AuthKey): string {
-  return [...key.scopes]
-    .filter((x) => x.startsWith("instance:read"))
-    .sort()
-    .join(",");
-}
-
-export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, pool: ReadPool | null) {
+/**
+ * The GraphQL routes. Root fields' reads run on the read pool, as entries reads do; `run` replaces
+ * that (the benchmark runs them in process to count statements).
+ */
+export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOutcome> = (job) => s.reads.run(job)) {
+  const cache = s.renderCache;
   const schemas = new SchemaCache();
   s.changes.on("models", (pid) => schemas.drop(pid));
 
-  /** Runs a read on the read pool (as entries reads do), or in process when there is none. */
-  const run = (job: ReadJob): Promise<ReadOutcome> => (pool ? pool.run(job) : Promise.resolve(runReadJob(s.projects.get(job.projectId), job)));
-
   async function handle(request: Request, get: boolean, ip: string): Promise<Response> {
-    const info = requestInfo(request, s.ids.uuid);
+    const info = s.requests.of(request);
     const docsBase = s.config.docsUrl ?? info.url.origin;
     let call: ApiCall | null = null;
     let answer: GraphqlAnswer;
     let cached: CachedAnswer | undefined;
     let cacheKey = "";
     try {
-      call = apiAuth(s, keys, request);
+      call = apiAuth(s, request);
       const key = call.key;
       const h = s.projects.get(key.row.projectId);
       const params = get ? fromQuery(info.url) : await fromBody(request);
       const prod = key.row.environment === "production";
-      const cacheable = get && prod && params.extensions?.svc !== true;
+      // A production key with ?preview= sees the drafts the token covers; such answers are never cached.
+      const previewToken = info.url.search.includes("preview=") ? info.url.searchParams.get("preview") : null;
+      let preview: ReadJob["preview"] = null;
+      if (previewToken !== null && prod) {
+        const grant = checkPreviewToken(s, h, previewToken);
+        if (!grant)
+          fail("invalid_parameter", {
+            message: "The preview token is not valid or has expired.",
+            param: "preview",
+            hint: "Mint a token with POST /v2/preview-tokens.",
+          });
+        preview = { entryIds: grant.entryIds, modelId: grant.modelId };
+      }
+      const cacheable = get && prod && previewToken === null && params.extensions?.svc !== true;
       if (cacheable) {
-        cacheKey = `${cache.prefix(h.id)}${grantSig(key)}|${call.version}|graphql|${info.url.search}`;
+        cacheKey = `${cache.prefix(h.id)}${key.grantSig}|${call.version}|graphql|${info.url.search}`;
         cached = cache.get(cacheKey);
       }
       if (cached) answer = { status: 200, body: {}, cacheable: true, models: [], entryIds: [] };
       else {
-        const built = schemas.get(h, readerOf(key).readable);
+        const built = schemas.get(h, readerOf(key.readGrants, PUBLISHED).readable);
         const slots = readSlots(s.config.inFlight, key.row.id, ip, h.id);
-        answer = await runGraphql({ s, call, h, built, run, docsBase, acquire: () => s.limits.inFlight.acquire(slots) }, params);
+        answer = await runGraphql({ s, call, h, built, run, docsBase, preview, acquire: () => s.limits.inFlight.acquire(slots) }, params);
         if (cacheable && answer.cacheable) {
-          const body = new TextEncoder().encode(JSON.stringify(answer.body));
-          const surrogate = [`project:${h.id}`, ...answer.models.map((m) => `model:${m}`), ...answer.entryIds.map((e) => `entry:${e}`)].join(" ");
-          cached = { body, etag: etagOf(body), surrogate };
+          cached = renderedAnswer(new TextEncoder().encode(JSON.stringify(answer.body)), h.id, answer.models, answer.entryIds);
           cache.set(cacheKey, cached);
         }
       }
@@ -158,13 +162,24 @@ export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, po
       answer = refusal(e, docsBase);
       return respond(request, answer, info.version ?? LATEST_VERSION, e.code === "invalid_version" ? LATEST_VERSION : null, e.headers);
     }
+    // Svc-Page: what the page read, recorded off the response path (the REST reads each root field became).
+    if (cached) s.pages.recordRead(call.key.row.projectId, request.headers, cached.surrogate, [info.url.pathname + info.url.search]);
+    else if (answer.status === 200 && answer.rest?.length) {
+      const surrogate = renderedAnswer(new Uint8Array(0), call.key.row.projectId, answer.models, answer.entryIds).surrogate;
+      s.pages.recordRead(
+        call.key.row.projectId,
+        request.headers,
+        surrogate,
+        answer.rest.map((r) => r.url),
+      );
+    }
     if (cached) return respondCached(request, cached, call.version);
     return respond(request, answer, call.version, null, answer.headers, get && call.key.row.environment !== "production");
   }
 
   /** An uncached answer: POST never cached, a development GET no-store, no-cache. */
   function respond(request: Request, a: GraphqlAnswer, version: string, override: string | null, extra?: Record<string, string>, devGet = false): Response {
-    const info = requestInfo(request, s.ids.uuid);
+    const info = s.requests.of(request);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       ...info.headers,
@@ -178,13 +193,13 @@ export function graphqlRoutes(s: Services, keys: KeyAuth, cache: RenderCache, po
 
   /** A production GET answer from the render cache, with its ETag (304 when the client has it). */
   function respondCached(request: Request, answer: CachedAnswer, version: string): Response {
-    const info = requestInfo(request, s.ids.uuid);
+    const info = s.requests.of(request);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       ...info.headers,
       "svc-version": version,
       "x-request-id": info.id,
-      vary: answer.body.byteLength > COMPRESS_ABOVE ? `${KEYED_VARY}, Accept-Encoding` : KEYED_VARY,
+      vary: varyFor(answer, KEYED_VARY),
       "cache-control": PROD_CACHE,
     };
     return serveAnswer(request, answer, headers, true);

@@ -3,13 +3,12 @@ import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { fail } from "../../errors.ts";
 import { isVersion, LATEST_VERSION, VERSIONS } from "../../domain/versions.ts";
-import { apiOk, apiPreamble } from "./shell.ts";
-import { requestInfo } from "../context.ts";
+import { apiOk, apiPreamble } from "../plugins/keyed.ts";
 
 export function versionRoutes(s: Services) {
   return new Elysia().get("/api/versions", ({ request, query }) => {
     // Set first, so a refused Svc-Version answers with the same Vary.
-    requestInfo(request, s.ids.uuid).headers.vary = "Origin, Svc-Version, Accept-Encoding";
+    s.requests.of(request).headers.vary = "Origin, Svc-Version, Accept-Encoding";
     const { info } = apiPreamble(s, request);
     let list = VERSIONS;
     if (query.from !== undefined) {

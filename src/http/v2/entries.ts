@@ -1,52 +1,93 @@
-// Entries under /v2/model-instances: drafts, versions, publish, unpublish, delete.
-import { Elysia } from "elysia";
+// Entries under /v2/model-instances: drafts, versions, delete (people), and publishing now
+// (`/:id/publish`, `/:id/unpublish`, `/:id/scheduled`) on both mounts (interface.md, Publishing now).
+import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { authenticatePerson } from "./auth.ts";
 import { jsonBody } from "./body.ts";
-import { projectOf, requireScope, type Principal } from "../../domain/access/principal.ts";
-import { createEntry, deleteEntry, getEntry, listEntries, listVersions, updateEntry } from "../../domain/entries/service.ts";
+import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
+import { createEntry, deleteEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
+import { listVersions, restoreVersion } from "../../domain/entries/versions.ts";
+import { ifMatchVersion } from "../../domain/entries/conflicts.ts";
+import { listEntries } from "../../domain/entries/list.ts";
+import { publishEntry, unpublishEntry } from "../../domain/entries/publish.ts";
+import { entryActions } from "../../domain/scheduling/queries.ts";
 
-/** The actor string recorded on versions and events. */
-export function actorOf(p: Principal): string {
-  return p.kind === "user" ? `user:${p.userId}` : `api_key:${p.keyId}`;
-}
-
-export function entryRoutes(s: Services) {
-  const ctx = async (request: Request, scope: string) => {
-    const p = await authenticatePerson(s, request);
-    requireScope(p, scope);
-    return { p, h: s.projects.get(projectOf(p)) };
-  };
-  return (
-    new Elysia({ prefix: "/v2/model-instances" })
-      .get("/", async ({ request, query }) => {
-        const { h } = await ctx(request, "instance:read");
-        return listEntries(h, query);
-      })
-      .post("/", async ({ request, set }) => {
-        const { p, h } = await ctx(request, "instance:create");
-        const e = createEntry(s, h, actorOf(p), await jsonBody(request));
+/** Drafts, versions and delete: people only. */
+function drafts(s: Services): AnyElysia {
+  return new Elysia({ prefix: "/v2/model-instances" })
+    .use(managementAuth(s, "/v2"))
+    .get("/", ({ project, query }) => listEntries(project, query), { scope: "instance:read" })
+    .post(
+      "/",
+      async ({ project, actor, request, set }) => {
+        const e = createEntry(s, project, actor, await jsonBody(request));
         set.status = 201;
         return e;
-      })
-      .get("/:id", async ({ request, params }) => {
-        const { h } = await ctx(request, "instance:read");
-        return getEntry(h, params.id);
-      })
-      .patch("/:id", async ({ request, params }) => {
-        const { p, h } = await ctx(request, "instance:update");
-        return updateEntry(s, h, actorOf(p), params.id, await jsonBody(request));
-      })
-      .delete("/:id", async ({ request, params, set }) => {
-        const { p, h } = await ctx(request, "instance:delete");
-        deleteEntry(s, h, actorOf(p), params.id);
+      },
+      { scope: "instance:create" },
+    )
+    .get("/:id", ({ project, params }) => getEntry(project, params.id), { scope: "instance:read" })
+    .patch(
+      "/:id",
+      async ({ project, actor, request, params }) =>
+        updateEntry(s, project, actor, params.id, await jsonBody(request), ifMatchVersion(request.headers.get("if-match"))),
+      {
+        scope: "instance:update",
+      },
+    )
+    .delete(
+      "/:id",
+      ({ project, actor, params, set }) => {
+        deleteEntry(s, project, actor, params.id);
         set.status = 204;
         return null;
-      })
-      // Publishing now (`/:id/publish`, `/:id/unpublish`) lives in bulk.ts, mounted for keys too.
-      .get("/:id/versions", async ({ request, params }) => {
-        const { h } = await ctx(request, "instance:read");
-        return { data: listVersions(h, params.id) };
-      })
-  );
+      },
+      { scope: "instance:delete" },
+    )
+    .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), { scope: "instance:read" })
+    .post(
+      "/:id/versions/:versionId/restore",
+      ({ project, actor, request, params }) => restoreVersion(s, project, actor, params.id, params.versionId, ifMatchVersion(request.headers.get("if-match"))),
+      { scope: "instance:update" },
+    );
+}
+
+/** Publishing now, on one mount. */
+function publishing(s: Services, mount: Mount): AnyElysia {
+  return new Elysia({ prefix: `${mount}/model-instances` })
+    .use(managementAuth(s, mount))
+    .post(
+      "/:id/publish",
+      async ({ principal, project, actor, request, params, set }) => {
+        const body = await jsonBody(request);
+        const expected = ifMatchVersion(request.headers.get("if-match"));
+        return once(s, project, principal, request, body, set, () => ({
+          status: 200,
+          body: publishEntry(s, project, actor, params.id, body.versionId, { expected }),
+        }));
+      },
+      { scope: "instance:publish" },
+    )
+    .post(
+      "/:id/unpublish",
+      async ({ principal, project, actor, request, params, set }) => {
+        const body = await jsonBody(request);
+        return once(s, project, principal, request, body, set, () => ({ status: 200, body: unpublishEntry(s, project, actor, params.id) }));
+      },
+      { scope: "instance:publish" },
+    )
+    .get(
+      "/:id/scheduled",
+      ({ project, params }) => {
+        const e = getEntry(project, params.id);
+        return entryActions(project, { id: e.id, modelId: e.modelId });
+      },
+      { scope: "instance:read" },
+    );
+}
+
+/** Every entry route: drafts for people, publishing now on both mounts. */
+export function entryRoutes(s: Services): AnyElysia {
+  const app = new Elysia().use(drafts(s));
+  for (const m of MOUNTS) app.use(publishing(s, m));
+  return app;
 }

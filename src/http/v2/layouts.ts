@@ -1,40 +1,32 @@
 // Entry layouts under /v2/models/:id/layout, on both mounts. GET /v2/models/:id (the model with
 // its layout) lives with the models routes; the agent mount's copy of it is served here.
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { mounts, type Mount } from "./auth.ts";
 import { jsonBody } from "./body.ts";
-import { projectOf, requireScope } from "../../domain/access/principal.ts";
-import { modelOrFail, modelRecord } from "../../domain/models/service.ts";
+import { managementAuth, MOUNTS, type Mount } from "../plugins/management.ts";
+import { modelOrFail, modelRecord } from "../../domain/models/catalog.ts";
 import { deleteLayout, putLayout } from "../../domain/layouts/service.ts";
 
-function layoutGroup(s: Services, m: Mount) {
-  const ctx = async (request: Request, scope: string) => {
-    const p = await m.auth(request);
-    requireScope(p, scope);
-    return s.projects.get(projectOf(p));
-  };
-  const group = new Elysia({ prefix: `${m.prefix}/models` })
-    .put("/:id/layout", async ({ request, params }) => {
-      const h = await ctx(request, "model:update");
-      return modelRecord(putLayout(h, params.id, await jsonBody(request)));
-    })
-    .delete("/:id/layout", async ({ request, params, set }) => {
-      const h = await ctx(request, "model:update");
-      deleteLayout(h, params.id);
-      set.status = 204;
-      return null;
-    });
-  if (m.prefix === "/v2") return group;
-  return group.get("/:id", async ({ request, params }) => {
-    const h = await ctx(request, "model:read");
-    return modelRecord(modelOrFail(h, params.id, "id"));
-  });
+function layoutGroup(s: Services, mount: Mount): AnyElysia {
+  const group = new Elysia({ prefix: `${mount}/models` })
+    .use(managementAuth(s, mount))
+    .put("/:id/layout", async ({ project, request, params }) => modelRecord(putLayout(project, params.id, await jsonBody(request))), { scope: "model:update" })
+    .delete(
+      "/:id/layout",
+      ({ project, params, set }) => {
+        deleteLayout(project, params.id);
+        set.status = 204;
+        return null;
+      },
+      { scope: "model:update" },
+    );
+  if (mount === "/v2") return group;
+  return group.get("/:id", ({ project, params }) => modelRecord(modelOrFail(project, params.id, "id")), { scope: "model:read" });
 }
 
 /** The layout routes on every mount. */
-export function layoutRoutes(s: Services) {
+export function layoutRoutes(s: Services): AnyElysia {
   const app = new Elysia();
-  for (const m of mounts(s)) app.use(layoutGroup(s, m));
+  for (const m of MOUNTS) app.use(layoutGroup(s, m));
   return app;
 }

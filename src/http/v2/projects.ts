@@ -1,13 +1,15 @@
 // Projects and members: /v2/projects...
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { fail } from "../../errors.ts";
-import { authenticatePerson } from "./auth.ts";
 import type { Replication } from "../../infra/replication.ts";
+import { fail } from "../../errors.ts";
 import { jsonBody } from "./body.ts";
+import { managementAuth } from "../plugins/management.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
+import { requireProjectCreator } from "../../domain/access/operator.ts";
+import { invite, listInvitations, withdrawInvitation } from "../../domain/projects/invitations.ts";
+import type { Role } from "../../domain/access/roles.ts";
 import {
-  addMember,
   createProject,
   deleteProject,
   getProject,
@@ -22,8 +24,7 @@ import {
 } from "../../domain/projects/service.ts";
 
 /** The caller as a member of the project named in the path (not the header's project). */
-async function memberOf(s: Services, request: Request, projectId: string): Promise<Principal> {
-  const p = await authenticatePerson(s, request);
+function memberOf(s: Services, p: Principal, projectId: string): Principal {
   if (p.kind !== "user") fail("insufficient_permissions");
   const id = projectId.toLowerCase();
   const mem = UUID.test(id) ? membershipOf(s, id, p.userId) : undefined;
@@ -31,75 +32,136 @@ async function memberOf(s: Services, request: Request, projectId: string): Promi
   return { kind: "user", userId: p.userId, projectId: id, role: mem.role };
 }
 
+/** The caller's role in the path's project (memberOf always answers a member). */
+function roleOf(p: Principal): Role {
+  return p.kind === "user" && p.role ? p.role : "viewer";
+}
+
 /** How long creation waits for the new project's first snapshot to reach the replica. */
 const PROTECT_TIMEOUT_MS = 5_000;
 
 export function projectRoutes(s: Services, replication?: Replication) {
   return new Elysia({ prefix: "/v2/projects" })
-    .get("/", async ({ request }) => {
-      const p = await authenticatePerson(s, request);
-      if (p.kind !== "user") fail("insufficient_permissions");
-      return { data: listProjects(s, p.userId) };
-    })
-    .post("/", async ({ request, set }) => {
-      const p = await authenticatePerson(s, request);
-      if (p.kind !== "user") fail("insufficient_permissions");
-      const body = await jsonBody(request);
-      const row = createProject(s, { name: body.name, slug: body.slug, ownerId: p.userId });
-      // litestream-shards: acknowledge once the replica holds the project, or say it does not yet.
-      const backup = replication ? await replication.protect(row.id, PROTECT_TIMEOUT_MS) : "off";
-      set.status = 201;
-      return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt, backup };
-    })
-    .put("/current", async ({ request }) => {
-      const p = await authenticatePerson(s, request);
-      if (p.kind !== "user") fail("insufficient_permissions");
-      const body = await jsonBody(request);
-      return setCurrentProject(s, p.userId, body.projectId);
-    })
-    .get("/:id", async ({ request, params }) => {
-      const p = await memberOf(s, request, params.id);
-      const row = getProject(s, p.projectId!)!;
-      return { id: row.id, name: row.name, slug: row.slug, role: p.kind === "user" ? p.role : null, createdAt: row.createdAt, updatedAt: row.updatedAt };
-    })
-    .patch("/:id", async ({ request, params }) => {
-      const p = await memberOf(s, request, params.id);
-      requireScope(p, "settings:update");
-      const body = await jsonBody(request);
-      const row = updateProject(s, p.projectId!, { name: body.name, slug: body.slug });
-      return { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt, updatedAt: row.updatedAt };
-    })
-    .delete("/:id", async ({ request, params, set }) => {
-      const p = await memberOf(s, request, params.id);
-      requireScope(p, "project:delete");
-      const body = await jsonBody(request);
-      deleteProject(s, p.projectId!, body.slug);
-      set.status = 204;
-      return null;
-    })
-    .get("/:id/members", async ({ request, params }) => {
-      const p = await memberOf(s, request, params.id);
-      requireScope(p, "member:read");
-      return { data: listMembers(s, p.projectId!) };
-    })
-    .post("/:id/members", async ({ request, params, set }) => {
-      const p = await memberOf(s, request, params.id);
-      requireScope(p, "member:update");
-      const body = await jsonBody(request);
-      set.status = 201;
-      return addMember(s, p.projectId!, { email: body.email, role: body.role, password: body.password });
-    })
-    .patch("/:id/members/:userId", async ({ request, params }) => {
-      const p = await memberOf(s, request, params.id);
-      requireScope(p, "member:update");
-      const body = await jsonBody(request);
-      return updateMember(s, p.projectId!, params.userId, { role: body.role, password: body.password });
-    })
-    .delete("/:id/members/:userId", async ({ request, params, set }) => {
-      const p = await memberOf(s, request, params.id);
-      requireScope(p, "member:update");
-      removeMember(s, p.projectId!, params.userId);
-      set.status = 204;
-      return null;
-    });
+    .use(managementAuth(s, "/v2"))
+    .get(
+      "/",
+      async ({ person: p }) => {
+        return { data: listProjects(s, p.userId) };
+      },
+      { signedIn: true },
+    )
+    .post(
+      "/",
+      async ({ person: p, request, set }) => {
+        requireProjectCreator(s, p);
+        const body = await jsonBody(request);
+        const row = createProject(s, { name: body.name, slug: body.slug, ownerId: p.userId });
+        // Acknowledged once the replica holds the project, or the answer says it does not yet.
+        const backup = replication ? await replication.protect(row.id, PROTECT_TIMEOUT_MS) : "off";
+        set.status = 201;
+        return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt, backup };
+      },
+      { signedIn: true },
+    )
+    .put(
+      "/current",
+      async ({ person: p, request }) => {
+        const body = await jsonBody(request);
+        return setCurrentProject(s, p.userId, body.projectId);
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/:id",
+      async ({ person, params }) => {
+        const p = memberOf(s, person, params.id);
+        const row = getProject(s, p.projectId!)!;
+        return { id: row.id, name: row.name, slug: row.slug, role: p.kind === "user" ? p.role : null, createdAt: row.createdAt, updatedAt: row.updatedAt };
+      },
+      { signedIn: true },
+    )
+    .patch(
+      "/:id",
+      async ({ person, request, params }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "settings:update");
+        const body = await jsonBody(request);
+        const row = updateProject(s, p.projectId!, { name: body.name, slug: body.slug });
+        return { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt, updatedAt: row.updatedAt };
+      },
+      { signedIn: true },
+    )
+    .delete(
+      "/:id",
+      async ({ person, request, params, set }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "project:delete");
+        const body = await jsonBody(request);
+        deleteProject(s, p.projectId!, body.slug);
+        set.status = 204;
+        return null;
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/:id/members",
+      async ({ person, params }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:read");
+        return { data: listMembers(s, p.projectId!) };
+      },
+      { signedIn: true },
+    )
+    .post(
+      "/:id/members",
+      async ({ person, request, params, set }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        const body = await jsonBody(request);
+        set.status = 201;
+        return invite(s, p.projectId!, { userId: person.userId, role: roleOf(p) }, body);
+      },
+      { signedIn: true },
+    )
+    .get(
+      "/:id/invitations",
+      ({ person, params }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        return listInvitations(s, p.projectId!);
+      },
+      { signedIn: true },
+    )
+    .delete(
+      "/:id/invitations/:invitationId",
+      ({ person, params, set }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        withdrawInvitation(s, p.projectId!, params.invitationId);
+        set.status = 204;
+        return null;
+      },
+      { signedIn: true },
+    )
+    .patch(
+      "/:id/members/:userId",
+      async ({ person, request, params }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        const body = await jsonBody(request);
+        return updateMember(s, p.projectId!, roleOf(p), params.userId, { role: body.role, password: body.password });
+      },
+      { signedIn: true },
+    )
+    .delete(
+      "/:id/members/:userId",
+      async ({ person, params, set }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        removeMember(s, p.projectId!, roleOf(p), params.userId);
+        set.status = 204;
+        return null;
+      },
+      { signedIn: true },
+    );
 }

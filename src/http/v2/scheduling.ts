@@ -1,81 +1,105 @@
 // Scheduled publishing under /v2/scheduled-actions, mounted for people and again under
 // /v2/agent for legacy keys (interface.md, Management routes: Scheduled publishing, Agent mount).
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { mounts, type Mount } from "./auth.ts";
+import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
 import { jsonBody } from "./body.ts";
-import { once } from "./idempotency.ts";
-import { actorOf } from "./entries.ts";
-import { projectOf, requirePerson, requireScope } from "../../domain/access/principal.ts";
 import { cancelAction, cancelBatch, rescheduleAction, rescheduleBatch, retryAction, scheduleActions, setDefaults } from "../../domain/scheduling/service.ts";
 import { defaults, failures, getAction, getBatch, listActions } from "../../domain/scheduling/queries.ts";
 
-function group(s: Services, m: Mount) {
-  const ctx = async (request: Request, scope: string) => {
-    const p = await m.auth(request);
-    requireScope(p, scope);
-    return { p, h: s.projects.get(projectOf(p)) };
-  };
-  return new Elysia({ prefix: `${m.prefix}/scheduled-actions` })
-    .post("/", async ({ request, set }) => {
-      const { p, h } = await ctx(request, "instance:publish");
-      const body = await jsonBody(request);
-      return once(s, h, p, request, body, set, () => ({ status: 201, body: scheduleActions(s, h, p, actorOf(p), body) }));
-    })
-    .get("/", async ({ request, query }) => {
-      const { h } = await ctx(request, "instance:read");
-      return listActions(h, query);
-    })
-    .get("/failures", async ({ request }) => {
-      const { h } = await ctx(request, "instance:read");
-      return failures(s, h);
-    })
-    .get("/defaults", async ({ request }) => {
-      const { p } = await ctx(request, "instance:read");
-      return defaults(s, projectOf(p));
-    })
-    .put("/defaults", async ({ request }) => {
+function group(s: Services, mount: Mount): AnyElysia {
+  return (
+    new Elysia({ prefix: `${mount}/scheduled-actions` })
+      .use(managementAuth(s, mount))
+      .post(
+        "/",
+        async ({ principal: p, project: h, actor, request, set }) => {
+          const body = await jsonBody(request);
+          return once(s, h, p, request, body, set, () => ({ status: 201, body: scheduleActions(s, h, p, actor, body) }));
+        },
+        { scope: "instance:publish" },
+      )
+      .get(
+        "/",
+        ({ project: h, query }) => {
+          return listActions(h, query);
+        },
+        { scope: "instance:read" },
+      )
+      .get(
+        "/failures",
+        ({ project: h }) => {
+          return failures(s, h);
+        },
+        { scope: "instance:read" },
+      )
+      .get(
+        "/defaults",
+        ({ project }) => {
+          return defaults(s, project.id);
+        },
+        { scope: "instance:read" },
+      )
       // A project setting: owners and admins only, never a key (interface.md, Scope grammar).
-      const p = await m.auth(request);
-      requirePerson(p, "settings:update");
-      return setDefaults(s, projectOf(p), await jsonBody(request));
-    })
-    .get("/batch/:batchId", async ({ request, params }) => {
-      const { h } = await ctx(request, "instance:read");
-      return getBatch(h, params.batchId);
-    })
-    .patch("/batch/:batchId", async ({ request, params }) => {
-      const { h } = await ctx(request, "instance:publish");
-      return rescheduleBatch(s, h, params.batchId, await jsonBody(request));
-    })
-    .post("/batch/:batchId/cancel", async ({ request, params, set }) => {
-      const { p, h } = await ctx(request, "instance:publish");
-      const body = await jsonBody(request);
-      return once(s, h, p, request, body, set, () => ({ status: 200, body: cancelBatch(s, h, params.batchId) }));
-    })
-    .get("/:id", async ({ request, params }) => {
-      const { h } = await ctx(request, "instance:read");
-      return getAction(h, params.id);
-    })
-    .patch("/:id", async ({ request, params }) => {
-      const { h } = await ctx(request, "instance:publish");
-      return rescheduleAction(s, h, params.id, await jsonBody(request));
-    })
-    .post("/:id/cancel", async ({ request, params, set }) => {
-      const { p, h } = await ctx(request, "instance:publish");
-      const body = await jsonBody(request);
-      return once(s, h, p, request, body, set, () => ({ status: 200, body: cancelAction(s, h, params.id) }));
-    })
-    .post("/:id/retry", async ({ request, params, set }) => {
-      const { p, h } = await ctx(request, "instance:publish");
-      const body = await jsonBody(request);
-      return once(s, h, p, request, body, set, () => ({ status: 201, body: retryAction(s, h, p, actorOf(p), params.id, body) }));
-    });
+      .put("/defaults", async ({ project, request }) => setDefaults(s, project.id, await jsonBody(request)), { person: "settings:update" })
+      .get(
+        "/batch/:batchId",
+        ({ project: h, params }) => {
+          return getBatch(h, params.batchId);
+        },
+        { scope: "instance:read" },
+      )
+      .patch(
+        "/batch/:batchId",
+        async ({ project: h, request, params }) => {
+          return rescheduleBatch(s, h, params.batchId, await jsonBody(request));
+        },
+        { scope: "instance:publish" },
+      )
+      .post(
+        "/batch/:batchId/cancel",
+        async ({ principal: p, project: h, request, params, set }) => {
+          const body = await jsonBody(request);
+          return once(s, h, p, request, body, set, () => ({ status: 200, body: cancelBatch(s, h, params.batchId) }));
+        },
+        { scope: "instance:publish" },
+      )
+      .get(
+        "/:id",
+        ({ project: h, params }) => {
+          return getAction(h, params.id);
+        },
+        { scope: "instance:read" },
+      )
+      .patch(
+        "/:id",
+        async ({ project: h, request, params }) => {
+          return rescheduleAction(s, h, params.id, await jsonBody(request));
+        },
+        { scope: "instance:publish" },
+      )
+      .post(
+        "/:id/cancel",
+        async ({ principal: p, project: h, request, params, set }) => {
+          const body = await jsonBody(request);
+          return once(s, h, p, request, body, set, () => ({ status: 200, body: cancelAction(s, h, params.id) }));
+        },
+        { scope: "instance:publish" },
+      )
+      .post(
+        "/:id/retry",
+        async ({ principal: p, project: h, actor, request, params, set }) => {
+          const body = await jsonBody(request);
+          return once(s, h, p, request, body, set, () => ({ status: 201, body: retryAction(s, h, p, actor, params.id, body) }));
+        },
+        { scope: "instance:publish" },
+      )
+  );
 }
 
 /** Scheduled publishing on both mounts. */
 export function schedulingRoutes(s: Services) {
   const app = new Elysia();
-  for (const m of mounts(s)) app.use(group(s, m));
+  for (const m of MOUNTS) app.use(group(s, m));
   return app;
 }

@@ -1,17 +1,53 @@
-// POST /v2/user/login and /v2/user/refresh-token.
+// Sessions: sign-in, refresh and sign-out under /v2/user, and accepting an invitation (which signs
+// a new member in, or adds a project to a signed-in one). A client that sends
+// `x-capa-session: cookie` gets its refresh token in an httpOnly cookie instead of the body
+// (src/http/v2/session-cookie.ts): the admin app's browser session.
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { login, refresh } from "../../domain/users/service.ts";
+import { login, logout, refresh, REFRESH_TTL_MS } from "../../domain/users/service.ts";
+import { acceptInvitation } from "../../domain/projects/invitations.ts";
 import { jsonBody } from "./body.ts";
+import { clearSessionCookie, cookieToken, requireCsrfHeader, setSessionCookie, wantsCookie } from "./session-cookie.ts";
+import { clientIp } from "../context.ts";
+
+type SetLike = { headers: Record<string, string | number> };
+
+/** A session answer: with a cookie session, the refresh token moves from the body into the cookie. */
+function answer(request: Request, set: SetLike, tokens: { accessToken: string; refreshToken: string }, cookie: boolean) {
+  if (!cookie) return tokens;
+  set.headers["set-cookie"] = setSessionCookie(request, tokens.refreshToken, REFRESH_TTL_MS);
+  set.headers["cache-control"] = "no-store";
+  return { accessToken: tokens.accessToken };
+}
 
 export function sessionRoutes(s: Services) {
-  return new Elysia({ prefix: "/v2/user" })
-    .post("/login", async ({ request }) => {
+  return new Elysia()
+    .post("/v2/user/login", async ({ request, set, server }) => {
       const body = await jsonBody(request);
-      return login(s, body.email, body.password);
+      // The client IP feeds the per-IP sign-in throttle (issue 15 item 11).
+      return answer(request, set, await login(s, body.email, body.password, clientIp(server, request)), wantsCookie(request));
     })
-    .post("/refresh-token", async ({ request }) => {
+    .post("/v2/user/refresh-token", async ({ request, set }) => {
       const body = await jsonBody(request);
-      return refresh(s, body.refreshToken);
+      // A refresh token in the body is the API's way; without one, the session cookie's.
+      if (body.refreshToken !== undefined) return refresh(s, body.refreshToken);
+      const token = cookieToken(request);
+      if (token === null) return refresh(s, undefined);
+      requireCsrfHeader(request);
+      return answer(request, set, await refresh(s, token), true);
+    })
+    .post("/v2/user/logout", async ({ request, set }) => {
+      const body = await jsonBody(request);
+      const token = typeof body.refreshToken === "string" ? body.refreshToken : cookieToken(request);
+      if (token !== null && typeof body.refreshToken !== "string") requireCsrfHeader(request);
+      if (token !== null) logout(s, token);
+      set.headers["set-cookie"] = clearSessionCookie(request);
+      set.status = 204;
+      return null;
+    })
+    .post("/v2/invitations/accept", async ({ request, set }) => {
+      const r = await acceptInvitation(s, request.headers, await jsonBody(request));
+      set.status = r.status;
+      return r.status === 201 ? answer(request, set, r.body as { accessToken: string; refreshToken: string }, wantsCookie(request)) : r.body;
     });
 }

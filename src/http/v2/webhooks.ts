@@ -1,63 +1,56 @@
 // Webhook endpoints under /v2/webhooks (decisions.md section 6), for people; `webhook:*` scopes.
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { authenticatePerson } from "./auth.ts";
-import { jsonBody } from "./body.ts";
-import { actorOf } from "./entries.ts";
-import { projectOf, requirePerson } from "../../domain/access/principal.ts";
+import { jsonBody, typedBody } from "./body.ts";
+import { RotateBody } from "../../domain/access/body-models.ts";
+import { managementAuth } from "../plugins/management.ts";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, updateEndpoint } from "../../domain/webhooks/endpoints.ts";
 import { listDeliveries, redeliver, sendTest } from "../../domain/webhooks/deliveries.ts";
 
 export function webhookRoutes(s: Services) {
-  const ctx = async (request: Request, scope: string) => {
-    const p = await authenticatePerson(s, request);
-    requirePerson(p, scope);
-    const projectId = projectOf(p);
-    return { p, projectId, h: s.projects.get(projectId) };
-  };
   return new Elysia({ prefix: "/v2/webhooks" })
-    .get("/", async ({ request }) => {
-      const { h } = await ctx(request, "webhook:read");
-      return { data: listEndpoints(s, h) };
+    .use(managementAuth(s, "/v2"))
+    .get("/", ({ project }) => ({ data: listEndpoints(s, project) }), { person: "webhook:read" })
+    .post(
+      "/",
+      async ({ project, actor, request, set }) => {
+        const answer = await createEndpoint(s, project.id, actor, await jsonBody(request));
+        set.status = 201;
+        return answer;
+      },
+      { person: "webhook:create" },
+    )
+    .get("/:id", ({ project, params }) => getEndpoint(s, project, params.id), { person: "webhook:read" })
+    .patch("/:id", async ({ project, request, params }) => updateEndpoint(s, project, params.id, await jsonBody(request)), { person: "webhook:update" })
+    .delete(
+      "/:id",
+      ({ project, params, set }) => {
+        deleteEndpoint(s, project.id, project, params.id);
+        set.status = 204;
+        return null;
+      },
+      { person: "webhook:delete" },
+    )
+    .post("/:id/rotate-secret", async ({ project, request, params }) => rotateSecret(s, project, params.id, await typedBody(request, RotateBody)), {
+      person: "webhook:update",
     })
-    .post("/", async ({ request, set }) => {
-      const { p, projectId } = await ctx(request, "webhook:create");
-      const answer = await createEndpoint(s, projectId, actorOf(p), await jsonBody(request));
-      set.status = 201;
-      return answer;
-    })
-    .get("/:id", async ({ request, params }) => {
-      const { h } = await ctx(request, "webhook:read");
-      return getEndpoint(s, h, params.id);
-    })
-    .patch("/:id", async ({ request, params }) => {
-      const { h } = await ctx(request, "webhook:update");
-      return updateEndpoint(s, h, params.id, await jsonBody(request));
-    })
-    .delete("/:id", async ({ request, params, set }) => {
-      const { projectId, h } = await ctx(request, "webhook:delete");
-      deleteEndpoint(s, projectId, h, params.id);
-      set.status = 204;
-      return null;
-    })
-    .post("/:id/rotate-secret", async ({ request, params }) => {
-      const { h } = await ctx(request, "webhook:update");
-      return rotateSecret(s, h, params.id, await jsonBody(request));
-    })
-    .post("/:id/test", async ({ request, params, set }) => {
-      const { p, h } = await ctx(request, "webhook:update");
-      const answer = sendTest(s, h, params.id, actorOf(p));
-      set.status = 202;
-      return answer;
-    })
-    .get("/:id/deliveries", async ({ request, params, query }) => {
-      const { h } = await ctx(request, "webhook:read");
-      return listDeliveries(h, params.id, query);
-    })
-    .post("/:id/deliveries/:deliveryId/redeliver", async ({ request, params, set }) => {
-      const { h } = await ctx(request, "webhook:update");
-      const answer = redeliver(s, h, params.id, params.deliveryId);
-      set.status = 202;
-      return answer;
-    });
+    .post(
+      "/:id/test",
+      ({ project, actor, params, set }) => {
+        const answer = sendTest(s, project, params.id, actor);
+        set.status = 202;
+        return answer;
+      },
+      { person: "webhook:update" },
+    )
+    .get("/:id/deliveries", ({ project, params, query }) => listDeliveries(project, params.id, query), { person: "webhook:read" })
+    .post(
+      "/:id/deliveries/:deliveryId/redeliver",
+      ({ project, params, set }) => {
+        const answer = redeliver(s, project, params.id, params.deliveryId);
+        set.status = 202;
+        return answer;
+      },
+      { person: "webhook:update" },
+    );
 }

@@ -54,6 +54,27 @@ export const memberships = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("memberships_user").on(t.userId)],
 );
 
+/**
+ * Invitations to a project (decisions.md section 2): members join only by accepting one. The
+ * token is shown once, to the inviter, and stored as its SHA-256; it is single use and expires.
+ */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    acceptedBy: text("accepted_by"),
+  },
+  (t) => [uniqueIndex("invitations_token").on(t.tokenHash), index("invitations_project").on(t.projectId, t.createdAt)],
+);
+
 export const apiKeys = sqliteTable(
   "api_keys",
   {

@@ -17,6 +17,8 @@ export const models = sqliteTable(
     /** JSON entry layout, or null for the plain editor. */
     layout: text("layout"),
     embedByDefault: integer("embed_by_default", { mode: "boolean" }).notNull().default(false),
+    /** The site URL that previews an entry, with {token}, {id}, {model} and {<field>} placeholders, or null. */
+    previewUrl: text("preview_url"),
     version: integer("version").notNull().default(1),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),

@@ -1,12 +1,17 @@
-// The /api shell every keyed read route runs through: edge check, version and contract
-// resolution, key authentication, subscription, origin and scope. It records the headers that
-// every answer to the request carries, errors included.
+// Keys on the read API and the legacy surfaces. The /api shell every keyed read route runs
+// through (edge check, version and contract resolution, key authentication, rate, subscription,
+// origin and scope) records the headers that every answer to the request carries, errors
+// included. Routes reach it as Elysia macros:
+// - `key: "<scope>" | true`: the /api shell; resolves `{ call }`.
+// - `legacy: true`: a legacy key in x-api-key (the legacy surfaces); resolves `{ key }`.
+// GraphQL calls apiAuth itself, because its refusals are GraphQL results, not the /api envelope.
+import { Elysia } from "elysia";
 import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import type { KeyAuth } from "../../domain/keys/auth.ts";
 import type { AuthKey } from "../../domain/keys/service.ts";
 import { DEFAULT_VERSION, isVersion, LATEST_VERSION, VERSIONS } from "../../domain/versions.ts";
-import { requestInfo, type RequestInfo } from "../context.ts";
+import type { RequestInfo } from "../context.ts";
+import { legacyKeyOf } from "../../domain/access/authenticate.ts";
 
 export const KEYED_VARY = "Origin, x-api-key, Svc-Version, Svc-Contract";
 
@@ -22,7 +27,7 @@ const VERSION_HINT = `Supported versions: ${VERSIONS.map((v) => v.date).join(", 
 
 /** Checks the edge secret and the Svc-Version header; returns the header's version or null. */
 export function apiPreamble(s: Services, request: Request): { info: RequestInfo; headerVersion: string | null } {
-  const info = requestInfo(request, s.ids.uuid);
+  const info = s.requests.of(request);
   if (s.config.edgeSecret !== null && request.headers.get("x-svc-edge") !== s.config.edgeSecret) fail("edge_only");
   const hv = request.headers.get("svc-version");
   if (hv !== null) {
@@ -33,9 +38,10 @@ export function apiPreamble(s: Services, request: Request): { info: RequestInfo;
 }
 
 /** Authenticates a keyed /api request; `scope` is the scope the route needs (none for /api/me). */
-export function apiAuth(s: Services, keys: KeyAuth, request: Request, scope?: string): ApiCall {
+export function apiAuth(s: Services, request: Request, scope?: string): ApiCall {
+  const keys = s.keys;
   // Every answer of a keyed route carries these, refusals before authentication included.
-  const early = requestInfo(request, s.ids.uuid);
+  const early = s.requests.of(request);
   early.headers["svc-contract"] = "1";
   early.headers.vary = KEYED_VARY;
   const { info, headerVersion } = apiPreamble(s, request);
@@ -87,5 +93,21 @@ export function apiOk(info: RequestInfo, data: unknown, cacheControl: string, ex
   return new Response(JSON.stringify({ data, meta }), {
     status: 200,
     headers: { "content-type": "application/json", "cache-control": cacheControl, "svc-version": info.version ?? LATEST_VERSION, ...info.headers },
+  });
+}
+
+/** The key macros. */
+export function keyedAuth(s: Services) {
+  return new Elysia().macro({
+    key: (scope: string | true) => ({
+      resolve: ({ request }) => ({ call: apiAuth(s, request, scope === true ? undefined : scope) }),
+    }),
+    legacy: (_on: true) => ({
+      resolve: ({ request }) => {
+        const key = legacyKeyOf(s, request.headers);
+        s.requests.annotate(request, { keyId: key.row.id, projectId: key.row.projectId });
+        return { key };
+      },
+    }),
   });
 }

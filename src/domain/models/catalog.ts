@@ -1,0 +1,90 @@
+// The model catalogue: a project's models as the read side and every write path see them,
+// cached per open file (invalidated when the model set's version moves). Read workers import this
+// file alone, so it must not pull in the write side.
+import { models } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import type { FieldDef } from "./fields.ts";
+
+type ModelRow = typeof models.$inferSelect;
+
+/** A model as the domain uses it: the row with its fields parsed. */
+export interface Model {
+  id: string;
+  namespace: string;
+  name: string;
+  description: string | null;
+  singleEntry: boolean;
+  fields: FieldDef[];
+  layout: unknown;
+  embedByDefault: boolean;
+  /** The site URL that previews an entry (placeholders {token}, {id}, {model}, {<field>}), or null. */
+  previewUrl: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function toModel(r: ModelRow): Model {
+  return {
+    id: r.id,
+    namespace: r.namespace,
+    name: r.name,
+    description: r.description,
+    singleEntry: r.singleEntry,
+    fields: JSON.parse(r.fields),
+    layout: r.layout === null ? null : JSON.parse(r.layout),
+    embedByDefault: r.embedByDefault,
+    previewUrl: r.previewUrl ?? null,
+    version: r.version,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+/**
+ * Every model of a project, cached on the open handle until a model changes. The cache is the
+ * read path's source of model definitions, so reads never query the models table.
+ */
+export function allModels(h: ProjectHandle): { list: Model[]; byId: Map<string, Model>; byNamespace: Map<string, Model>; version: number } {
+  let c = h.cache.get("models") as ReturnType<typeof allModels> | undefined;
+  if (!c) {
+    const list = h.db.select().from(models).orderBy(models.createdAt, models.id).all().map(toModel);
+    const v = h.sqlite.query("SELECT value FROM settings WHERE name = 'model_set_version'").get() as { value: string } | null;
+    c = { list, byId: new Map(list.map((m) => [m.id, m])), byNamespace: new Map(list.map((m) => [m.namespace, m])), version: Number(v?.value ?? 0) };
+    h.cache.set("models", c);
+  }
+  return c;
+}
+
+/** Finds a model by id or namespace. */
+export function findModel(h: ProjectHandle, ref: string): Model | undefined {
+  const c = allModels(h);
+  return c.byId.get(ref.toLowerCase()) ?? c.byNamespace.get(ref);
+}
+
+/** Finds a model or answers 404. */
+export function modelOrFail(h: ProjectHandle, ref: unknown, field = "model"): Model {
+  if (typeof ref !== "string" || ref.length === 0) badField(field, `${field} must be a model id or namespace`);
+  const m = findModel(h, ref);
+  if (!m) fail("not_found", { message: `No model "${ref}" in this project.`, extra: { field } });
+  return m;
+}
+
+/** The model record of the management API. */
+export function modelRecord(m: Model) {
+  return {
+    id: m.id,
+    namespace: m.namespace,
+    name: m.name,
+    description: m.description,
+    singleEntry: m.singleEntry,
+    version: m.version,
+    fields: m.fields,
+    layout: m.layout,
+    embedByDefault: m.embedByDefault,
+    previewUrl: m.previewUrl,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
+}

@@ -1,0 +1,36 @@
+// Every feature of the app, in the order their routes are added (static paths such as
+// /v2/model-instances/bulk-publish before the `:id` routes beside them).
+import { admin } from "./admin.ts";
+import { bulk } from "./bulk.ts";
+import { entries } from "./entries.ts";
+import type { Feature } from "./feature.ts";
+import { fieldChanges } from "./field-changes.ts";
+import { graphql } from "./graphql.ts";
+import { keys } from "./keys.ts";
+import { layouts } from "./layouts.ts";
+import { legacy } from "./legacy.ts";
+import { models } from "./models.ts";
+import { operations } from "./operations.ts";
+import { people } from "./people.ts";
+import { reads } from "./reads.ts";
+import { scheduling } from "./scheduling.ts";
+import { webhooks } from "./webhooks.ts";
+import { workspaces } from "./workspaces.ts";
+
+export const FEATURES: Feature[] = [
+  operations,
+  people,
+  models,
+  layouts,
+  fieldChanges,
+  workspaces,
+  bulk,
+  scheduling,
+  entries,
+  keys,
+  reads,
+  graphql,
+  legacy,
+  webhooks,
+  admin,
+];

@@ -1,0 +1,5 @@
+// The legacy surfaces for legacy keys.
+import { legacyRoutes } from "../http/legacy.ts";
+import type { Feature } from "./feature.ts";
+
+export const legacy: Feature = ({ s }) => legacyRoutes(s);

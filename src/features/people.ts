@@ -1,0 +1,7 @@
+// People and projects: sign-in, sessions, projects and members.
+import { Elysia } from "elysia";
+import { sessionRoutes } from "../http/v2/sessions.ts";
+import { projectRoutes } from "../http/v2/projects.ts";
+import type { Feature } from "./feature.ts";
+
+export const people: Feature = ({ s, replication }) => new Elysia().use(sessionRoutes(s)).use(projectRoutes(s, replication));

@@ -1,0 +1,5 @@
+// Workspaces: the admin's left rail, on both mounts.
+import { workspaceRoutes } from "../http/v2/workspaces.ts";
+import type { Feature } from "./feature.ts";
+
+export const workspaces: Feature = ({ s }) => workspaceRoutes(s);

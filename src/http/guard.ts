@@ -1,0 +1,115 @@
+// The root of the HTTP app: what every request passes before and after routing.
+// - Before routing (onRequest): URL and headers past 16 KB answer a bare 431, a URL that cannot
+//   be decoded a bare 400; writes under /api answer 405 on every host; host lists keep /v2 off read
+//   hosts and /api off management hosts; with an edge secret, /api needs the edge's header.
+// - Errors: an AppError is rendered in the shape of its surface (the /api envelope or the /v2
+//   body); anything else is logged with the request id and answers 500 with no detail.
+// - After the answer: one request log line and the request metrics.
+// Body sizes are per route (src/http/v2/body.ts), so an upload route can stream far more than 1 MB.
+import { Elysia } from "elysia";
+import { AppError, apiErrorObject, v2Body, type ErrorCode } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { LATEST_VERSION } from "../domain/versions.ts";
+import { requestObserver, statusOf } from "./observe.ts";
+
+/** URL plus headers past this many bytes answer a bare 431, as the HTTP server does on a socket. */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+/** Whether a request is for the read API surface. */
+function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+/** The size of the request line's target and headers, as the HTTP server would count them. */
+function headBytes(request: Request, url: URL): number {
+  let n = url.pathname.length + url.search.length;
+  request.headers.forEach((v, k) => {
+    n += k.length + v.length + 4;
+  });
+  return n;
+}
+
+/** Renders an AppError in the shape of the surface the request was for. */
+export function errorResponse(s: Services, request: Request, err: AppError): Response {
+  const info = s.requests.of(request);
+  info.status = err.status;
+  const url = info.url;
+  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
+  if (isApiPath(url.pathname)) {
+    const base = s.config.docsUrl ?? url.origin;
+    // An invalid-version error states the newest version; others the version resolved so far.
+    const version = err.code === "invalid_version" ? LATEST_VERSION : (info.version ?? LATEST_VERSION);
+    Object.assign(headers, info.headers, err.headers);
+    headers["svc-version"] = version;
+    const body = { error: apiErrorObject(err, base), meta: { version, contract: 1, requestId: info.id } };
+    return new Response(JSON.stringify(body), { status: err.status, headers });
+  }
+  headers["x-request-id"] = info.id;
+  return new Response(JSON.stringify(v2Body(err)), { status: err.status, headers });
+}
+
+/** The refusal of a request before routing, or undefined to let it through. */
+function preRouting(s: Services, request: Request): Response | undefined {
+  const config = s.config;
+  const url = s.requests.of(request).url;
+  if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
+  try {
+    decodeURIComponent(url.pathname + url.search);
+  } catch {
+    return new Response(null, { status: 400 });
+  }
+  const host = (request.headers.get("host") ?? url.host).toLowerCase();
+  if (isApiPath(url.pathname)) {
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !(method === "POST" && url.pathname === "/api/graphql")) {
+      return errorResponse(s, request, new AppError("mutations_not_enabled"));
+    }
+    if (config.managementHosts.includes(host)) return errorResponse(s, request, new AppError("route_not_found"));
+    // With an edge secret set, every /api request must come through the edge (decisions.md 1), any path.
+    if (config.edgeSecret !== null && request.headers.get("x-svc-edge") !== config.edgeSecret) {
+      return errorResponse(s, request, new AppError("edge_only"));
+    }
+  } else if (url.pathname.startsWith("/v2/") && config.readHosts.includes(host)) {
+    return errorResponse(s, request, new AppError("route_not_found"));
+  }
+  return undefined;
+}
+
+/** The root Elysia instance with the guard's hooks; feature modules are added to it. */
+export function guardedApp(s: Services) {
+  // The request log line and request metrics; pre-routing refusals never reach onAfterResponse.
+  const observe = requestObserver(s.log, s.metrics, (r) => s.requests.of(r));
+  return (
+    new Elysia()
+      // Destructure `request` only: Elysia reads a hook's parameters to decide what to parse, and a
+      // hook that takes the whole context makes it parse every body before the routes read it.
+      .onRequest(({ request }) => {
+        const res = preRouting(s, request);
+        if (res) observe(request, undefined, res.status);
+        return res;
+      })
+      .onError(({ code, error, request }) => {
+        if (error instanceof AppError) return errorResponse(s, request, error);
+        const asCode = (c: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]) => errorResponse(s, request, new AppError(c, opts));
+        switch (code) {
+          case "NOT_FOUND":
+            return asCode("route_not_found");
+          case "PARSE":
+            return asCode("invalid_json");
+          case "VALIDATION": {
+            const first = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all?.[0];
+            const field = (first?.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "body";
+            const why = first?.summary ?? first?.message ?? "is not valid";
+            return asCode("invalid_body", { message: `${field}: ${why}`, param: field, extra: { field } });
+          }
+        }
+        s.log.error("unhandled error", {
+          requestId: s.requests.of(request).id,
+          path: new URL(request.url).pathname,
+          error: String((error as Error)?.stack ?? error),
+        });
+        return asCode("internal");
+      })
+      .onAfterResponse(({ request, set, route, responseValue }) => observe(request, route, statusOf(responseValue, set.status)))
+  );
+}

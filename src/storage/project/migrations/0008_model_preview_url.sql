@@ -1,0 +1,1 @@
+ALTER TABLE `models` ADD `preview_url` text;

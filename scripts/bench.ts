@@ -33,12 +33,24 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
     run: figures(benchAdmin),
   },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
+  writes: {
+    about: "scripts/write-load.ts for 60 s: 24 writers into one project with Litestream replicating to a file replica; 5xx and acknowledged writes missing",
+    run: () => scriptRun("write-load.ts", ["60", "24"]),
+  },
   socket: {
     about:
       "the real server over a socket under wrk, per scenario and key, against a raw Bun.serve + bun:sqlite server running the same SQL on the same file and a bare Bun.serve of the same bytes",
     run: benchSocket,
   },
 };
+
+/** Runs a script of scripts/ in its own process and returns what it prints (a table). */
+async function scriptRun(script: string, args: string[]): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", script), ...args], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  return out.trim();
+}
 
 /** Runs scripts/load.ts in its own process and returns its table. */
 async function loadRun(): Promise<string> {

@@ -31,6 +31,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     dataDir: config.dataDir,
     replica: config.replicaUrl ? { replicaUrl: config.replicaUrl, replicaEndpoint: config.replicaEndpoint, replicaRegion: config.replicaRegion } : null,
     files: () => dataFiles(services.control.sqlite),
+    shardSize: config.replicaShardSize,
+    idleMs: config.replicaIdleMs,
     log: services.log,
     clock: services.clock,
   });

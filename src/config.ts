@@ -21,6 +21,10 @@ export interface Config {
   /** The S3 endpoint of a non-AWS store (MinIO, R2, ...); AWS itself needs none. */
   replicaEndpoint: string | null;
   replicaRegion: string | null;
+  /** Project files per Litestream process (docs/backup.md). */
+  replicaShardSize: number;
+  /** How long a project file stays unwritten before Litestream stops watching it (docs/backup.md). */
+  replicaIdleMs: number;
   /** A bearer token that may read /metrics besides the owners' sessions. */
   metricsToken: string | null;
   webhookAllowPrivate: boolean;
@@ -128,6 +132,8 @@ export function loadConfig(env: Env = process.env): Config {
     replicaUrl: url(env, "CAPA_REPLICA_URL", ["file:", "s3:"]),
     replicaEndpoint: url(env, "CAPA_REPLICA_ENDPOINT", ["http:", "https:"]),
     replicaRegion: env.CAPA_REPLICA_REGION?.trim() || null,
+    replicaShardSize: int(env, "CAPA_REPLICA_SHARD_SIZE", 50, 1, 500),
+    replicaIdleMs: int(env, "CAPA_REPLICA_IDLE_SECONDS", 60, 1, 86400) * 1000,
     metricsToken: metricsToken(env),
     webhookAllowPrivate: bool(env, "CAPA_WEBHOOK_ALLOW_PRIVATE", false),
     webhookCaFile: env.CAPA_WEBHOOK_CA_FILE || null,

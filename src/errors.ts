@@ -22,6 +22,7 @@ const T = {
   405: "method",
   409: "conflict",
   413: "invalid_request",
+  416: "invalid_request",
   429: "rate_limited",
   500: "api_error",
   503: "api_error",
@@ -148,6 +149,34 @@ export const CATALOGUE = {
   already_rotated: e(409, "This key was rotated already; rotate its successor instead.", undefined, true),
   scope_not_held: e(403, "Cannot grant a scope you do not hold", undefined),
   invalid_scope: e(400, "That scope is not one a key can hold.", "Scopes look like instance:read or instance:read:<modelId>."),
+  // Media library (decisions.md section 10): uploads, probing, the public file URL and its transforms.
+  file_too_large: e(413, "The file is larger than the upload limit.", "Send a smaller file; the server's limit is CAPA_MEDIA_MAX_BYTES (default 100 MiB)."),
+  upload_not_multipart: e(
+    400,
+    "Uploads must be sent as multipart/form-data.",
+    "Send one or more parts named file, plus optional alt, title and folder fields.",
+  ),
+  upload_truncated: e(400, "The multipart body ended before it was complete.", "Retry the upload; the body was cut short on the way."),
+  file_required: e(400, "The upload has no file part.", "Add at least one part named file."),
+  file_empty: e(400, "A file part is empty.", "Send files of at least one byte."),
+  invalid_filename: e(
+    400,
+    "A file name is not allowed.",
+    "Send a plain name of at most 255 bytes without slashes, backslashes, control characters or a leading dot.",
+  ),
+  image_too_large: e(400, "The image declares more pixels than allowed.", "Scale the image down before uploading; the limit is CAPA_MEDIA_MAX_PIXELS."),
+  image_unreadable: e(400, "The file is marked as an image but cannot be decoded.", "Export the image again from its editor and upload the new file."),
+  invalid_transform: e(
+    400,
+    "An image transform parameter is not valid.",
+    "Example: ?w=800&fm=auto (w and h 1-4096, fit cover|contain|inside|outside|fill, fm jpg|png|webp|avif|auto, q 1-100, dpr 1-3).",
+  ),
+  transform_rate_limited: e(
+    429,
+    "Too many new image variants from this client.",
+    "Retry after the seconds in Retry-After; variants made already are never limited.",
+  ),
+  range_not_satisfiable: e(416, "The requested byte range is outside the file.", "Ask for a range within the size in the Content-Range header."),
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

@@ -108,13 +108,15 @@ export function createChangeBus(): ChangeBus {
  */
 export function createServices(config: Config, deps: ServiceDeps = {}): Services {
   const clock = deps.clock ?? systemClock;
-  const control = openControl(join(config.dataDir, "control.sqlite"));
+  // Replicated files are opened so that only Litestream checkpoints them (storage/sqlite.ts).
+  const replicated = config.replicaUrl !== null;
+  const control = openControl(join(config.dataDir, "control.sqlite"), { replicated });
   // Hardening (issue 15 item 7): secrets at rest are sealed with the data directory's key.
   const secretBox = SecretBox.forDataDir(config.dataDir);
   const log = deps.log ?? createLogger(config.logLevel);
   const secret = config.jwtSecret ?? serverSecret(control.db, secretBox, log, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
   const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
-  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs);
+  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, replicated);
   const metrics = createMetrics();
   const changes = createChangeBus();
   const renderCache = new RenderCache();
@@ -160,6 +162,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
         idleMs: config.projectIdleMs,
         waitMs: config.readWaitMs,
         timeoutMs: config.readTimeoutMs,
+        replicated,
       },
       log,
     ),

@@ -1,4 +1,5 @@
-// The admin app: GET /admin/ and its assets, and GET / sending browsers there (src/http/admin.ts).
+// The admin app: its built assets under /admin/ and the redirect of browsers from / (decisions.md
+// section 11). The app speaks only the public /v2 API, so it adds no other route.
 import { adminRoutes } from "../http/admin.ts";
 import type { Feature } from "./feature.ts";
 

@@ -32,6 +32,5 @@ export const FEATURES: Feature[] = [
   graphql,
   legacy,
   webhooks,
-  // Last: GET / and the /admin/* catch-all must not shadow any other route.
   admin,
 ];

@@ -4,4 +4,4 @@ import { sessionRoutes } from "../http/v2/sessions.ts";
 import { projectRoutes } from "../http/v2/projects.ts";
 import type { Feature } from "./feature.ts";
 
-export const people: Feature = ({ s }) => new Elysia().use(sessionRoutes(s)).use(projectRoutes(s));
+export const people: Feature = ({ s, replication }) => new Elysia().use(sessionRoutes(s)).use(projectRoutes(s, replication));

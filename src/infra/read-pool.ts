@@ -23,6 +23,8 @@ export interface ReadPoolOptions {
   dir: string;
   openMax: number;
   idleMs: number;
+  /** Files are replicated by Litestream (storage/sqlite.ts says what that changes). */
+  replicated?: boolean;
   waitMs?: number;
   timeoutMs?: number;
 }
@@ -86,7 +88,7 @@ export class ReadPool {
   private spawn(): Slot {
     const worker = new Worker(new URL("../domain/reads/worker.ts", import.meta.url));
     const slot: Slot = { worker, busy: null };
-    worker.postMessage({ type: "init", dir: this.opts.dir, openMax: this.opts.openMax, idleMs: this.opts.idleMs });
+    worker.postMessage({ type: "init", dir: this.opts.dir, openMax: this.opts.openMax, idleMs: this.opts.idleMs, replicated: this.opts.replicated ?? false });
     worker.onmessage = (ev: MessageEvent<{ seq: number; outcome?: ReadOutcome; crash?: string }>) => {
       const b = slot.busy;
       if (!b || b.seq !== ev.data.seq) return;

@@ -1,37 +1,35 @@
-// The Litestream supervisor: with CAPA_REPLICA_URL set, one `litestream replicate` child
-// replicates the control file and every project file. It is a monitor in the Litestream habit:
-// `tick` runs once a second from the job table, restarts a child that died (with exponential
-// backoff), rewrites the configuration and restarts the child when a project is added or removed,
-// and logs and continues on any error. The server keeps serving while Litestream is down; health
-// output says so.
-import { rmSync } from "node:fs";
+// The Litestream supervisor. With CAPA_REPLICA_URL set, the data files are replicated by several
+// supervised `litestream replicate` children ("shards", replication-shard.ts), each with its own
+// configuration of a bounded set of files: the control file has a shard of its own, and project
+// files fill project shards of at most `shardSize` files in the order they need one.
+//
+// Litestream 0.3 cannot add a file to a running process, and each watched file costs a Litestream
+// child about 0.4 MB and 7 open files whether it is written or not. So a project file is watched
+// only while it has writes to ship: a file whose WAL stayed unchanged for `idleMs` leaves its
+// shard at the shard's next restart, whose final sync puts its last write in the replica; it is
+// then "settled" (its WAL signature is recorded), and the first write after that (a changed
+// signature, checked every second) puts it back in a shard. This works because nothing
+// checkpoints a replicated file behind Litestream's back (storage/sqlite.ts): its WAL keeps the
+// frames Litestream has not seen, and Litestream carries on from where it stopped, in the same
+// generation. A change of files restarts only the shard concerned, at most every 2 s (at once for
+// `protect`). `tick` runs once a second from the job table and logs and continues on any error.
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
-import { configYaml, lineMessage, litestreamBinary, metaDir, writeConfig, type ReplicaSettings } from "./litestream.ts";
+import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
+import { fileControlCovered, fileCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
+import { Shard, type StopOutcome } from "./replication-shard.ts";
+import { loadSettled, restartPendingWals, saveSettled, shadowCaughtUp, waitSynced, walSignature } from "./replication-state.ts";
+import { CONTROL_FILE, projectFile } from "../storage/files.ts";
+import { summarize, type ReplicationStatus } from "./replication-status.ts";
 
-/** off: no replica configured; running: the child is up; down: it died or could not start; stopped: shut down. */
-export type ReplicationState = "off" | "running" | "down" | "stopped";
+export type { ReplicationState, ReplicationStatus } from "./replication-status.ts";
+export { BACKOFF_MAX_MS, BACKOFF_MIN_MS } from "./replication-shard.ts";
 
-export interface ReplicationStatus {
-  state: ReplicationState;
-  /** The child's process id while it runs. */
-  pid: number | null;
-  /** Files in the configuration. */
-  databases: number;
-  /** Starts after the child died or failed to start. */
-  restarts: number;
-  /** Restarts for a new configuration (a project added or removed). */
-  reloads: number;
-  lastStartAt: string | null;
-  lastExitAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  /** Seconds the replica is behind (file replicas; null for S3 or when off). */
-  lagSeconds: number | null;
-}
+/** What `protect` found: the replica holds the project, not yet, or there is no replica. */
+export type Protection = "replicated" | "pending" | "off";
 
 export interface ReplicationOptions {
   dataDir: string;
@@ -41,42 +39,44 @@ export interface ReplicationOptions {
   files: () => string[];
   log: Logger;
   clock: Clock;
+  /** Project files per shard (default 50). */
+  shardSize?: number;
+  /** How long a file's WAL stays unchanged before its shard lets it go (default 60 s). */
+  idleMs?: number;
 }
 
-export const BACKOFF_MIN_MS = 1_000;
-export const BACKOFF_MAX_MS = 60_000;
-/** A child that ran this long resets the backoff. */
-const STABLE_MS = 60_000;
-/** Project churn restarts Litestream at most this often. */
+/** Project churn restarts one shard at most this often (protect does not wait). */
 const RELOAD_EVERY_MS = 2_000;
-/** How long a stop waits for Litestream's final sync before SIGKILL. */
-const STOP_WAIT_MS = 5_000;
-/** The configuration file, in the data directory. */
-export const CONFIG_FILE = "litestream.yml";
-
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+const CONTROL_SHARD = "control";
+/** How long a watched file stays unwritten before a due WAL restart is brought forward. */
+const QUIET_MS = 5_000;
+/** How long a shard's restart waits for its child to sync the files' last writes. */
+const SYNC_WAIT_MS = 1_500;
+/** The configurations' folder, in the data directory. */
+export const CONFIG_DIR = "litestream";
 
 export class Replication {
-  private child: Subprocess<"ignore", "pipe", "pipe"> | null = null;
-  /** Children being stopped on purpose, whose exit is no failure. */
-  private readonly retiring = new WeakSet<object>();
+  private readonly shards = new Map<string, Shard>();
+  /** Watched project files and the shard each belongs in. */
+  private readonly assigned = new Map<string, string>();
+  /** Files let go by a shard whose restart is pending, with their WAL signature at that moment. */
+  private readonly leaving = new Map<string, { shard: string; sig: string }>();
+  /** Settled files and their WAL signature when they settled. */
+  private settled = new Map<string, string>();
+  /** Per watched file: the WAL signature last seen and when it last changed. */
+  private readonly activity = new Map<string, { sig: string; at: number }>();
   private files: string[] = [];
+  private nextShard = 1;
   private started = false;
   private stopping: Promise<void> | null = null;
-  private backoffMs = BACKOFF_MIN_MS;
-  private nextStartAt = 0;
-  private lastReloadAt = 0;
-  private restarts = 0;
-  private reloads = 0;
-  private lastStartAt: number | null = null;
-  private lastExitAt: number | null = null;
-  private lastError: string | null = null;
-  private lastErrorAt: number | null = null;
+  private pass: Promise<void> = Promise.resolve();
+  private readonly shardSize: number;
+  private readonly idleMs: number;
   private readonly lag: LagMeter | null;
-  readonly configPath: string;
 
   constructor(private readonly opts: ReplicationOptions) {
-    this.configPath = join(opts.dataDir, CONFIG_FILE);
+    this.shardSize = opts.shardSize ?? 50;
+    this.idleMs = opts.idleMs ?? 60_000;
     const url = opts.replica?.replicaUrl;
     this.lag = url?.startsWith("file:") ? new LagMeter(opts.dataDir, url) : null;
   }
@@ -86,141 +86,253 @@ export class Replication {
     return this.opts.replica !== null;
   }
 
-  /** Writes the configuration and starts the child (the server calls this once it serves). */
+  /** Starts the control shard and a shard for every file not settled (the server calls this once it serves). */
   start(): void {
     if (!this.enabled || this.started || this.stopping) return;
     this.started = true;
-    this.spawn(this.opts.clock.now());
+    const { dataDir } = this.opts;
+    mkdirSync(join(dataDir, CONFIG_DIR), { recursive: true, mode: 0o700 });
+    // The single configuration of earlier versions.
+    rmSync(join(dataDir, "litestream.yml"), { force: true });
+    const now = this.opts.clock.now();
+    this.files = this.opts.files();
+    const recorded = loadSettled(dataDir);
+    const control = this.shard(CONTROL_SHARD);
+    for (const rel of this.files) {
+      if (rel === CONTROL_FILE) continue;
+      const sig = recorded.get(rel);
+      if (sig !== undefined && sig === walSignature(dataDir, rel)) this.settled.set(rel, sig);
+      else this.watch(rel, now);
+    }
+    saveSettled(dataDir, this.settled);
+    control.start([CONTROL_FILE]);
+    for (const [name, shard] of this.shards) if (name !== CONTROL_SHARD) shard.start(this.desired(name));
+    // Configurations of shards an earlier run had and this one does not.
+    for (const f of readdirSync(join(dataDir, CONFIG_DIR))) {
+      if (f.endsWith(".yml") && !this.shards.has(f.slice(0, -4))) rmSync(join(dataDir, CONFIG_DIR, f), { force: true });
+    }
   }
 
-  /** One monitor pass: reload on project changes, restart a dead child, reset the backoff. */
-  async tick(now: number): Promise<void> {
+  /** One monitor pass (serialized with protect's). */
+  tick(now: number): Promise<void> {
+    return this.run(now, null);
+  }
+
+  /**
+   * Puts a new project's file in a shard at once and waits until the replica holds it: a snapshot
+   * of the file and the control file's row for it, so `capa restore` brings it back. Answers
+   * "pending" when that takes longer than `timeoutMs`, "off" without a replica.
+   */
+  async protect(projectId: string, timeoutMs: number): Promise<Protection> {
+    if (!this.enabled) return "off";
+    if (!this.started || this.stopping) return "pending";
+    const rel = projectFile(projectId);
+    const since = Date.now();
+    const deadline = since + timeoutMs;
+    await this.run(this.opts.clock.now(), rel);
+    const url = this.opts.replica!.replicaUrl;
+    const file = url.startsWith("file:");
+    for (;;) {
+      const shard = this.shards.get(this.assigned.get(rel) ?? "");
+      const held = file
+        ? fileSnapshotReady(this.opts.dataDir, url, rel) && fileControlCovered(this.opts.dataDir, url)
+        : !!shard &&
+          (await listedSnapshotReady(this.opts.dataDir, shard.configPath, rel)) &&
+          (await listedControlSegmentSince(this.opts.dataDir, this.shard(CONTROL_SHARD).configPath, since));
+      if (held) return "replicated";
+      if (Date.now() >= deadline) return "pending";
+      await Bun.sleep(file ? 50 : 500);
+    }
+  }
+
+  private run(now: number, force: string | null): Promise<void> {
+    const next = this.pass.then(() => this.step(now, force));
+    this.pass = next.catch((e) => this.opts.log.warn("replication pass failed", { error: e instanceof Error ? e.message : String(e) }));
+    return this.pass;
+  }
+
+  private shard(name: string): Shard {
+    let s = this.shards.get(name);
+    if (!s) {
+      s = new Shard(name, { dataDir: this.opts.dataDir, replica: this.opts.replica!, log: this.opts.log, clock: this.opts.clock });
+      this.shards.set(name, s);
+    }
+    return s;
+  }
+
+  /** The files a shard should watch now. */
+  private desired(name: string): string[] {
+    const out: string[] = [];
+    for (const [rel, s] of this.assigned) if (s === name) out.push(rel);
+    return out.sort();
+  }
+
+  /** Assigns a file to the newest project shard with room, opening a new shard when all are full. */
+  private watch(rel: string, now: number): void {
+    const counts = new Map<string, number>();
+    for (const s of this.assigned.values()) counts.set(s, (counts.get(s) ?? 0) + 1);
+    let target: string | null = null;
+    for (const [name, shard] of this.shards) {
+      if (name !== CONTROL_SHARD && !shard.stopping && (counts.get(name) ?? 0) < this.shardSize) target = name;
+    }
+    target ??= `projects-${this.nextShard++}`;
+    this.shard(target);
+    this.assigned.set(rel, target);
+    this.activity.set(rel, { sig: walSignature(this.opts.dataDir, rel), at: now });
+  }
+
+  private async step(now: number, force: string | null): Promise<void> {
     if (!this.started || this.stopping) return;
+    const { dataDir } = this.opts;
     const files = this.opts.files();
-    if (files.join("\n") !== this.files.join("\n") && now - this.lastReloadAt >= RELOAD_EVERY_MS) {
-      await this.reload(now);
-      return;
+    this.files = files;
+    const present = new Set(files);
+    let changed = false;
+    // Deleted projects: a settled one has no watcher, so its Litestream state goes now.
+    for (const rel of [...this.settled.keys()]) {
+      if (present.has(rel)) continue;
+      this.settled.delete(rel);
+      rmSync(metaDir(join(dataDir, rel)), { recursive: true, force: true });
+      changed = true;
     }
-    if (!this.child && now >= this.nextStartAt) {
-      this.restarts++;
-      this.spawn(now);
-      return;
+    for (const rel of [...this.assigned.keys()]) if (!present.has(rel)) this.assigned.delete(rel);
+    for (const rel of [...this.leaving.keys()]) if (!present.has(rel)) this.leaving.delete(rel);
+    // New projects, and settled files written since they settled.
+    for (const rel of files) {
+      if (rel === CONTROL_FILE || this.assigned.has(rel) || this.leaving.has(rel)) continue;
+      const sig = this.settled.get(rel);
+      if (sig === undefined) {
+        this.watch(rel, now);
+      } else if (sig !== walSignature(dataDir, rel)) {
+        this.settled.delete(rel);
+        this.watch(rel, now);
+        changed = true;
+      }
     }
-    if (this.child && this.lastStartAt !== null && now - this.lastStartAt >= STABLE_MS) this.backoffMs = BACKOFF_MIN_MS;
+    this.release(now);
+    this.bringRestartsForward(now);
+    const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.desired(s.name).join("\n") !== s.files.join("\n"));
+    const due = dirty.filter((s) => s.name === this.assigned.get(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
+    const results = await Promise.all(due.map((s) => this.reload(s, present)));
+    if (results.includes(true) || changed) saveSettled(dataDir, this.settled);
+    for (const s of this.shards.values()) s.tick(now);
     // Measuring every tick keeps the lag's "oldest write behind" mark current between scrapes.
     this.lag?.measure(this.files, Date.now());
   }
 
-  /** Restarts the child with a configuration for the current files, and drops the state of removed ones. */
-  private async reload(now: number): Promise<void> {
-    const before = this.files;
-    this.lastReloadAt = now;
-    this.reloads++;
-    if (this.child) await this.retire(this.child);
-    if (this.stopping) return;
-    this.spawn(this.opts.clock.now());
-    const kept = new Set(this.files);
+  /**
+   * Makes due WAL restarts happen while Litestream watches (replication-state.ts, restartPending),
+   * for files quiet for QUIET_MS whose last write the child has copied: a restart Litestream does
+   * not see (its child crashed meanwhile) costs the file a new generation. Files being written are
+   * left alone: their next write restarts the WAL under Litestream's eyes anyway, and restarting
+   * their WAL meanwhile was seen to do more harm than good.
+   */
+  private bringRestartsForward(now: number): void {
+    const quiet: string[] = [];
+    for (const s of this.shards.values()) {
+      if (s.pid === null || s.name === CONTROL_SHARD) continue;
+      for (const rel of s.files) {
+        const seen = this.activity.get(rel);
+        if (seen && now - seen.at >= QUIET_MS && shadowCaughtUp(this.opts.dataDir, rel)) quiet.push(rel);
+      }
+    }
+    restartPendingWals(this.opts.dataDir, quiet, this.opts.log);
+  }
+
+  /** Lets go of watched files idle for idleMs, in shards that run (their restart's final sync carries them). */
+  private release(now: number): void {
+    for (const [rel, name] of [...this.assigned]) {
+      const sig = walSignature(this.opts.dataDir, rel);
+      const seen = this.activity.get(rel);
+      if (!seen || seen.sig !== sig) {
+        this.activity.set(rel, { sig, at: now });
+        continue;
+      }
+      const shard = this.shards.get(name);
+      if (now - seen.at < this.idleMs || shard?.pid == null || !shard.files.includes(rel)) continue;
+      this.assigned.delete(rel);
+      this.activity.delete(rel);
+      this.leaving.set(rel, { shard: name, sig });
+    }
+  }
+
+  /** Restarts one shard for its new file list; true when the settled set changed. */
+  private async reload(shard: Shard, present: Set<string>): Promise<boolean> {
+    const before = shard.files;
+    const files = this.desired(shard.name);
+    let outcome: StopOutcome;
+    if (files.length === 0) {
+      outcome = await shard.stop();
+      this.shards.delete(shard.name);
+      rmSync(shard.configPath, { force: true });
+    } else {
+      // The list is read again when the child is replaced: files assigned meanwhile join this restart.
+      outcome = await shard.reload(
+        () => this.desired(shard.name),
+        () => waitSynced(before, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel)),
+      );
+    }
+    let changed = false;
+    const now = this.opts.clock.now();
+    for (const [rel, l] of [...this.leaving]) {
+      if (l.shard !== shard.name) continue;
+      this.leaving.delete(rel);
+      // Written after it was let go, or not shown in the replica: it needs a watcher still.
+      if (this.inReplica(rel, outcome) && walSignature(this.opts.dataDir, rel) === l.sig) {
+        this.settled.set(rel, l.sig);
+        changed = true;
+      } else {
+        this.watch(rel, now);
+      }
+    }
     for (const rel of before) {
       // Litestream's shadow WAL of a deleted project would otherwise stay in the data directory.
-      if (!kept.has(rel)) rmSync(metaDir(join(this.opts.dataDir, rel)), { recursive: true, force: true });
+      if (!present.has(rel)) rmSync(metaDir(join(this.opts.dataDir, rel)), { recursive: true, force: true });
     }
+    return changed;
   }
 
-  private spawn(now: number): void {
-    try {
-      const bin = litestreamBinary();
-      if (!bin) throw new Error("the litestream binary is missing; run npm install");
-      this.files = this.opts.files();
-      writeConfig(this.configPath, configYaml(this.opts.replica!, this.opts.dataDir, this.files));
-      // Litestream outlives a parent killed with SIGKILL unless told otherwise. Its -exec child
-      // watches this process and exits with it (or with Litestream), and Litestream stops when its
-      // -exec child exits; so a crashed server never leaves a replicator writing to the replica.
-      const watch = `sh -c 'while kill -0 ${process.pid} 2>/dev/null && kill -0 $PPID 2>/dev/null; do sleep 1; done'`;
-      const proc = Bun.spawn([bin, "replicate", "-config", this.configPath, "-no-expand-env", "-exec", watch], {
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      this.child = proc;
-      this.lastStartAt = now;
-      this.opts.log.info("litestream started", { pid: proc.pid, databases: this.files.length });
-      void this.follow(proc.stdout);
-      void this.follow(proc.stderr);
-      void proc.exited.then((code) => this.exited(proc, code));
-    } catch (e) {
-      this.failed(now, e instanceof Error ? e.message : String(e));
-    }
+  /** Whether the running child has shipped a file's last write (file replicas) or copied it (S3). */
+  private caughtUp(rel: string): boolean {
+    const url = this.opts.replica!.replicaUrl;
+    return url.startsWith("file:") ? fileCovered(this.opts.dataDir, url, rel) : shadowCaughtUp(this.opts.dataDir, rel);
   }
 
-  /** Records a failure and schedules the next start after the backoff. */
-  private failed(now: number, message: string): void {
-    this.lastError = message;
-    this.lastErrorAt = now;
-    this.nextStartAt = now + this.backoffMs;
-    this.opts.log.warn("litestream down", { error: message, retryInMs: this.backoffMs });
-    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+  /**
+   * Whether a file's every write is in the replica after its child stopped: a clean exit says so;
+   * for a file replica the replica's own files can also tell (an exit with an error at the final
+   * sync is often Litestream racing itself over a segment that did get written).
+   */
+  private inReplica(rel: string, outcome: StopOutcome): boolean {
+    if (outcome === "clean") return true;
+    const url = this.opts.replica!.replicaUrl;
+    return outcome === "exited" && url.startsWith("file:") && fileCovered(this.opts.dataDir, url, rel);
   }
 
-  private exited(proc: Subprocess<"ignore", "pipe", "pipe">, code: number): void {
-    const now = this.opts.clock.now();
-    if (this.child === proc) this.child = null;
-    this.lastExitAt = now;
-    if (this.retiring.has(proc) || this.stopping) return;
-    this.failed(now, `litestream exited with ${proc.signalCode ? `signal ${proc.signalCode}` : `code ${code}`}`);
-  }
-
-  /** Passes Litestream's log lines on: errors as warnings (and the last one kept), the rest at debug. */
-  private async follow(stream: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buf = "";
-    try {
-      for await (const chunk of stream) {
-        buf += decoder.decode(chunk, { stream: true });
-        for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (/\blevel=(ERROR|WARN)\b/.test(line)) {
-            const message = lineMessage(line);
-            if (/\blevel=ERROR\b/.test(line)) {
-              this.lastError = message;
-              this.lastErrorAt = this.opts.clock.now();
-            }
-            this.opts.log.warn("litestream", { message, line: line.replace(/^time=\S+\s+/, "") });
-          } else if (line.trim()) {
-            this.opts.log.debug("litestream", { line: line.replace(/^time=\S+\s+/, "") });
-          }
-        }
-      }
-    } catch {
-      // The pipe closes with the child; nothing is left to read.
-    }
-  }
-
-  /** Stops one child: SIGTERM (Litestream syncs once more and exits), SIGKILL after the wait. */
-  private async retire(proc: Subprocess<"ignore", "pipe", "pipe">): Promise<void> {
-    this.retiring.add(proc);
-    proc.kill("SIGTERM");
-    const done = await Promise.race([proc.exited.then(() => true), Bun.sleep(STOP_WAIT_MS).then(() => false)]);
-    if (!done) {
-      this.opts.log.warn("litestream did not stop in time; killing it", { pid: proc.pid });
-      proc.kill("SIGKILL");
-      await proc.exited;
-    }
-    if (this.child === proc) this.child = null;
-  }
-
-  /** Stops replication for good; the child's last sync runs before this resolves. */
+  /** Stops replication for good; every child's last sync runs before this resolves. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      if (this.child) await this.retire(this.child);
-      if (this.started) this.opts.log.info("litestream stopped");
+      await this.pass;
+      // Files whose last write the final syncs carry are settled, so the next start watches none of them.
+      const sigs = new Map([...this.assigned.keys()].map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
+      const shards = [...this.shards.values()];
+      await Promise.all(shards.map((s) => waitSynced(s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
+      const outcomes = await Promise.all(shards.map((s) => s.stop()));
+      if (!this.started) return;
+      shards.forEach((s, i) => {
+        for (const rel of s.files) {
+          const sig = sigs.get(rel);
+          if (sig !== undefined && sig === walSignature(this.opts.dataDir, rel) && this.inReplica(rel, outcomes[i]!)) this.settled.set(rel, sig);
+        }
+      });
+      saveSettled(this.opts.dataDir, this.settled);
+      this.opts.log.info("litestream stopped");
     })();
     return this.stopping;
   }
 
-  /** The status for health output and metrics. */
+  /** The status for health output and metrics: healthy when every shard is. */
   status(): ReplicationStatus {
-    const state: ReplicationState = !this.enabled ? "off" : this.stopping ? "stopped" : this.child ? "running" : "down";
     let lag: number | null = null;
     if (this.lag && this.started) {
       try {
@@ -229,17 +341,16 @@ export class Replication {
         lag = null;
       }
     }
-    return {
-      state,
-      pid: this.child?.pid ?? null,
+    const shards = [...this.shards.values()].map((s) => s.status());
+    return summarize({
+      enabled: this.enabled,
+      stopping: this.stopping !== null,
+      shards,
+      controlPid: this.shards.get(CONTROL_SHARD)?.pid ?? null,
       databases: this.files.length,
-      restarts: this.restarts,
-      reloads: this.reloads,
-      lastStartAt: iso(this.lastStartAt),
-      lastExitAt: iso(this.lastExitAt),
-      lastError: this.lastError,
-      lastErrorAt: iso(this.lastErrorAt),
+      watched: shards.reduce((n, s) => n + s.databases, 0),
+      settled: this.settled.size,
       lagSeconds: lag,
-    };
+    });
   }
 }

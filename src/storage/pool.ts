@@ -40,6 +40,8 @@ export class ProjectPool {
     private readonly dir: string,
     max: number,
     idleMs: number,
+    /** Files are replicated by Litestream (storage/sqlite.ts says what that changes). */
+    private readonly replicated = false,
   ) {
     this.lru = new LRUCache<string, ProjectHandle>({
       max,
@@ -62,7 +64,7 @@ export class ProjectPool {
   get(projectId: string): ProjectHandle {
     let h = this.lru.get(projectId);
     if (!h) {
-      const { sqlite, db } = openProjectFile(this.path(projectId));
+      const { sqlite, db } = openProjectFile(this.path(projectId), { replicated: this.replicated });
       h = { id: projectId, sqlite, db, cache: new Map(), holds: 0, evicted: false };
       this.lru.set(projectId, h);
     }

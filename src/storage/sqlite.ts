@@ -1,6 +1,6 @@
 // Opening a SQLite file: pragmas for a read-heavy single-process server, then the committed
 // drizzle-kit migrations of that kind of file.
-import { Database } from "bun:sqlite";
+import { constants, Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { dirname, join } from "node:path";
@@ -21,10 +21,18 @@ const MIGRATIONS = {
  * every connection to a file); the per-connection page cache stays small because each project
  * file has a connection in the main thread and in every read worker.
  */
-export function applyPragmas(sqlite: Database): void {
+export function applyPragmas(sqlite: Database, opts: FileOptions = {}): void {
   // The busy timeout first: every later pragma (WAL needs a lock) and the migration check then
   // wait for a lock held elsewhere (a writer, Litestream) instead of failing at once.
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  // Replication (docs/backup.md): Litestream must see every WAL frame, so with a replica Capa never
+  // checkpoints (Litestream does, while it watches the file) and never deletes the WAL (the close
+  // of the last connection otherwise checkpoints and removes it, and Litestream, finding no WAL,
+  // starts a new generation with a full snapshot). Set before journal_mode, which opens the WAL.
+  if (opts.replicated) {
+    sqlite.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1);
+    sqlite.exec("PRAGMA wal_autocheckpoint = 0");
+  }
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
@@ -33,24 +41,34 @@ export function applyPragmas(sqlite: Database): void {
   sqlite.exec("PRAGMA temp_store = MEMORY");
 }
 
+/** How a file is used: `replicated` when Litestream replicates it (CAPA_REPLICA_URL set). */
+export interface FileOptions {
+  replicated?: boolean;
+}
+
 /** Opens (creating if needed, 0600 in a 0700 folder) the control file and migrates it. */
-export function openControl(path: string): { sqlite: Database; db: ControlDb } {
+export function openControl(path: string, opts: FileOptions = {}): { sqlite: Database; db: ControlDb } {
   privateDir(dirname(path));
   privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
-  applyPragmas(sqlite);
+  applyPragmas(sqlite, opts);
   const db = drizzle({ client: sqlite, schema: controlSchema });
   migrate(db, { migrationsFolder: MIGRATIONS.control });
   return { sqlite, db };
 }
 
 /** Opens (creating if needed, 0600 in a 0700 folder) a project file and migrates it. */
-export function openProjectFile(path: string): { sqlite: Database; db: ProjectDrizzle } {
+export function openProjectFile(path: string, opts: FileOptions = {}): { sqlite: Database; db: ProjectDrizzle } {
   privateDir(dirname(path));
   privateFile(path);
   const sqlite = new Database(path, { create: true, strict: true });
-  applyPragmas(sqlite);
+  applyPragmas(sqlite, opts);
   const db = drizzle({ client: sqlite, schema: projectSchema });
   migrate(db, { migrationsFolder: MIGRATIONS.project });
   return { sqlite, db };
+}
+
+/** Throws unless the control file answers a query (what /healthz calls "storage"). */
+export function probeControl(sqlite: Database): void {
+  sqlite.query("SELECT 1 FROM projects LIMIT 1").all();
 }

@@ -1,10 +1,12 @@
-// Litestream supervision with the real binary: the child is restarted after it dies while the
-// server keeps answering; adding and deleting a project rewrites the configuration; a replica
-// that fails shows as "degraded" with a growing lag; SIGTERM flushes batched writes and stops
-// Litestream only after its last sync, so a restore holds them.
+// Litestream supervision with the real binary: a child is restarted after it dies while the
+// server keeps answering; a new project gets a shard (its own configuration and child) and is in
+// the replica before its creation is acknowledged, without restarting the control file's child;
+// deleting it stops that shard; a replica that fails shows as "degraded" with a growing lag and
+// the creation answer says the project is not protected yet; SIGTERM flushes batched writes and
+// stops Litestream only after its last sync, so a restore holds them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runCli, type ServerProc } from "../spawn.ts";
 import { alive, call, health, replicaDirs, serveReplicated, waitFor } from "./replica.ts";
@@ -32,22 +34,27 @@ describe("a supervised Litestream", () => {
     dirs.remove();
   }, 20_000);
 
-  test("a new project is added to the configuration and replicated", async () => {
+  test("a new project gets a shard of its own and is in the replica when its creation is acknowledged", async () => {
     const before = await health(origin);
-    expect(before.litestream).toMatchObject({ state: "running", databases: 1, restarts: 0, reloads: 0 });
+    expect(before.litestream).toMatchObject({ state: "running", databases: 1, restarts: 0, reloads: 0, watched: 1, settled: 0 });
+    expect(before.litestream.shards.map((s) => [s.name, s.state, s.databases])).toEqual([["control", "running", 1]]);
     const p = await call(origin, token, "POST", "/v2/projects", { name: "Shop", slug: "shop" });
     expect(p.status).toBe(201);
+    expect(p.body.backup).toBe("replicated");
     projectId = p.body.id;
-    const after = await waitFor("a reload with the project", 5_000, async () => {
-      const h = await health(origin);
-      return h.litestream.databases === 2 && h.litestream.state === "running" ? h : undefined;
-    });
-    expect(after.litestream.reloads).toBe(1);
-    expect(after.litestream.pid).not.toBe(before.litestream.pid);
-    expect(readFileSync(join(dirs.data, "litestream.yml"), "utf8")).toContain(`projects/${projectId}.sqlite`);
-    await waitFor("the project's replica", 5_000, async () =>
-      existsSync(join(dirs.replica, "projects", `${projectId}.sqlite`, "generations")) ? true : undefined,
-    );
+    // Already there, without waiting: a snapshot of the file in its current generation.
+    const gen = readFileSync(join(dirs.data, "projects", `.${projectId}.sqlite-litestream`, "generation"), "utf8").trim();
+    expect(readdirSync(join(dirs.replica, "projects", `${projectId}.sqlite`, "generations", gen, "snapshots"))).toHaveLength(1);
+    const after = await health(origin);
+    expect(after.litestream).toMatchObject({ state: "running", databases: 2, watched: 2, reloads: 1 });
+    // The control file's child was not restarted; the project's shard started once.
+    expect(after.litestream.pid).toBe(before.litestream.pid);
+    expect(after.litestream.shards.map((s) => [s.name, s.state, s.databases])).toEqual([
+      ["control", "running", 1],
+      ["projects-1", "running", 1],
+    ]);
+    expect(readFileSync(join(dirs.data, "litestream", "projects-1.yml"), "utf8")).toContain(`projects/${projectId}.sqlite`);
+    expect(readFileSync(join(dirs.data, "litestream", "control.yml"), "utf8")).not.toContain(projectId);
   }, 20_000);
 
   test("a killed Litestream is restarted and the server answers throughout", async () => {
@@ -84,26 +91,29 @@ describe("a supervised Litestream", () => {
     expect([...statuses]).toEqual([200]);
   }, 20_000);
 
-  test("a deleted project leaves the configuration and its Litestream state is removed", async () => {
+  test("a deleted project's shard stops and its Litestream state is removed", async () => {
     const meta = join(dirs.data, "projects", `.${projectId}.sqlite-litestream`);
     expect(existsSync(meta)).toBe(true);
+    const before = await health(origin);
     expect((await call(origin, token, "DELETE", `/v2/projects/${projectId}`, { slug: "shop" })).status).toBe(204);
-    await waitFor("a reload without the project", 6_000, async () => {
-      const h = await health(origin);
-      return h.litestream.databases === 1 && h.litestream.state === "running" ? h : undefined;
+    const h = await waitFor("the shard to stop", 6_000, async () => {
+      const x = await health(origin);
+      return x.litestream.databases === 1 && x.litestream.shards.length === 1 ? x : undefined;
     });
-    expect(readFileSync(join(dirs.data, "litestream.yml"), "utf8")).not.toContain(projectId);
+    expect(h.litestream).toMatchObject({ state: "running", pid: before.litestream.pid, watched: 1 });
+    expect(existsSync(join(dirs.data, "litestream", "projects-1.yml"))).toBe(false);
     expect(existsSync(meta)).toBe(false);
   }, 20_000);
 
-  test("a replica that cannot be written makes health degraded, the lag grows, writes still succeed", async () => {
-    const p = await call(origin, token, "POST", "/v2/projects", { name: "Blog", slug: "blog" });
-    expect(p.status).toBe(201);
-    // Before Litestream takes the new file on, its replica folder's path is taken by a plain file:
-    // every snapshot of that file fails.
-    const target = join(dirs.replica, "projects", `${p.body.id}.sqlite`);
+  test("a replica that cannot be written: the creation says pending, health is degraded, the lag grows, writes succeed", async () => {
+    // The project replicas' folder is a plain file: every snapshot of a project file fails.
+    const target = join(dirs.replica, "projects");
+    rmSync(target, { recursive: true, force: true });
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, "not a directory");
+    const p = await call(origin, token, "POST", "/v2/projects", { name: "Blog", slug: "blog" });
+    expect(p.status).toBe(201);
+    expect(p.body.backup).toBe("pending");
     expect((await call(origin, token, "POST", "/v2/models", { name: "Post", namespace: "post" })).status).toBe(201);
     const h = await waitFor("the failure and the lag to show", 10_000, async () => {
       const x = await health(origin);

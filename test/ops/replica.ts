@@ -57,6 +57,9 @@ export interface Health {
     reloads: number;
     lastError: string | null;
     lagSeconds: number | null;
+    watched: number;
+    settled: number;
+    shards: { name: string; state: string; pid: number | null; databases: number; restarts: number; reloads: number; lastError: string | null }[];
   };
   loops: { name: string; runs: number }[];
 }

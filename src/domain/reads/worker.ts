@@ -6,7 +6,7 @@ import { runReadJob, type ReadJob } from "./job.ts";
 declare const self: Worker;
 
 type Message =
-  | { type: "init"; dir: string; openMax: number; idleMs: number }
+  | { type: "init"; dir: string; openMax: number; idleMs: number; replicated: boolean }
   | { type: "job"; seq: number; job: ReadJob }
   | { type: "models"; projectId: string }
   | { type: "drop"; projectId: string };
@@ -17,7 +17,7 @@ self.onmessage = (ev: MessageEvent<Message>) => {
   const m = ev.data;
   switch (m.type) {
     case "init":
-      pool = new ProjectPool(m.dir, m.openMax, m.idleMs);
+      pool = new ProjectPool(m.dir, m.openMax, m.idleMs, m.replicated);
       return;
     case "models":
       // Model definitions are cached per open file; a model change on the main thread drops them.

@@ -1,6 +1,7 @@
 // Projects and members: /v2/projects...
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
+import type { Replication } from "../../infra/replication.ts";
 import { fail } from "../../errors.ts";
 import { jsonBody } from "./body.ts";
 import { managementAuth } from "../plugins/management.ts";
@@ -36,7 +37,10 @@ function roleOf(p: Principal): Role {
   return p.kind === "user" && p.role ? p.role : "viewer";
 }
 
-export function projectRoutes(s: Services) {
+/** How long creation waits for the new project's first snapshot to reach the replica. */
+const PROTECT_TIMEOUT_MS = 5_000;
+
+export function projectRoutes(s: Services, replication?: Replication) {
   return new Elysia({ prefix: "/v2/projects" })
     .use(managementAuth(s, "/v2"))
     .get(
@@ -52,8 +56,10 @@ export function projectRoutes(s: Services) {
         requireProjectCreator(s, p);
         const body = await jsonBody(request);
         const row = createProject(s, { name: body.name, slug: body.slug, ownerId: p.userId });
+        // Acknowledged once the replica holds the project, or the answer says it does not yet.
+        const backup = replication ? await replication.protect(row.id, PROTECT_TIMEOUT_MS) : "off";
         set.status = 201;
-        return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt };
+        return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt, backup };
       },
       { signedIn: true },
     )

@@ -1,0 +1,48 @@
+// The public file URL, both ways: built for records and entry reads (`url`, GraphQL
+// `Media.url(transform:)`), and taken apart for the route, which refuses any path whose ids could
+// name something outside the store (traversal, encoded dots, extra segments).
+import { filenameProblem } from "./filename.ts";
+import { type Fit, type Format, parseTransform } from "./transform.ts";
+
+/** A transform as GraphQL's `transform:` argument or a caller spells it; every key optional. */
+export interface TransformInput {
+  w?: number | null;
+  h?: number | null;
+  fit?: Fit | null;
+  fm?: Format | "auto" | null;
+  q?: number | null;
+  dpr?: number | null;
+}
+
+const ORDER = ["w", "h", "fit", "fm", "q", "dpr"] as const;
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** `<base>/media/<projectId>/<mediaId>/<filename>[?transform]`; throws invalid_transform for a bad transform. */
+export function mediaUrl(base: string, projectId: string, mediaId: string, filename: string, transform?: TransformInput | null): string {
+  const path = `${base.replace(/\/+$/, "")}/media/${encodeURIComponent(projectId)}/${encodeURIComponent(mediaId)}/${encodeURIComponent(filename)}`;
+  if (!transform) return path;
+  const params = new URLSearchParams();
+  for (const k of ORDER) {
+    const v = transform[k];
+    if (v !== undefined && v !== null) params.set(k, String(v));
+  }
+  // The same grammar as the URL itself, so a transform the route would refuse is refused here too.
+  parseTransform(params);
+  const q = params.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+/** The parts of a file URL's path, or null when it is not one (the route answers 404). */
+export function parseMediaPath(pathname: string): { projectId: string; mediaId: string; filename: string } | null {
+  const m = /^\/media\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(pathname);
+  if (!m) return null;
+  let parts: string[];
+  try {
+    parts = [m[1]!, m[2]!, m[3]!].map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  const [projectId, mediaId, filename] = parts as [string, string, string];
+  if (!ID.test(projectId) || !ID.test(mediaId) || filenameProblem(filename) !== null) return null;
+  return { projectId, mediaId, filename };
+}

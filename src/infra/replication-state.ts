@@ -1,0 +1,154 @@
+// What the replication supervisor reads and keeps of each file's WAL: a signature (size and
+// modification time), whether Litestream's shadow WAL caught up with it, whether a WAL restart is
+// due; and the set of "settled" files, those whose every write is in the replica and that no
+// Litestream child watches (see replication.ts), kept across restarts.
+import { Database } from "bun:sqlite";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { endianness } from "node:os";
+import { applyPragmas } from "../storage/sqlite.ts";
+import { closeHandle } from "../storage/pool.ts";
+import { join } from "node:path";
+import { metaDir, writeConfig } from "./litestream.ts";
+import type { Logger } from "./log.ts";
+
+/**
+ * A signature of a file's WAL: any write changes it (the WAL grows or is rewritten in place, and
+ * its modification time moves). Capa and Litestream never delete the WAL of a replicated file
+ * (see storage/sqlite.ts), so "none" only means the file was never opened in WAL mode.
+ */
+export function walSignature(dataDir: string, rel: string): string {
+  try {
+    const st = statSync(join(dataDir, `${rel}-wal`), { throwIfNoEntry: false });
+    return st ? `${st.size}:${st.mtimeMs}` : "none";
+  } catch {
+    return "none";
+  }
+}
+
+/**
+ * Whether Litestream's shadow WAL of a file is at least as new as the file's WAL, i.e. its child has
+ * copied the last write. A file Litestream never took on (no generation yet) has nothing pending.
+ */
+export function shadowCaughtUp(dataDir: string, rel: string): boolean {
+  const db = join(dataDir, rel);
+  const meta = metaDir(db);
+  let gen: string;
+  try {
+    gen = readFileSync(join(meta, "generation"), "utf8").trim();
+  } catch {
+    return true;
+  }
+  const wal = mtimeOf(`${db}-wal`);
+  if (!gen || wal === null) return true;
+  let newest = -Infinity;
+  const dir = join(meta, "generations", gen, "wal");
+  try {
+    for (const n of readdirSync(dir)) newest = Math.max(newest, mtimeOf(join(dir, n)) ?? -Infinity);
+  } catch {
+    return false;
+  }
+  return newest >= wal;
+}
+
+/**
+ * Whether the next write to a file will restart its WAL: its wal-index (the -shm file) says every
+ * frame was checkpointed (nBackfill equals mxFrame), which Litestream's snapshot leaves behind. A
+ * restart Litestream does not see (its child is down) makes its successor start a new generation.
+ * Layout: the WAL-index header's mxFrame at byte 16, the checkpoint info's nBackfill at byte 96,
+ * both in the machine's byte order (https://sqlite.org/walformat.html).
+ */
+export function restartPending(dataDir: string, rel: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(join(dataDir, `${rel}-shm`), "r");
+    const buf = Buffer.alloc(100);
+    if (readSync(fd, buf, 0, 100, 0) < 100) return false;
+    const le = endianness() === "LE";
+    const mxFrame = le ? buf.readUInt32LE(16) : buf.readUInt32BE(16);
+    return mxFrame > 0 && (le ? buf.readUInt32LE(96) : buf.readUInt32BE(96)) === mxFrame;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * Makes a pending WAL restart happen now, while the file's Litestream child runs and sees it: one
+ * write that changes nothing (the schema's user version set to itself), on a connection opened as
+ * Capa opens replicated files.
+ */
+export function restartNow(dataDir: string, rel: string): void {
+  const db = new Database(join(dataDir, rel), { create: false });
+  try {
+    applyPragmas(db, { replicated: true });
+    const v = db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+    db.exec(`PRAGMA user_version = ${Number(v)}`);
+  } finally {
+    closeHandle(db);
+  }
+}
+
+function mtimeOf(path: string): number | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The state file, beside the shards' configurations. */
+export function stateFile(dataDir: string): string {
+  return join(dataDir, "litestream", "settled.json");
+}
+
+/** The settled files recorded by the last run, with their WAL signatures when they settled. */
+export function loadSettled(dataDir: string): Map<string, string> {
+  const path = stateFile(dataDir);
+  const out = new Map<string, string>();
+  if (!existsSync(path)) return out;
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8")) as { settled?: Record<string, string> };
+    for (const [rel, sig] of Object.entries(data.settled ?? {})) if (typeof sig === "string") out.set(rel, sig);
+  } catch {
+    // A damaged state file only costs a watch of every file until they settle again.
+  }
+  return out;
+}
+
+/** Writes the settled files (atomically, like the configurations). */
+export function saveSettled(dataDir: string, settled: Map<string, string>): void {
+  const sorted = Object.fromEntries([...settled.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  writeConfig(stateFile(dataDir), `${JSON.stringify({ settled: sorted }, null, 1)}\n`);
+}
+
+/**
+ * Brings forward the WAL restarts that are pending (restartPending) of files a running Litestream
+ * child watches: otherwise the first write after that child stops would restart the WAL unseen.
+ */
+export function restartPendingWals(dataDir: string, files: string[], log: Logger): void {
+  for (const rel of files) {
+    if (!restartPending(dataDir, rel)) continue;
+    try {
+      restartNow(dataDir, rel);
+    } catch (e) {
+      log.warn("replication: WAL restart failed", { file: rel, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+}
+
+/**
+ * Waits (at most `ms`) until `covered` holds for each file: the running child has shipped (or at
+ * least copied) the last write. Litestream 0.3's final sync at exit was seen to race its own
+ * replica goroutine and to miss a WAL restart made just before; a child stopped with nothing left
+ * to ship does neither.
+ */
+export async function waitSynced(files: string[], ms: number, log: Logger, covered: (rel: string) => boolean): Promise<void> {
+  const until = performance.now() + ms;
+  let pending = files.filter((rel) => !covered(rel));
+  while (pending.length > 0 && performance.now() < until) {
+    await Bun.sleep(50);
+    pending = pending.filter((rel) => !covered(rel));
+  }
+  if (pending.length > 0) log.warn("litestream restarted before it synced", { files: pending.length });
+}

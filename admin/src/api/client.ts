@@ -30,8 +30,8 @@ export function currentProjectId(): string | null {
 
 type Query = Record<string, string | number | undefined | null>;
 
-async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
+async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query; headers?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", ...opts.headers, ...(await authHeaders()) };
   if (projectId) headers["x-svc-project"] = projectId;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   let url = path;
@@ -109,13 +109,17 @@ export const api = {
       }),
     get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
     create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
-    update: (id: string, data: Record<string, unknown>) => call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data } }),
+    /** Saves a draft; with `basedOn` (the version edited) a newer version elsewhere is a 409 version_conflict. */
+    update: (id: string, data: Record<string, unknown>, basedOn?: number) =>
+      call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data }, headers: basedOn === undefined ? {} : { "if-match": String(basedOn) } }),
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
     publish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: {} }),
     unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
       call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+    /** Saves an old version's values as a new draft version (POST .../versions/:versionId/restore). */
+    restore: (id: string, versionId: string) => call<Entry>("POST", `/v2/model-instances/${id}/versions/${versionId}/restore`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
   },
   scheduled: {
@@ -126,5 +130,8 @@ export const api = {
       }),
     forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
+    /** Moves a pending action to another wall time in a zone. */
+    reschedule: (id: string, wallTime: string, timezone: string) =>
+      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
   },
 };

@@ -383,6 +383,27 @@ describe("versions", () => {
   }, 60_000);
 });
 
+describe("preview", () => {
+  test("Preview opens the model's preview URL with a fresh token for this entry and its fields filled in", async () => {
+    await v2(env, "PATCH", "/v2/models/post", { previewUrl: `${env.origin}/api/preview?token={token}&slug={slug}&id={id}` });
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 12", exact: true }).click();
+    await page.waitForURL(/[0-9a-f-]{36}$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Preview", exact: true }).click()]);
+    await popup.waitForURL(/\/api\/preview\?token=pvw_/);
+    const opened = new URL(popup.url());
+    expect([opened.searchParams.get("slug"), opened.searchParams.get("id")]).toEqual(["field-note-12", id]);
+    // The token is fresh and covers this entry: a site's key verifies it.
+    const key = (await v2(env, "POST", "/v2/tenants/api-keys", { name: "site", scopes: ["instance:read"] })).apiKey as string;
+    const check = await fetch(`${env.origin}/api/preview?token=${opened.searchParams.get("token")}`, { headers: { "x-api-key": key } });
+    expect((await check.json()).data).toMatchObject({ valid: true, entryIds: [id], model: null });
+    await expectAccessible(page);
+    await popup.close();
+  });
+});
+
 describe("edit conflicts", () => {
   test("a save after someone else's is refused; the dialog names both sides; Overwrite and Reload", async () => {
     const page = await env.page();

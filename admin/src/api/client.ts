@@ -98,6 +98,10 @@ export const api = {
   models: {
     list: () => call<{ data: Model[] }>("GET", "/v2/models").then((r) => r.data),
   },
+  previews: {
+    /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */
+    create: (entryIds: string[]) => call<{ token: string; expiresAt: string }>("POST", "/v2/preview-tokens", { body: { entryIds } }),
+  },
   workspaces: {
     list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
     tree: (id: string) => call<{ data: TreeNode[] }>("GET", `/v2/workspaces/${id}/tree`).then((r) => r.data),

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker, useNavigate, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
-import { entryTitle, labelOf } from "../../api/models.ts";
+import { entryTitle, labelOf, previewUrlFor } from "../../api/models.ts";
 import type { Entry, Model } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
@@ -46,6 +46,23 @@ function placeError(model: Model, err: unknown): { fields: Record<string, string
     if (model.fields.some((f) => f.namespace === ns)) return { fields: { [ns]: message }, general: null };
   }
   return { fields: {}, general: message };
+}
+
+/**
+ * Opens the model's preview URL for an entry with a fresh preview token. The tab opens at once (a
+ * browser allows that only within the click), and is sent to the URL once the token is minted.
+ */
+async function openPreview(model: Model, entry: Entry): Promise<void> {
+  const tab = window.open("about:blank", "_blank");
+  // The site page must not reach back into the admin through window.opener.
+  if (tab) tab.opener = null;
+  try {
+    const { token } = await api.previews.create([entry.id]);
+    const url = previewUrlFor(model, entry, token);
+    if (tab && url) tab.location.href = url;
+  } catch {
+    tab?.close();
+  }
 }
 
 function Editor({ model, models, entry }: { model: Model; models: Model[]; entry: Entry | null }) {
@@ -199,6 +216,11 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
         {entry && status !== "draft" && (
           <button type="button" className="btn" disabled={busy} onClick={() => publish.mutate("unpublish")}>
             Unpublish
+          </button>
+        )}
+        {entry && model.previewUrl && (
+          <button type="button" className="btn" disabled={busy} onClick={() => void openPreview(model, entry)}>
+            Preview
           </button>
         )}
         {entry && (

@@ -383,6 +383,29 @@ describe("versions", () => {
   }, 60_000);
 });
 
+describe("relation search", () => {
+  test("a relation's search box asks the server for matching entries; the choice is saved", async () => {
+    const page = await env.page();
+    await openList(page);
+    await page.getByRole("link", { name: "Field note 8", exact: true }).click();
+    await page.waitForURL(/[0-9a-f-]{36}$/);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const author = page.getByLabel("Author", { exact: true });
+    await page.getByLabel("Search Author").fill("Mei");
+    // The options follow the server's answer to the search.
+    const options = () => author.getByRole("option").allTextContents();
+    for (let i = 0; i < 100 && (await options()).length !== 2; i++) await page.waitForTimeout(100);
+    expect(await options()).toEqual(["None", "Mei Lin"]);
+    await author.selectOption({ label: "Mei Lin" });
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.").waitFor();
+    const saved = await v2(env, "GET", `/v2/model-instances/${id}`);
+    const mei = (await v2(env, "GET", "/v2/model-instances?model=author&q=Mei")).data[0];
+    expect(saved.draft.data.author).toBe(mei.id);
+    await expectAccessible(page);
+  });
+});
+
 describe("preview", () => {
   test("Preview opens the model's preview URL with a fresh token for this entry and its fields filled in", async () => {
     await v2(env, "PATCH", "/v2/models/post", { previewUrl: `${env.origin}/api/preview?token={token}&slug={slug}&id={id}` });

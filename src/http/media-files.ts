@@ -20,7 +20,11 @@ export function mediaFileRoutes(s: Services, rt: MediaRuntime) {
     const parts = await rt.ready();
     return serveMedia(request, file, parts.store, { variants: parts.variants, client: clientIp(server, request) });
   };
+  // Elysia answers HEAD itself from the GET handler's body, which drops the Content-Length of a
+  // streamed or Blob body; a HEAD of a file URL is answered here, before routing, instead.
   return new Elysia()
-    .get("/media/*", ({ request, server }) => handle(request, server), { parse: "none" })
-    .head("/media/*", ({ request, server }) => handle(request, server), { parse: "none" });
+    .onRequest(({ request, server }) => {
+      if (request.method === "HEAD" && s.requests.of(request).url.pathname.startsWith("/media/")) return handle(request, server);
+    })
+    .get("/media/*", ({ request, server }) => handle(request, server), { parse: "none" });
 }

@@ -101,7 +101,7 @@ export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: st
     }
     if (body.filename !== undefined) {
       if (typeof body.filename !== "string") badField("filename", "filename must be text");
-      next.filename = checkFilename(body.filename, "the filename");
+      next.filename = checkFilename(body.filename, "this file");
     }
     const { id: _id, seq: _seq, ...set } = next;
     h.db.update(media).set(set).where(eq(media.id, id)).run();

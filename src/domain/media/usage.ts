@@ -3,7 +3,7 @@
 // SQLite narrows the rows with a LIKE on the quoted id (ids are UUIDs, so the text occurs nowhere
 // else by chance); each candidate's media fields are then read to be sure.
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { MEDIA_TYPES, type FieldDef } from "../models/fields.ts";
+import { type FieldDef, isMediaField } from "../models/fields.ts";
 
 /** One entry that uses a file, and which of its copies do. */
 export interface MediaUse {
@@ -21,11 +21,6 @@ export function mediaIdsOf(value: unknown): string[] {
     if (v !== null && typeof v === "object" && typeof (v as { id?: unknown }).id === "string") out.push((v as { id: string }).id);
   }
   return out;
-}
-
-/** Whether a field holds media (a media field, or a list of media). */
-export function isMediaField(f: Pick<FieldDef, "type" | "arrayType">): boolean {
-  return MEDIA_TYPES.has(f.type) || (f.type === "array" && f.arrayType !== null && MEDIA_TYPES.has(f.arrayType));
 }
 
 /** The media field ids of every model, by model id. */

@@ -106,6 +106,21 @@ describe("reading references", () => {
     expect(body.meta.missingReferences).toBeUndefined();
   });
 
+  test("GraphQL reads the same six keys; Media.url takes a transform (refused like the URL's own grammar)", async () => {
+    const q = `{ post(sort: [createdAt_ASC]) { nodes { title cover { id url alt type width height } small: cover { url(transform: { w: 32, fm: webp }) } } } }`;
+    const r = await h.json("POST", "/api/graphql", { headers: { "x-api-key": dev }, body: { query: q } });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.post.nodes).toEqual([
+      { title: "Refs", cover: six(fileA, "File A"), small: { url: `${six(fileA, "").url}?w=32&fm=webp` } },
+      { title: "Old form", cover: OLD, small: { url: OLD.url } },
+    ]);
+    const bad = await h.json("POST", "/api/graphql", {
+      headers: { "x-api-key": dev },
+      body: { query: "{ post { nodes { cover { url(transform: { w: 0 }) } } } }" },
+    });
+    expect(bad.body.errors[0]).toMatchObject({ message: expect.stringContaining("w"), extensions: { code: "invalid_transform" } });
+  });
+
   test("usage lists the entry; an alt edit shows at once in a cached production answer", async () => {
     const usage = await h.json("GET", `/v2/media/${fileB.id}/usage`, as());
     expect(usage.body.entries).toEqual([{ id: first, modelId: expect.any(String), namespace: "post", copies: ["draft", "published"] }]);

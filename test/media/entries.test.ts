@@ -121,6 +121,15 @@ describe("reading references", () => {
     expect(bad.body.errors[0]).toMatchObject({ message: expect.stringContaining("w"), extensions: { code: "invalid_transform" } });
   });
 
+  test("the published event's content carries the six resolved keys", async () => {
+    const row = h.capa.services.projects
+      .get(projectId)
+      .sqlite.query("SELECT content FROM events WHERE type = 'instance.published' ORDER BY seq DESC LIMIT 1")
+      .get() as { content: string };
+    const content = JSON.parse(row.content);
+    expect([content.cover, content.gallery]).toEqual([six(fileA, "File A"), [six(fileA, "Own alt"), six(fileB, "File B")]]);
+  });
+
   test("usage lists the entry; an alt edit shows at once in a cached production answer", async () => {
     const usage = await h.json("GET", `/v2/media/${fileB.id}/usage`, as());
     expect(usage.body.entries).toEqual([{ id: first, modelId: expect.any(String), namespace: "post", copies: ["draft", "published"] }]);

@@ -6,10 +6,11 @@ import { eq, sql } from "drizzle-orm";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
-import { media } from "../../storage/project/schema.ts";
+import { media, mediaBackups } from "../../storage/project/schema.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { type Tx, write } from "../unit-of-work.ts";
+import { queueBackup } from "./backup.ts";
 import { checkFilename } from "./filename.ts";
 import { parseFocalPoint } from "./focal-point.ts";
 import { folderExists } from "./folders.ts";
@@ -78,6 +79,8 @@ export function createRecords(s: Services, h: ProjectHandle, actor: string, file
         createdBy: actor,
       };
       h.db.insert(media).values(row).run();
+      // With a replica, the promise to back the file up commits with its record.
+      if (s.config.replicaUrl !== null) queueBackup(s, h, row.id, row.storageKey);
       emitMedia(s, tx, "media.uploaded", actor, row);
       return recordOf(s, h.id, row);
     });
@@ -129,6 +132,7 @@ export function deleteMedia(s: Services, h: ProjectHandle, actor: string, id: st
       }
     }
     h.db.delete(media).where(eq(media.id, id)).run();
+    h.db.delete(mediaBackups).where(eq(mediaBackups.mediaId, id)).run();
     emitMedia(s, tx, "media.deleted", actor, row);
     tx.contentChanged();
     tx.afterCommit(() => removeBytes(row));

@@ -21,6 +21,8 @@ export interface MediaParts {
 /** Opens the media parts on first use; `ready()` answers the same parts every time. */
 export class MediaRuntime {
   private opening: Promise<MediaParts> | null = null;
+  /** Projects that may have pending backups; null until the first backup tick scans every project. */
+  backupsDue: Set<string> | null = null;
 
   constructor(
     private readonly config: Config,

@@ -37,6 +37,7 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
           return once(s, h, p, request, fingerprint, set, () => {
             const records = createRecords(s, h, actor, files, fields);
             kept = true;
+            rt.backupsDue?.add(h.id);
             return { status: 201, body: records.length === 1 ? records[0] : { data: records } };
           });
         } finally {

@@ -502,3 +502,25 @@ export const mediaFolders = sqliteTable(
   },
   (t) => [index("media_folders_parent").on(t.parentId)],
 );
+
+/**
+ * Backups of media files (decisions.md section 10): with CAPA_REPLICA_URL set, each uploaded
+ * file's row here is written in the upload's transaction, and the media-backup job copies its
+ * bytes to the replica, retrying with backoff until done. A row is the durable promise that the
+ * file will reach the replica even if the server stops right after the upload.
+ */
+export const mediaBackups = sqliteTable(
+  "media_backups",
+  {
+    mediaId: text("media_id").primaryKey(),
+    storageKey: text("storage_key").notNull(),
+    /** `pending` until the replica holds the bytes, then `done`. */
+    state: text("state").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull(),
+    doneAt: text("done_at"),
+  },
+  (t) => [index("media_backups_due").on(t.nextAttemptAt).where(sql`state = 'pending'`)],
+);

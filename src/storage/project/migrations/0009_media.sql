@@ -23,6 +23,18 @@ CREATE TABLE `media` (
 CREATE UNIQUE INDEX `media_seq` ON `media` (`seq`);--> statement-breakpoint
 CREATE INDEX `media_folder_seq` ON `media` (`folder_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `media_kind_seq` ON `media` (`kind`,`seq`);--> statement-breakpoint
+CREATE TABLE `media_backups` (
+	`media_id` text PRIMARY KEY NOT NULL,
+	`storage_key` text NOT NULL,
+	`state` text NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL,
+	`next_attempt_at` text NOT NULL,
+	`last_error` text,
+	`created_at` text NOT NULL,
+	`done_at` text
+);
+--> statement-breakpoint
+CREATE INDEX `media_backups_due` ON `media_backups` (`next_attempt_at`) WHERE state = 'pending';--> statement-breakpoint
 CREATE TABLE `media_folders` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,

@@ -3,7 +3,7 @@
 // cache opened on first use. Its events go through the outbox like every other (the webhooks
 // feature subscribes to all of them).
 import { Elysia } from "elysia";
-import { backupProject, mediaReplica } from "../domain/media/backup.ts";
+import { backupProject, hasPendingBackups, mediaReplica } from "../domain/media/backup.ts";
 import { MediaRuntime } from "../domain/media/runtime.ts";
 import { projectsOnDisk } from "../domain/scheduling/wake.ts";
 import { mediaFileRoutes } from "../http/media-files.ts";
@@ -19,9 +19,10 @@ export const media: Feature = ({ s, jobs }) => {
       name: "media-backup",
       pattern: "* * * * * *",
       run: async () => {
-        // The first tick looks at every project (a restart may have left pending rows); later
-        // ticks only at projects that uploaded since or still have backups pending.
-        rt.backupsDue ??= new Set(projectsOnDisk(s));
+        // The first tick looks for projects a restart left with pending rows (read-only, without
+        // opening them in the pool); later ticks only at projects that uploaded since or still
+        // have backups pending.
+        rt.backupsDue ??= new Set(projectsOnDisk(s).filter((id) => hasPendingBackups(s.projects.path(id))));
         const parts = await rt.ready();
         for (const id of [...rt.backupsDue]) {
           if (!s.projects.exists(id)) {

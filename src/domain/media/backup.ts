@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Database } from "bun:sqlite";
 import { iso } from "../../infra/clock.ts";
+import { localStoreRoot, openLocalStore } from "../../infra/media-store/index.ts";
 import type { MediaStore } from "../../infra/media-store/types.ts";
 import type { Services } from "../../services.ts";
 import { mediaBackups } from "../../storage/project/schema.ts";
@@ -142,4 +143,36 @@ export async function restoreMedia(projectFile: string, projectId: string, store
     await store.put(r.storage_key, bytes);
   }
   return rows.length;
+}
+
+/**
+ * `capa restore`: the media files of every restored project file (`projects/<id>.sqlite`, relative
+ * to the data directory) back into the local store; answers how many files came back.
+ */
+export async function restoreProjectsMedia(t: ReplicaTarget, dataDir: string, restored: string[]): Promise<number> {
+  const store = await openLocalStore(localStoreRoot(dataDir));
+  const replica = mediaReplica(t);
+  let n = 0;
+  for (const rel of restored) {
+    const m = /^projects\/([^/]+)\.sqlite$/.exec(rel);
+    if (m) n += await restoreMedia(join(dataDir, rel), m[1]!, store, replica);
+  }
+  return n;
+}
+
+/**
+ * Whether a project file has backups pending, read through a connection of its own (read-only,
+ * closed at once) so a start-up scan neither keeps every project open in the pool nor wakes its
+ * replication; a file without the table (not migrated yet) has none.
+ */
+export function hasPendingBackups(projectFile: string): boolean {
+  let db: Database | null = null;
+  try {
+    db = new Database(projectFile, { readonly: true });
+    return db.query("SELECT 1 FROM media_backups WHERE state = 'pending' LIMIT 1").get() !== null;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
 }

@@ -125,6 +125,27 @@ describe("uploads", () => {
     }
   });
 
+  test("a body that is not multipart answers 400 upload_not_multipart and keeps nothing", async () => {
+    const before = storedIds();
+    const r = await h.json("POST", "/v2/media", { ...as(token), body: { file: "x" } });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: "Uploads must be sent as multipart/form-data.", code: "upload_not_multipart" });
+    expect(storedIds()).toEqual(before);
+  });
+
+  test("a path in a file name answers 400 invalid_filename and keeps nothing", async () => {
+    const before = storedIds();
+    const r = await upload(
+      form([
+        ["ok.txt", "fine"],
+        ["../../etc/passwd", "x"],
+      ]),
+    );
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: 'The name of file part 2 contains a path separator: "../../etc/passwd".', code: "invalid_filename", field: "filename" });
+    expect(storedIds()).toEqual(before);
+  });
+
   test("no file part answers 400 file_required", async () => {
     const r = await upload(form([], { alt: "x" }));
     expect(r.status).toBe(400);
@@ -381,7 +402,11 @@ describe("delete and usage", () => {
     expect(storedIds()).not.toContain(fileId);
     const file = await h.json("GET", `/media/${projectId}/${fileId}/hero.png`);
     expect(file.status).toBe(404);
-    expect(file.body.error).toMatchObject({ type: "not_found", code: "not_found", message: "No file at this URL." });
+    expect(file.body).toEqual({
+      error: { type: "not_found", code: "not_found", message: "No file at this URL.", docs: `${BASE}/docs/errors/not_found` },
+      meta: { version: "2026-10-01", contract: 1, requestId: expect.any(String) },
+    });
+    expect((await h.req("HEAD", `/media/${projectId}/${fileId}/hero.png`)).status).toBe(404);
   });
 });
 

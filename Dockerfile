@@ -1,4 +1,4 @@
-# Capa in one image: Bun (from npm, as package.json pins it) serving /api and /v2 on port 3000,
+# Capa in one image: Bun (from npm, as package.json pins it) serving /api, /v2 and the admin app on port 3000,
 # with every SQLite file under the /data volume.
 #
 #   docker build -t capa .
@@ -15,7 +15,13 @@ RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force \
  && node_modules/.bin/bun --version
 
-# Stage 2: the runtime. node stays because the Litestream launcher is a Node script;
+# Stage 2: the admin app, bundled by Bun into fingerprinted, precompressed files (admin/dist).
+FROM deps AS admin
+COPY admin ./admin
+COPY scripts/build-admin.ts ./scripts/build-admin.ts
+RUN node_modules/.bin/bun scripts/build-admin.ts
+
+# Stage 3: the runtime. node stays because the Litestream launcher is a Node script;
 # ca-certificates lets Litestream reach S3 over TLS.
 FROM node:20-slim
 RUN apt-get update \
@@ -30,6 +36,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
 COPY src ./src
+COPY --from=admin /app/admin/dist ./admin/dist
 
 ENV HOST=0.0.0.0 CAPA_DATA_DIR=/data PORT=3000 NODE_ENV=production PATH=/app/node_modules/.bin:$PATH
 VOLUME /data

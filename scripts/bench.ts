@@ -9,6 +9,7 @@ import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
 import { benchGraphql } from "./bench/graphql.ts";
 import { benchSocket } from "./bench/socket.ts";
 import { benchWebhooks } from "./bench/webhooks.ts";
+import { benchAdmin } from "./bench/admin.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -26,13 +27,30 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
       "1,000 publishes to 3 endpoints on a loopback HTTPS receiver: time from last publish to last of 3,000 deliveries, publish throughput with and without the outbox",
     run: figures(benchWebhooks),
   },
+  admin: {
+    about:
+      "the admin app in Chromium: a click on a model to 25 rendered rows of 100k entries, first-screen bytes, keydown to next frame with 60 fields, /v2 list page 4,000 by cursor",
+    run: figures(benchAdmin),
+  },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
+  writes: {
+    about: "scripts/write-load.ts for 60 s: 24 writers into one project with Litestream replicating to a file replica; 5xx and acknowledged writes missing",
+    run: () => scriptRun("write-load.ts", ["60", "24"]),
+  },
   socket: {
     about:
       "the real server over a socket under wrk, per scenario and key, against a raw Bun.serve + bun:sqlite server running the same SQL on the same file and a bare Bun.serve of the same bytes",
     run: benchSocket,
   },
 };
+
+/** Runs a script of scripts/ in its own process and returns what it prints (a table). */
+async function scriptRun(script: string, args: string[]): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", script), ...args], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  return out.trim();
+}
 
 /** Runs scripts/load.ts in its own process and returns its table. */
 async function loadRun(): Promise<string> {

@@ -52,8 +52,8 @@ export interface Config {
   mediaBaseUrl: string;
 }
 
-/** A configuration problem, reported as one line at start-up. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error.ts";
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 

@@ -21,6 +21,11 @@ describe("server start-up", () => {
     const keys = new Set(out.match(SECRET));
     expect([...keys].map((k) => k.slice(0, 9)).sort()).toEqual(["svc_live_", "svc_test_"]);
 
+    // The banner names the admin app, and a browser opening the origin is sent there.
+    expect(out).toContain(`  Admin app         ${origin}/admin/  (sign in with this e-mail and password)\n`);
+    const home = await fetch(`${origin}/`, { headers: { accept: "text/html" }, redirect: "manual" });
+    expect([home.status, home.headers.get("location")]).toEqual([302, "/admin/"]);
+
     // The server answers, and the printed password signs the owner in.
     const page = await fetch(`${origin}/docs/errors/internal`);
     expect(page.status).toBe(200);

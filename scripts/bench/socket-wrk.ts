@@ -2,7 +2,7 @@
 // missing (apt-get update once, then apt-get install -y wrk; the bench and CI machines run as
 // root). wrk is a C program with its own event loop: unlike a load loop in Bun it does not share
 // the runtime, the allocator or the scheduler with what it measures.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -32,6 +32,7 @@ export function ensureWrk(): { bin: string; how: string } {
 }
 
 const scripts = mkdtempSync(join(tmpdir(), "capa-wrk-"));
+process.on("exit", () => rmSync(scripts, { recursive: true, force: true }));
 let n = 0;
 
 /** A Lua script that sets the method, headers and body of every request (long brackets: no escapes to get wrong). */

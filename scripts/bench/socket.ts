@@ -87,7 +87,7 @@ async function expectOk(url: string, s: PlannedScenario, withKey: boolean): Prom
 export async function benchSocket(): Promise<string> {
   const tool = ensureWrk();
   const dir = mkdtempSync(join(tmpdir(), "capa-bench-socket-"));
-  const procs: { kill(): void }[] = [];
+  const procs: { kill(): void; exited: Promise<unknown> }[] = [];
   try {
     const prep = await spawnServer(join(import.meta.dir, "socket-prepare.ts"), [dir]);
     await prep.proc.exited;
@@ -139,7 +139,9 @@ export async function benchSocket(): Promise<string> {
     const rssAfter = rssMiB(capa.proc.pid);
     return report(rows, plan, tool.how, { idle: rssIdle, after: rssAfter });
   } finally {
+    // The server writes its batches and closes its files on SIGTERM: the directory goes after.
     for (const p of procs) p.kill();
+    await Promise.all(procs.map((p) => p.exited));
     rmSync(dir, { recursive: true, force: true });
   }
 }

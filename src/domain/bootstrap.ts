@@ -59,6 +59,7 @@ export function firstStartBanner(r: FirstStart, origin: string): string {
   const lines = [rule, "Capa first start. Save these now: the secrets are not shown again.", ""];
   lines.push(`  Owner e-mail      ${r.owner.email}`);
   lines.push(`  Owner password    ${r.owner.password ?? "(the value of CAPA_ADMIN_PASSWORD)"}`);
+  lines.push(`  Admin app         ${origin}/admin/  (sign in with this e-mail and password)`);
   if (r.demo) {
     const c = r.demo.counts;
     lines.push("");

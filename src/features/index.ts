@@ -1,5 +1,6 @@
 // Every feature of the app, in the order their routes are added (static paths such as
 // /v2/model-instances/bulk-publish before the `:id` routes beside them).
+import { admin } from "./admin.ts";
 import { bulk } from "./bulk.ts";
 import { entries } from "./entries.ts";
 import type { Feature } from "./feature.ts";
@@ -33,4 +34,5 @@ export const FEATURES: Feature[] = [
   graphql,
   legacy,
   webhooks,
+  admin,
 ];

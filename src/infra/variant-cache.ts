@@ -1,10 +1,12 @@
 // The bounded on-disk cache of image variants: one file per variant under `<dir>/<mediaId>/`, at
 // most `maxBytes` in all, the least recently used evicted first. The index lives in memory (an
 // lru-cache sized in bytes) and is rebuilt from the folder at start, oldest modification first,
-// so a restart keeps the variants made before it.
+// so a restart keeps the variants made before it. Folders are 0700 and files 0600, as everything
+// in the data directory (docs/security.md).
 import { LRUCache } from "lru-cache";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { DIR_MODE, FILE_MODE } from "../storage/permissions.ts";
 import { assertKey } from "./media-store/types.ts";
 
 /** A variant file in the cache. */
@@ -38,9 +40,8 @@ export class VariantCache {
   /** Opens the cache in `dir`, indexing the variants already there. */
   static async open(dir: string, maxBytes: number): Promise<VariantCache> {
     const cache = new VariantCache(dir, maxBytes);
-    await mkdir(join(dir, ".tmp"), { recursive: true });
     await rm(join(dir, ".tmp"), { recursive: true, force: true });
-    await mkdir(join(dir, ".tmp"), { recursive: true });
+    await mkdir(join(dir, ".tmp"), { recursive: true, mode: DIR_MODE });
     const found: { key: string; size: number; mtime: number }[] = [];
     for (const media of await readdir(dir)) {
       if (media === ".tmp") continue;
@@ -65,7 +66,8 @@ export class VariantCache {
     const path = join(this.dir, assertKey(key));
     const tmp = join(this.dir, ".tmp", crypto.randomUUID());
     await Bun.write(tmp, data);
-    await mkdir(dirname(path), { recursive: true });
+    await chmod(tmp, FILE_MODE);
+    await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
     await rename(tmp, path);
     const v = { path, size: data.byteLength };
     this.lru.set(key, v);

@@ -67,3 +67,8 @@ export function openProjectFile(path: string, opts: FileOptions = {}): { sqlite:
   migrate(db, { migrationsFolder: MIGRATIONS.project });
   return { sqlite, db };
 }
+
+/** Throws unless the control file answers a query (what /healthz calls "storage"). */
+export function probeControl(sqlite: Database): void {
+  sqlite.query("SELECT 1 FROM projects LIMIT 1").all();
+}

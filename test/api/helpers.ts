@@ -91,13 +91,21 @@ export function expectNoSecret(r: Answer, secret: string): void {
 /** Adds a member with a role (creating the account) and signs them in; requests need `x-svc-project`. */
 /**
  * Adds a member the way people join (decisions.md section 2): an invitation, accepted by the
- * person with a password of their own. Answers the acceptance (201 with a session), or the
- * invitation's refusal.
+ * person: a new account with a password of their own, or an existing account (whose password
+ * this is) signed in first. Answers the acceptance (201 with a session for a new account, or a
+ * 201-status session of the signed-in account), or the invitation's refusal.
  */
 export async function addMember(h: Harness, inviterToken: string, projectId: string, email: string, role: string, password = "member-password-1") {
   const invited = await h.json("POST", `/v2/projects/${projectId}/members`, { token: inviterToken, body: { email, role } });
   if (invited.status !== 201) return invited;
-  return h.json("POST", "/v2/invitations/accept", { body: { token: invited.body.invitation.token, password } });
+  const token = invited.body.invitation.token;
+  const asNew = await h.json("POST", "/v2/invitations/accept", { body: { token, password } });
+  if (!(asNew.status === 400 && asNew.body.field === "password")) return asNew;
+  // The e-mail has an account already: it signs in and accepts as itself.
+  const login = await h.json("POST", "/v2/user/login", { body: { email, password } });
+  if (login.status !== 200) return login;
+  const accepted = await h.json("POST", "/v2/invitations/accept", { token: login.body.accessToken, body: { token } });
+  return accepted.status === 200 ? { ...login, status: 201 } : accepted;
 }
 
 export async function memberToken(h: Harness, ownerToken: string, projectId: string, email: string, role: string): Promise<string> {

@@ -1,7 +1,7 @@
 // The media store contract, run against both drivers: a local folder, and Bun's S3 client talking
 // to a real S3-compatible server (s3rver, started here on a random port).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, rmSync } from "node:fs";
+import { chmodSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import S3rver from "s3rver";
 import { type MediaStore, mediaStorageKey, openLocalStore, openMediaStore, parseS3Url } from "../../src/infra/media-store/index.ts";
@@ -131,6 +131,19 @@ describe("the local store at open", () => {
     await store.put("proj/x", bytes(10, 1));
     await store.put("proj/x", new Blob([bytes(70_000, 2)]).stream());
     expect(await read(await store.get("proj/x"))).toEqual(bytes(70_000, 2));
+    t.remove();
+  });
+
+  test("folders are 0700 and files 0600 whatever the umask, as everything in the data directory", async () => {
+    const t = tempDir();
+    const src = join(t.dir, "open.bin");
+    await Bun.write(src, bytes(10));
+    chmodSync(src, 0o644);
+    const store = await openLocalStore(join(t.dir, "media"));
+    await store.put("proj/a", { path: src });
+    await store.put("proj/b", bytes(10));
+    const mode = (p: string) => statSync(join(t.dir, "media", p)).mode & 0o777;
+    expect([mode("."), mode(".tmp"), mode("proj"), mode("proj/a"), mode("proj/b")]).toEqual([0o700, 0o700, 0o700, 0o600, 0o600]);
     t.remove();
   });
 

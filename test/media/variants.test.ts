@@ -1,7 +1,7 @@
 // Variants: made once under single-flight, kept in a bounded LRU disk cache, rendered under a
 // CPU-sized semaphore, and new ones limited per client while cached ones never are.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AppError, v2Body } from "../../src/errors.ts";
 import { parseTransform, resolveTransform } from "../../src/domain/media/transform.ts";
@@ -141,6 +141,7 @@ describe("VariantCache", () => {
     expect(cache.get("m1/a")).toEqual(a);
     expect(cache.bytes).toBe(240);
     expect(readdirSync(join(dir, "m1"))).toEqual(["a"]);
+    expect([statSync(join(dir, "m1")).mode & 0o777, statSync(a.path).mode & 0o777]).toEqual([0o700, 0o600]);
   });
 
   test("reopened, the cache finds the variants on disk; dropMedia deletes one file's variants", async () => {

@@ -87,12 +87,14 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
   }
   const list = (await call(origin, token, "GET", "/v2/model-instances?model=note&limit=100")).text;
 
-  // The crash: the machine is lost with its disk. Litestream is killed too, so nothing reaches
-  // the replica after the replication point (a server killed alone lets Litestream sync once more).
-  process.kill(pid, "SIGKILL");
+  // The crash: the machine is lost with its disk. Every Litestream shard is killed too, so nothing
+  // reaches the replica after the replication point (a server killed alone lets Litestream sync
+  // once more, and a shard left running would write into the wiped directory).
+  const shardPids = ((await health(origin)).litestream.shards as { pid: number | null }[]).flatMap((s) => (s.pid === null ? [] : [s.pid]));
+  for (const p of new Set([pid, ...shardPids])) process.kill(p, "SIGKILL");
   first.server.proc.kill("SIGKILL");
   await first.server.exited();
-  await waitFor("litestream to be gone", 5_000, async () => (alive(pid) ? undefined : true));
+  await waitFor("litestream to be gone", 5_000, async () => ([pid, ...shardPids].some(alive) ? undefined : true));
   // secret.key is not in the replica; the operator keeps it apart (docs/backup.md).
   const key = readFileSync(join(dirs.data, "secret.key"), "utf8");
   rmSync(dirs.data, { recursive: true, force: true });

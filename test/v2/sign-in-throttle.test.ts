@@ -122,6 +122,16 @@ describe("per account", () => {
   );
 
   test(
+    "an absurdly long e-mail (100,000 characters) is throttled like any other",
+    async () => {
+      const long = `${"x".repeat(100_000)}@example.com`;
+      for (let i = 0; i < 5; i++) expect(await wrong(long)).toEqual(refused);
+      expect(await wrong(long)).toEqual(throttled(30));
+    },
+    SLOW,
+  );
+
+  test(
     "attempts sent in parallel cannot slip past the threshold",
     async () => {
       const all = await Promise.all(Array.from({ length: 12 }, () => wrong()));

@@ -4,7 +4,8 @@
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { createModel } from "../models/service.ts";
-import { createEntry, publishEntry, updateEntry } from "../entries/service.ts";
+import { createEntry, updateEntry } from "../entries/service.ts";
+import { publishEntry } from "../entries/publish.ts";
 import { demoImageMaker } from "./images.ts";
 
 /** What the seed created, for the first-start summary. */

@@ -117,10 +117,11 @@ export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: st
 
 /**
  * Deletes a record (media.deleted); 409 media_in_use naming the entries while any references it,
- * unless `force`. `removeBytes` runs after the commit with the row that was deleted.
+ * unless `force`. Answers the deleted row, whose bytes the caller removes once this returns (the
+ * unit has committed then, so a rolled-back delete never loses a file).
  */
-export function deleteMedia(s: Services, h: ProjectHandle, actor: string, id: string, force: boolean, removeBytes: (row: MediaRow) => void): void {
-  write(s, h, (tx) => {
+export function deleteMedia(s: Services, h: ProjectHandle, actor: string, id: string, force: boolean): MediaRow {
+  return write(s, h, (tx) => {
     const row = mediaOrFail(h, id);
     if (!force) {
       const entries = mediaUsage(h, id);
@@ -135,7 +136,7 @@ export function deleteMedia(s: Services, h: ProjectHandle, actor: string, id: st
     h.db.delete(mediaBackups).where(eq(mediaBackups.mediaId, id)).run();
     emitMedia(s, tx, "media.deleted", actor, row);
     tx.contentChanged();
-    tx.afterCommit(() => removeBytes(row));
+    return row;
   });
 }
 

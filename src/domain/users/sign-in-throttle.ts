@@ -29,6 +29,8 @@ export const IP_POLICY: ThrottlePolicy = { threshold: 20, baseDelayMs: 30_000, m
 
 /** Keys remembered per kind; the oldest are dropped first, so a flood of names cannot grow memory. */
 const MAX_KEYS = 10_000;
+/** The longest account key kept (an e-mail address is at most 254 characters). */
+const MAX_KEY_CHARS = 256;
 
 interface State {
   failures: number;
@@ -107,7 +109,9 @@ export class SignInThrottle {
    * slip past the threshold) and returns the settle function to call with the outcome.
    */
   begin(email: string, ip: string): (succeeded: boolean) => void {
-    const account = email.trim().toLowerCase();
+    // No account's e-mail is longer than 254 characters; cutting the key keeps each of the
+    // 10,000 remembered keys small even when a request sends a megabyte of "e-mail".
+    const account = email.trim().toLowerCase().slice(0, MAX_KEY_CHARS);
     const now = this.clock.now();
     const wait = Math.max(this.accounts.waitMs(account, now), this.ips.waitMs(ip, now));
     if (wait > 0) throw new AppError("sign_in_throttled", { headers: { "retry-after": String(Math.ceil(wait / 1000)) } });

@@ -6,6 +6,7 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { webhookEndpoints } from "../../storage/project/schema.ts";
 import { SecretBox } from "../../infra/secret-box.ts";
 import { maskSecret } from "./signing.ts";
+import { write } from "../unit-of-work.ts";
 
 /** The kind a webhook secret is sealed for (the associated data of its encryption). */
 export const SECRET_KIND = "webhook-secret";
@@ -25,13 +26,16 @@ export function sealClearSecrets(s: Services, h: ProjectHandle): number {
       "SELECT id, secret, previous_secret AS previousSecret FROM webhook_endpoints WHERE secret NOT LIKE 'sealed:%' OR previous_secret NOT LIKE 'sealed:%'",
     )
     .all() as { id: string; secret: string; previousSecret: string | null }[];
-  for (const r of rows) {
-    const seal = (v: string | null) => (v === null || SecretBox.isSealed(v) ? v : sealedSecret(s, v));
-    h.db
-      .update(webhookEndpoints)
-      .set({ secret: seal(r.secret)!, previousSecret: seal(r.previousSecret) })
-      .where(eq(webhookEndpoints.id, r.id))
-      .run();
-  }
+  if (rows.length === 0) return 0;
+  const seal = (v: string | null) => (v === null || SecretBox.isSealed(v) ? v : sealedSecret(s, v));
+  write(s, h, () => {
+    for (const r of rows) {
+      h.db
+        .update(webhookEndpoints)
+        .set({ secret: seal(r.secret)!, previousSecret: seal(r.previousSecret) })
+        .where(eq(webhookEndpoints.id, r.id))
+        .run();
+    }
+  });
   return rows.length;
 }

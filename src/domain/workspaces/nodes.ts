@@ -6,7 +6,7 @@ import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Principal } from "../access/principal.ts";
 import { allModels } from "../models/catalog.ts";
-import { titleOf } from "../entries/service.ts";
+import { titleOf } from "../entries/publish.ts";
 import {
   assignIds,
   checkEntryRef,

@@ -63,10 +63,10 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
         const force = (query as Record<string, string>).force;
         if (force !== undefined && force !== "true" && force !== "false") badField("force", "force must be true or false");
         const parts = await rt.ready();
-        deleteMedia(s, h, actor, params.id, force === "true", (row) => {
-          void parts.store.delete(row.storageKey).catch((err) => s.log.warn("media bytes not removed", { key: row.storageKey, err: String(err) }));
-          void parts.cache.dropMedia(row.id);
-        });
+        const row = deleteMedia(s, h, actor, params.id, force === "true");
+        // The record is gone (committed): its bytes and variants go before the answer.
+        await parts.store.delete(row.storageKey).catch((err) => s.log.warn("media bytes not removed", { key: row.storageKey, err: String(err) }));
+        await parts.cache.dropMedia(row.id);
         set.status = 204;
         return null;
       },

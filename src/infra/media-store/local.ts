@@ -1,15 +1,17 @@
 // The `local` media store: one file per key under a folder of the data directory. A put writes
 // (or hard-links) a temp file inside the store's own `.tmp` folder and renames it into place, so
-// a reader never sees half a file and a crash leaves only a temp file behind.
-import { copyFile, link, mkdir, rename, rm, rmdir, stat } from "node:fs/promises";
+// a reader never sees half a file and a crash leaves only a temp file behind. Folders are 0700 and
+// files 0600 whatever the umask, as everything in the data directory (docs/security.md).
+import { chmod, copyFile, link, mkdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { DIR_MODE, FILE_MODE } from "../../storage/permissions.ts";
 import { assertKey, type ByteRange, type MediaStore, type PutSource } from "./types.ts";
 
 /** Opens (creating if needed) a local store rooted at `root`; temp files a crash left behind are removed. */
 export async function openLocalStore(root: string): Promise<MediaStore> {
   // One process owns a data directory, so nothing is writing into .tmp while it opens.
   await rm(join(root, ".tmp"), { recursive: true, force: true });
-  await mkdir(join(root, ".tmp"), { recursive: true });
+  await mkdir(join(root, ".tmp"), { recursive: true, mode: DIR_MODE });
   const pathOf = (key: string) => join(root, assertKey(key));
   const sizeOf = async (key: string) => {
     const path = pathOf(key);
@@ -35,7 +37,8 @@ export async function openLocalStore(root: string): Promise<MediaStore> {
         } else {
           await Bun.write(tmp, source as Blob | Uint8Array);
         }
-        await mkdir(dirname(final), { recursive: true });
+        await chmod(tmp, FILE_MODE);
+        await mkdir(dirname(final), { recursive: true, mode: DIR_MODE });
         await rename(tmp, final);
       } catch (err) {
         await rm(tmp, { force: true });

@@ -1,0 +1,130 @@
+// The typed client of the public /v2 API: the only code in the app that sends requests (screens
+// call these functions through TanStack Query, never fetch). Every call is a documented route
+// a script could call too (decisions.md 11).
+import { authHeaders, signOut } from "./session.ts";
+import type { Entry, EntryPage, EntrySort, EntryStatus, Member, Model, Project, Resolved, ScheduledAction, TreeNode, Version, WorkspaceList } from "./types.ts";
+
+/** A refusal from the server: the status, its `code`, and the field it names, if any. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null,
+    readonly field: string | null,
+  ) {
+    super(message);
+  }
+}
+
+let projectId: string | null = null;
+
+/** Chooses the project every request acts in (sent as x-svc-project). */
+export function actInProject(id: string | null): void {
+  projectId = id;
+}
+
+/** The project requests act in. */
+export function currentProjectId(): string | null {
+  return projectId;
+}
+
+type Query = Record<string, string | number | undefined | null>;
+
+async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
+  if (projectId) headers["x-svc-project"] = projectId;
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  let url = path;
+  if (opts.query) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.query)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+    const s = q.toString();
+    if (s) url += `?${s}`;
+  }
+  const res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  if (res.status === 204) return undefined as T;
+  const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!res.ok) {
+    if (res.status === 401) signOut();
+    const field = typeof json?.field === "string" ? json.field : typeof json?.param === "string" ? json.param : null;
+    throw new ApiError(res.status, String(json?.error ?? `The server answered ${res.status}.`), (json?.code as string) ?? null, field);
+  }
+  return json as T;
+}
+
+/** The query keys of each resource, so a write can invalidate exactly what it changed. */
+export const keys = {
+  projects: () => ["projects"] as const,
+  members: (project: string) => ["members", project] as const,
+  models: (project: string) => ["models", project] as const,
+  workspaces: (project: string) => ["workspaces", project] as const,
+  tree: (project: string, workspace: string) => ["workspace-tree", project, workspace] as const,
+  entries: (project: string, model: string) => ["entries", project, model] as const,
+  entryList: (project: string, model: string, filter: EntryFilter) => ["entries", project, model, filter] as const,
+  entry: (project: string, id: string) => ["entry", project, id] as const,
+  versions: (project: string, id: string) => ["versions", project, id] as const,
+  scheduled: (project: string, id: string) => ["scheduled", project, id] as const,
+};
+
+/** The filters of an entry list. */
+export interface EntryFilter {
+  status?: EntryStatus;
+  q?: string;
+  sort?: EntrySort;
+}
+
+/** The answer of a bulk request: a dry run's count, the results of a small batch, or a queued batch. */
+export interface BulkAnswer {
+  count: number;
+  dryRun?: true;
+  counts?: { done: number; skipped: number; failed: number };
+  batchId?: string;
+}
+
+/** Scheduling a publish or unpublish at a wall time in an IANA zone. */
+export interface ScheduleInput {
+  action: "publish" | "unpublish";
+  entryId: string;
+  wallTime: string;
+  timezone: string;
+}
+
+export const api = {
+  projects: {
+    list: () => call<{ data: Project[] }>("GET", "/v2/projects").then((r) => r.data),
+    setCurrent: (id: string) => call<unknown>("PUT", "/v2/projects/current", { body: { projectId: id } }),
+    members: (id: string) => call<{ data: Member[] }>("GET", `/v2/projects/${id}/members`).then((r) => r.data),
+  },
+  models: {
+    list: () => call<{ data: Model[] }>("GET", "/v2/models").then((r) => r.data),
+  },
+  workspaces: {
+    list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
+    tree: (id: string) => call<{ data: TreeNode[] }>("GET", `/v2/workspaces/${id}/tree`).then((r) => r.data),
+  },
+  entries: {
+    list: (model: string, filter: EntryFilter, after: string | null, limit = 25) =>
+      call<EntryPage>("GET", "/v2/model-instances", {
+        query: { model, status: filter.status, q: filter.q, sort: filter.sort, after: after ?? undefined, limit },
+      }),
+    get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
+    create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
+    update: (id: string, data: Record<string, unknown>) => call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data } }),
+    remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
+    publish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: {} }),
+    unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),
+    /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
+    bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
+      call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+    versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
+  },
+  scheduled: {
+    /** Schedules one publish or unpublish of an entry; the answer holds the server's resolved instant. */
+    create: (s: ScheduleInput) =>
+      call<{ batchId: string; resolved: Resolved; actions: ScheduledAction[] }>("POST", "/v2/scheduled-actions", {
+        body: { action: s.action, targets: [{ type: "instance", id: s.entryId }], wallTime: s.wallTime, timezone: s.timezone },
+      }),
+    forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
+    cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
+  },
+};

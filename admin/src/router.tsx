@@ -1,0 +1,94 @@
+// The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
+// are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
+import type { EntrySort, EntryStatus } from "./api/types.ts";
+import { isSignedIn } from "./api/session.ts";
+import { SignIn } from "./screens/sign-in/sign-in.tsx";
+import { Shell } from "./screens/shell/shell.tsx";
+import { Home } from "./screens/home/home.tsx";
+import { EntryList } from "./screens/entries/entry-list.tsx";
+import { Placeholder } from "./screens/placeholder/placeholder.tsx";
+
+const rootRoute = createRootRoute({ component: Outlet });
+
+/** The sign-in screen; `redirect` is where to go afterwards. */
+export const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "sign-in",
+  validateSearch: (s: Record<string, unknown>): { redirect?: string } => (typeof s.redirect === "string" ? { redirect: s.redirect } : {}),
+  component: SignIn,
+});
+
+/** Everything behind sign-in, inside the shell (rail plus main area). */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "app",
+  beforeLoad: ({ location }) => {
+    if (!isSignedIn()) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+  },
+  component: Shell,
+});
+
+const homeRoute = createRoute({ getParentRoute: () => appRoute, path: "/", component: Home });
+
+/** The filters of the entry list, kept in the URL. */
+export interface ListSearch {
+  status?: EntryStatus;
+  q?: string;
+  sort?: EntrySort;
+}
+
+const STATUSES = new Set(["draft", "published", "changed"]);
+const SORTS = new Set(["createdAt", "-createdAt", "updatedAt", "-updatedAt"]);
+
+/** The entry list of a model. */
+export const listRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "content/$model",
+  validateSearch: (s: Record<string, unknown>): ListSearch => ({
+    ...(typeof s.status === "string" && STATUSES.has(s.status) ? { status: s.status as EntryStatus } : {}),
+    ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
+    ...(typeof s.sort === "string" && SORTS.has(s.sort) ? { sort: s.sort as EntrySort } : {}),
+  }),
+  component: EntryList,
+});
+
+/** A new entry of a model. */
+export const newEntryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "content/$model/new",
+  component: lazyRouteComponent(() => import("./screens/entry/entry-screen.tsx"), "NewEntryScreen"),
+});
+
+/** An entry in the editor. */
+export const entryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "content/$model/$entryId",
+  component: lazyRouteComponent(() => import("./screens/entry/entry-screen.tsx"), "EntryScreen"),
+});
+
+/** The screens reached from the rail's foot; placeholders until their issues are built. */
+const SCREENS = [
+  ["models", "Models"],
+  ["media", "Media"],
+  ["keys", "API keys"],
+  ["webhooks", "Webhooks"],
+  ["people", "People"],
+  ["settings", "Settings"],
+] as const;
+
+const screenRoutes = SCREENS.map(([path, title]) => createRoute({ getParentRoute: () => appRoute, path, component: () => <Placeholder title={title} /> }));
+
+const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes])]);
+
+/** The router, mounted under /admin. */
+export const router = createRouter({ routeTree, basepath: "/admin", defaultPreload: false, scrollRestoration: false });
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+/** The links of the rail's foot: path and the word on the link (decisions.md 11). */
+export const SCREEN_LINKS = SCREENS;

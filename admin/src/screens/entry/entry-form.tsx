@@ -1,0 +1,151 @@
+// The fields of an entry: the model's entry layout (cards in main and aside, widths on a
+// 6-column grid, collapsible cards), or one card of every field when the model has none.
+import { memo, useCallback, useState, type ReactNode } from "react";
+import type { Field, LayoutCard, LayoutField, Model } from "../../api/types.ts";
+import { labelOf } from "../../api/models.ts";
+import { FieldInput } from "../../fields/kinds.tsx";
+
+/** The form's values by field namespace, and the server's error per namespace. */
+export interface FormProps {
+  model: Model;
+  models: Model[];
+  projectId: string;
+  values: Record<string, unknown>;
+  errors: Record<string, string>;
+  onChange(ns: string, v: unknown): void;
+  /** Extra cards for the aside (details, scheduling). */
+  aside?: ReactNode;
+}
+
+interface BlockProps {
+  field: Field;
+  width: string;
+  display: LayoutField["display"];
+  value: unknown;
+  error: string | undefined;
+  onChange(ns: string, v: unknown): void;
+  models: Model[];
+  projectId: string;
+}
+
+/** One field with its label and error; memoised, so typing in one field renders only that field. */
+const FieldBlock = memo(function FieldBlock({ field, width, display, value, error, onChange, models, projectId }: BlockProps) {
+  const id = `f-${field.id}`;
+  const set = useCallback((v: unknown) => onChange(field.namespace, v), [onChange, field.namespace]);
+  const errorId = error ? `${id}-error` : undefined;
+  const isCheckbox = field.type === "true_false";
+  // The star sits outside the label, so the input's name is exactly the field's label.
+  const label = (
+    <span className="label-row">
+      <label htmlFor={id} id={`${id}-label`}>
+        {labelOf(field)}
+      </label>
+      {field.required ? (
+        <span className="required" aria-hidden="true">
+          *
+        </span>
+      ) : null}
+    </span>
+  );
+  return (
+    <div className={`field w-${width}`}>
+      {!isCheckbox && label}
+      <div className={isCheckbox ? "array-item" : undefined}>
+        <FieldInput
+          field={field}
+          value={value}
+          onChange={set}
+          id={id}
+          labelId={`${id}-label`}
+          errorId={errorId}
+          invalid={!!error}
+          models={models}
+          projectId={projectId}
+          display={display}
+        />
+        {isCheckbox && label}
+      </div>
+      {error && (
+        <span className="error" id={errorId}>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+});
+
+function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
+  const [open, setOpen] = useState(!card.collapsed);
+  const byId = new Map(p.model.fields.map((f) => [f.id, f]));
+  const fields = card.items.map((it) => ({ it, f: byId.get(it.fieldId) })).filter((x): x is { it: (typeof card.items)[number]; f: Field } => !!x.f);
+  // A collapsed card with an error opens, so the error is never hidden.
+  const shown = open || fields.some((x) => p.errors[x.f.namespace]);
+  const bodyId = `card-${card.id}`;
+  return (
+    <section className="card" aria-labelledby={`${bodyId}-title`}>
+      {card.collapsible ? (
+        <h2 id={`${bodyId}-title`}>
+          <button type="button" className="card-toggle" aria-expanded={shown} aria-controls={bodyId} onClick={() => setOpen(!shown)}>
+            {shown ? "▾" : "▸"} {card.title}
+          </button>
+        </h2>
+      ) : (
+        <h2 id={`${bodyId}-title`}>{card.title}</h2>
+      )}
+      {card.description && <p className="muted">{card.description}</p>}
+      <div className="card-fields" id={bodyId} hidden={!shown}>
+        {fields.map(({ it, f }) => (
+          <FieldBlock
+            key={it.id}
+            field={f}
+            width={it.width ?? "full"}
+            display={it.display}
+            value={p.values[f.namespace]}
+            error={p.errors[f.namespace]}
+            onChange={p.onChange}
+            models={p.models}
+            projectId={p.projectId}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** The entry's fields as the model lays them out. */
+export function EntryForm(p: FormProps) {
+  const layout = p.model.layout;
+  if (layout && layout.main.length + layout.aside.length > 0) {
+    return (
+      <div className="editor-grid">
+        <div>
+          {layout.main.map((c) => (
+            <Card key={c.id} card={c} p={p} />
+          ))}
+        </div>
+        <div>
+          {p.aside}
+          {layout.aside.map((c) => (
+            <Card key={c.id} card={c} p={p} />
+          ))}
+        </div>
+      </div>
+    );
+  }
+  const all: LayoutCard = {
+    t: "card",
+    id: "all",
+    title: "Fields",
+    collapsible: false,
+    collapsed: false,
+    items: p.model.fields.map((f) => ({ t: "field", id: f.id, fieldId: f.id, width: "full" })),
+  };
+  return (
+    <div className="editor-grid">
+      <div>
+        <Card card={all} p={p} />
+      </div>
+      <div>{p.aside}</div>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+// Scheduling in the editor's aside: a wall time in a chosen IANA zone (the browser's zone
+// first), the server's resolved instant and DST note after scheduling, and the entry's pending
+// actions with Cancel (decisions.md 11, Time).
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, ApiError, keys } from "../../api/client.ts";
+import type { Resolved, ScheduledAction } from "../../api/types.ts";
+import { useProject } from "../shell/project-context.ts";
+
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const ZONES = (() => {
+  const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [BROWSER_ZONE, ...all.filter((z) => z !== BROWSER_ZONE)];
+})();
+const WORDS = { publish: "Publish", unpublish: "Unpublish" } as const;
+
+/** An instant in plain words, in UTC, as the server resolved it. */
+function utc(at: string): string {
+  return `${at.slice(0, 10)} ${at.slice(11, 16)} UTC`;
+}
+
+/** A wall time without seconds, as people write it. */
+function wall(a: Pick<ScheduledAction, "wallTime" | "timezone">): string {
+  return `${a.wallTime.slice(0, 16).replace("T", " ")} ${a.timezone}`;
+}
+
+/** The Schedule card of an entry. */
+export function ScheduleCard({ entryId }: { entryId: string }) {
+  const { project } = useProject();
+  const client = useQueryClient();
+  const actions = useQuery({ queryKey: keys.scheduled(project.id, entryId), queryFn: () => api.scheduled.forEntry(entryId) });
+  const [action, setAction] = useState<"publish" | "unpublish">("publish");
+  const [time, setTime] = useState("");
+  const [zone, setZone] = useState(BROWSER_ZONE);
+  const [errors, setErrors] = useState<{ wallTime?: string; timezone?: string; general?: string }>({});
+  const [resolved, setResolved] = useState<Resolved | null>(null);
+
+  const schedule = useMutation({
+    mutationFn: () => api.scheduled.create({ action, entryId, wallTime: time.length === 16 ? `${time}:00` : time, timezone: zone }),
+    onSuccess: async (r) => {
+      setErrors({});
+      setResolved(r.resolved);
+      await client.invalidateQueries({ queryKey: keys.scheduled(project.id, entryId) });
+    },
+    onError: (e) => {
+      setResolved(null);
+      const field = e instanceof ApiError ? e.field : null;
+      if (field === "wallTime" || field === "timezone") setErrors({ [field]: e.message });
+      else setErrors({ general: e.message });
+    },
+  });
+  const cancel = useMutation({
+    mutationFn: (id: string) => api.scheduled.cancel(id),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.scheduled(project.id, entryId) }),
+    onError: (e) => setErrors({ general: e.message }),
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!time) {
+      setErrors({ wallTime: "Choose a date and time." });
+      return;
+    }
+    schedule.mutate();
+  }
+
+  const pending = (actions.data ?? []).filter((a) => a.status === "pending" || a.status === "failed");
+  return (
+    <section className="card" aria-labelledby="schedule-title">
+      <h2 id="schedule-title">Schedule</h2>
+      <form className="array-items" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="schedule-action">Action</label>
+          <select id="schedule-action" value={action} onChange={(e) => setAction(e.target.value as "publish" | "unpublish")}>
+            <option value="publish">Publish</option>
+            <option value="unpublish">Unpublish</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="schedule-time">Time</label>
+          <input
+            id="schedule-time"
+            type="datetime-local"
+            value={time}
+            onChange={(e) => setTime(e.target.value)}
+            aria-invalid={!!errors.wallTime || undefined}
+            aria-describedby={errors.wallTime ? "schedule-time-error" : undefined}
+          />
+          {errors.wallTime && (
+            <span className="error" id="schedule-time-error">
+              {errors.wallTime}
+            </span>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="schedule-zone">Time zone</label>
+          <input
+            id="schedule-zone"
+            list="schedule-zones"
+            value={zone}
+            onChange={(e) => setZone(e.target.value)}
+            aria-invalid={!!errors.timezone || undefined}
+            aria-describedby={errors.timezone ? "schedule-zone-error" : undefined}
+          />
+          <datalist id="schedule-zones">
+            {ZONES.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+          {errors.timezone && (
+            <span className="error" id="schedule-zone-error">
+              {errors.timezone}
+            </span>
+          )}
+        </div>
+        <div>
+          <button type="submit" className="btn" disabled={schedule.isPending}>
+            Schedule
+          </button>
+        </div>
+      </form>
+      <div aria-live="polite">
+        {resolved && (
+          <p className="notice">
+            Scheduled: runs at {utc(resolved.at)} (offset {resolved.offset}).
+            {resolved.note ? ` ${resolved.note}` : ""}
+          </p>
+        )}
+        {errors.general && (
+          <p className="form-error" role="alert">
+            {errors.general}
+          </p>
+        )}
+      </div>
+      <h3 className="muted">Scheduled actions</h3>
+      {pending.length === 0 ? (
+        <p className="muted">Nothing scheduled.</p>
+      ) : (
+        <ul className="array-items">
+          {pending.map((a) => (
+            <li key={a.id} className="array-item">
+              <span className="grow">
+                {WORDS[a.action]} at {wall(a)} ({utc(a.resolved.at)}){a.status === "failed" ? ", failed" : ""}
+              </span>
+              <button
+                type="button"
+                className="btn btn-quiet"
+                aria-label={`Cancel ${WORDS[a.action].toLowerCase()} at ${wall(a)}`}
+                onClick={() => cancel.mutate(a.id)}
+              >
+                Cancel
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

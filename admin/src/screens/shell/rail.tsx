@@ -1,0 +1,110 @@
+// The left rail: the person's current workspace (folders, models, entries, media folders), or
+// every model when there is none (decisions.md 11). Collapsed folders are remembered per browser.
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { api, keys } from "../../api/client.ts";
+import type { Model, TreeNode } from "../../api/types.ts";
+
+const COLLAPSED = "capa.rail.collapsed";
+
+function readCollapsed(): Set<string> {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(COLLAPSED) ?? "[]") as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+/** The rail's workspace navigation for one project. */
+export function Rail({ projectId }: { projectId: string }) {
+  const models = useQuery({ queryKey: keys.models(projectId), queryFn: api.models.list });
+  const workspaces = useQuery({ queryKey: keys.workspaces(projectId), queryFn: api.workspaces.list });
+  const wsId = workspaces.data ? (workspaces.data.current ?? workspaces.data.default) : null;
+  const tree = useQuery({ queryKey: keys.tree(projectId, wsId ?? ""), queryFn: () => api.workspaces.tree(wsId!), enabled: !!wsId });
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+
+  function toggle(id: string) {
+    const next = new Set(collapsed);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setCollapsed(next);
+    try {
+      localStorage.setItem(COLLAPSED, JSON.stringify([...next]));
+    } catch {
+      // Without storage the folder still toggles for this visit.
+    }
+  }
+
+  const name = wsId ? workspaces.data?.data.find((w) => w.id === wsId)?.name : null;
+  let body: React.ReactNode;
+  if (models.isPending || workspaces.isPending || (wsId && tree.isPending)) body = <p className="muted">Loading…</p>;
+  else if (wsId && tree.data) body = <Nodes nodes={tree.data} models={models.data ?? []} collapsed={collapsed} toggle={toggle} />;
+  else body = <ModelList models={models.data ?? []} />;
+
+  return (
+    <nav aria-label="Workspace">
+      <p className="section-title">{name ?? "Content"}</p>
+      {body}
+    </nav>
+  );
+}
+
+function ModelList({ models }: { models: Model[] }) {
+  if (models.length === 0) return <p className="muted">No models yet.</p>;
+  return (
+    <ul>
+      {models.map((m) => (
+        <li key={m.id}>
+          <Link to="/content/$model" params={{ model: m.namespace }}>
+            {m.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Nodes({ nodes, models, collapsed, toggle }: { nodes: TreeNode[]; models: Model[]; collapsed: Set<string>; toggle(id: string): void }) {
+  return (
+    <ul>
+      {nodes.map((n) => (
+        <li key={n.id}>
+          <NodeItem node={n} models={models} collapsed={collapsed} toggle={toggle} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function NodeItem({ node, models, collapsed, toggle }: { node: TreeNode; models: Model[]; collapsed: Set<string>; toggle(id: string): void }) {
+  switch (node.type) {
+    case "folder": {
+      const open = !collapsed.has(node.id);
+      return (
+        <>
+          <button type="button" className="folder-toggle" aria-expanded={open} onClick={() => toggle(node.id)}>
+            {open ? "▾" : "▸"} {node.name}
+          </button>
+          {open && node.children.length > 0 && <Nodes nodes={node.children} models={models} collapsed={collapsed} toggle={toggle} />}
+        </>
+      );
+    }
+    case "model":
+      if (node.missing || !node.namespace) return <span className="muted">Removed model</span>;
+      return (
+        <Link to="/content/$model" params={{ model: node.namespace }}>
+          {node.name ?? node.namespace}
+        </Link>
+      );
+    case "entry":
+      if (node.missing || !node.namespace) return <span className="muted">Removed entry</span>;
+      return (
+        <Link to="/content/$model/$entryId" params={{ model: node.namespace, entryId: node.entryId }}>
+          {node.title ?? "Untitled entry"}
+        </Link>
+      );
+    case "media_folder":
+      return <Link to="/media">Media folder</Link>;
+  }
+}

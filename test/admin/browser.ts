@@ -1,0 +1,112 @@
+// What the admin browser tests share: the real app on a socket (demo project, known owner
+// password), one headless Chromium (the build of @sparticuz/chromium, driven by playwright-core),
+// sign-in as a person does it, axe-core checks, and screenshots under .tmp/screens/.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import chromium from "@sparticuz/chromium";
+import { chromium as playwright, type Browser, type Page } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
+import { expect } from "bun:test";
+import { createApp, type CapaApp } from "../../src/app.ts";
+import { testConfig } from "../../src/config.ts";
+import { bootstrap } from "../../src/domain/bootstrap.ts";
+import { buildAdmin } from "../../scripts/build-admin.ts";
+
+export const OWNER = { email: "owner@capa.local", password: "owner-password-1" };
+export const SCREENS = join(import.meta.dir, "..", "..", ".tmp", "screens");
+
+/** A running server with the demo project and a browser to drive it. */
+export interface BrowserEnv {
+  capa: CapaApp;
+  origin: string;
+  browser: Browser;
+  demoProjectId: string;
+  /** A fresh page in a fresh context (its own storage), 1280x800 unless told otherwise. */
+  page(opts?: { width?: number; height?: number; colorScheme?: "light" | "dark" }): Promise<Page>;
+  /** A bearer token of the owner, for arranging data over /v2 as a script would. */
+  token(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds the app if needed, starts the server on a free port and launches Chromium. */
+export async function startBrowserEnv(): Promise<BrowserEnv> {
+  await buildAdmin({ quiet: true });
+  mkdirSync(SCREENS, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), "capa-admin-"));
+  const capa = createApp(testConfig(dir, { demo: true, adminPassword: OWNER.password }));
+  const first = bootstrap(capa.services)!;
+  capa.app.listen({ port: 0, hostname: "127.0.0.1" });
+  const origin = `http://127.0.0.1:${capa.app.server!.port}`;
+  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  const contexts: { close(): Promise<void> }[] = [];
+  return {
+    capa,
+    origin,
+    browser,
+    demoProjectId: first.demo!.project.id,
+    async page(opts = {}) {
+      const context = await browser.newContext({
+        viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+        colorScheme: opts.colorScheme ?? "light",
+        reducedMotion: "reduce",
+      });
+      contexts.push(context);
+      // Well inside the test's own timeout, so a failed wait fails the test, not the browser.
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
+      page.on("console", (m) => {
+        if (m.type() === "error") console.error(`console: ${m.text()}`);
+      });
+      return page;
+    },
+    async token() {
+      const res = await fetch(`${origin}/v2/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER) });
+      return ((await res.json()) as { accessToken: string }).accessToken;
+    },
+    async close() {
+      // This Chromium runs as one process and may already have ended with its last context.
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      await capa.app.stop(true);
+      capa.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens `path` (a deep link is fine) and signs in on the sign-in screen it shows. */
+export async function signIn(page: Page, origin: string, path = "/admin/"): Promise<void> {
+  await page.goto(origin + path);
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Workspace" }).waitFor();
+}
+
+/** Asserts that axe-core finds no serious or critical violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+  expect(bad).toEqual([]);
+}
+
+/** Saves a full-page screenshot as .tmp/screens/<name>.png for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true });
+}
+
+/** Calls /v2 as the owner, in the demo project. */
+export async function v2(env: BrowserEnv, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(env.origin + path, {
+    method,
+    headers: { authorization: `Bearer ${await env.token()}`, "x-svc-project": env.demoProjectId, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}

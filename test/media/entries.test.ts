@@ -150,5 +150,10 @@ describe("reading references", () => {
     const gone = await entries(prod);
     expect(gone.data[0].cover).toBeNull();
     expect(gone.meta.missingReferences.sort()).toEqual([fileA.id, fileB.id].sort());
+    const g = await h.json("POST", "/api/graphql", {
+      headers: { "x-api-key": prod },
+      body: { query: "{ post { nodes { title cover { id url } gallery { id } } } }" },
+    });
+    expect(g.body.data.post.nodes).toEqual([{ title: "Refs", cover: null, gallery: [] }]);
   });
 });

@@ -1,6 +1,7 @@
 // The only reader of the environment. Every setting is read in loadConfig below, with its default, and has one row in
 // docs/configuration.md; a bad value stops start-up with a one-line ConfigError.
 import { resolve } from "node:path";
+import { readMediaSettings, type MediaSettings } from "./domain/media/settings.ts";
 
 export interface Config {
   port: number;
@@ -45,10 +46,14 @@ export interface Config {
   jwtSecret: string | null;
   /** Who may create projects over /v2: the server's operator only (default) or anyone signed in. */
   projectCreators: "operators" | "anyone";
+  /** The media library's settings (docs/media.md). */
+  media: MediaSettings;
+  /** The base of public file URLs (CAPA_MEDIA_BASE_URL); default the public URL. */
+  mediaBaseUrl: string;
 }
 
-/** A configuration problem, reported as one line at start-up. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error.ts";
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -153,6 +158,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as Config["logLevel"],
     jwtSecret: env.CAPA_JWT_SECRET || null,
     projectCreators: oneOf(env, "CAPA_PROJECT_CREATORS", ["operators", "anyone"], "operators"),
+    media: readMediaSettings(env),
+    mediaBaseUrl:
+      url(env, "CAPA_MEDIA_BASE_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
   };
 }
 

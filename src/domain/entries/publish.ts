@@ -67,7 +67,9 @@ export function publishEntry(
       })
       .where(eq(entries.id, row.id))
       .run();
-    const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
+    // Webhook content resolves media references like a read does (mediaBase gives the URLs).
+    const reader = { vis: PUBLISHED, readable: () => true, mediaBase: s.config.mediaBaseUrl };
+    const content = readOne(h, reader, m.namespace, row.id, new URLSearchParams()).entry;
     tx.emit({
       type: "instance.published",
       actor: actorFrom(actor),

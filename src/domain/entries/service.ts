@@ -10,7 +10,7 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { write } from "../unit-of-work.ts";
-import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
+import { comparisonKeys, fieldValue, fits, isLibraryRef, isMediaField, isRelation, isUuid } from "../models/fields.ts";
 
 import { statusOf } from "./status.ts";
 import { checkVersion } from "./conflicts.ts";
@@ -43,9 +43,20 @@ function mergeData(h: ProjectHandle, m: Model, data: unknown, base: Record<strin
     if (!f) badField(`data.${ns}`, `The model ${m.namespace} has no field "${ns}"`);
     const stored = fieldValue(f, v, `data.${ns}`);
     if (stored !== null && isRelation(f)) checkTargets(h, f.relation!, Array.isArray(stored) ? (stored as string[]) : [stored as string], `data.${ns}`);
+    if (stored !== null && isMediaField(f)) checkMediaRefs(h, stored, `data.${ns}`);
     out[f.id] = stored;
   }
   return out;
+}
+
+/** Refuses a media reference naming no file of this project's library (full objects are not checked). */
+function checkMediaRefs(h: ProjectHandle, stored: unknown, path: string): void {
+  const ids = [...new Set((Array.isArray(stored) ? stored : [stored]).filter(isLibraryRef).map((v) => v.id))];
+  if (ids.length === 0) return;
+  const found = h.sqlite.query("SELECT id FROM media WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as { id: string }[];
+  const have = new Set(found.map((r) => r.id));
+  const missing = ids.find((id) => !have.has(id));
+  if (missing !== undefined) badField(path, `${path} names ${missing}, which is not a media file of this project`);
 }
 
 function checkTargets(h: ProjectHandle, modelId: string, ids: string[], path: string): void {

@@ -159,7 +159,11 @@ export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: stri
   } else if (body[node.type] !== undefined) {
     const v = body[node.type];
     node.ref =
-      node.type === "model" ? checkModelRef(v, "model", refs) : node.type === "entry" ? checkEntryRef(v, "entry", refs) : checkMediaFolder(v, "media_folder");
+      node.type === "model"
+        ? checkModelRef(v, "model", refs)
+        : node.type === "entry"
+          ? checkEntryRef(v, "entry", refs)
+          : checkMediaFolder(v, "media_folder", refs);
   }
   saveTree(s, h, row, tree);
   return showTree(h, [node])[0]!;

@@ -81,6 +81,19 @@ export interface BulkAnswer {
   batchId?: string;
 }
 
+/** A file of the media library (decisions.md section 10), as the editor uses it. */
+export interface MediaFile {
+  id: string;
+  filename: string;
+  kind: string;
+  mimeType: string;
+  alt: string;
+  title: string;
+  url: string;
+  width: number | null;
+  height: number | null;
+}
+
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
 export interface ScheduleInput {
   action: "publish" | "unpublish";
@@ -97,6 +110,24 @@ export const api = {
   },
   models: {
     list: () => call<{ data: Model[] }>("GET", "/v2/models").then((r) => r.data),
+  },
+  media: {
+    /** One file of the library (GET /v2/media/:id). */
+    get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
+    /** Files, newest first, matching `q` (filename, title, alt) and of one kind. */
+    list: (q: string, kind?: string) => call<{ data: MediaFile[] }>("GET", "/v2/media", { query: { q, kind, limit: 50 } }).then((r) => r.data),
+    /** Uploads one file (POST /v2/media, multipart); the answer is its record. */
+    upload: async (file: File, alt?: string): Promise<MediaFile> => {
+      const body = new FormData();
+      body.append("file", file, file.name);
+      if (alt) body.append("alt", alt);
+      const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
+      if (projectId) headers["x-svc-project"] = projectId;
+      const res = await fetch("/v2/media", { method: "POST", headers, body });
+      const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+      if (!res.ok) throw new ApiError(res.status, String(json?.error ?? `The server answered ${res.status}.`), (json?.code as string) ?? null, null);
+      return json as unknown as MediaFile;
+    },
   },
   previews: {
     /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */

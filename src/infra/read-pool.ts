@@ -38,6 +38,9 @@ export class ReadPool {
   /** Refusals for metrics: reads that found no worker in time, and reads that timed out. */
   busyRefusals = 0;
   timeouts = 0;
+  /** Reads sent to a worker, and reads the gateway ran on the main thread instead (domain/reads/gateway.ts). */
+  dispatched = 0;
+  inlineRuns = 0;
   /** Told each refusal (`pool`: no worker in time; `timeout`: a read ran too long), for metrics. */
   onRefuse: (limit: "pool" | "timeout") => void = () => {};
 
@@ -112,6 +115,7 @@ export class ReadPool {
 
   private dispatch(slot: Slot, p: Pending): void {
     const seq = ++this.seq;
+    this.dispatched++;
     const runTimer = setTimeout(() => {
       this.timeouts++;
       this.onRefuse("timeout");

@@ -45,7 +45,7 @@ export function applyPragmas(sqlite: Database, opts: FileOptions = {}): void {
 }
 
 /** The page cache of a connection when no setting says otherwise, in KiB (config.ts has the default of CAPA_SQLITE_CACHE_KB). */
-const DEFAULT_CACHE_KIB = 1024;
+const DEFAULT_CACHE_KIB = 256;
 
 /**
  * How a file is used: `replicated` when Litestream replicates it (CAPA_REPLICA_URL set);

@@ -36,8 +36,6 @@ export interface Config {
   readWorkerOpenProjects: number;
   /** SQLite's page cache per connection, in KiB. */
   sqliteCacheKiB: number;
-  /** Prepared statements kept per project connection. */
-  sqliteStatements: number;
   /** SQLite's memory-mapped reads per connection, in bytes (0: off). */
   sqliteMmapBytes: number;
   /** The rendered-answer cache's bound, in bytes. */
@@ -158,7 +156,6 @@ export function loadConfig(env: Env = process.env): Config {
     projectIdleMs: int(env, "CAPA_PROJECT_IDLE_SECONDS", 300, 1, 86400) * 1000,
     readWorkerOpenProjects: int(env, "CAPA_READ_WORKER_OPEN_PROJECTS", 64, 1, 100000),
     sqliteCacheKiB: int(env, "CAPA_SQLITE_CACHE_KB", 256, 64, 1048576),
-    sqliteStatements: int(env, "CAPA_SQLITE_STATEMENTS", 64, 1, 100000),
     sqliteMmapBytes: int(env, "CAPA_SQLITE_MMAP_MB", 0, 0, 65536) * 1024 * 1024,
     renderCacheBytes: int(env, "CAPA_RENDER_CACHE_MB", 32, 1, 65536) * 1024 * 1024,
     graphqlSchemas: int(env, "CAPA_GRAPHQL_SCHEMAS", 32, 1, 100000),

@@ -117,7 +117,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
   const secret = config.jwtSecret ?? serverSecret(control.db, secretBox, log, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
   const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
   // read-perf: each connection's memory is bounded by configuration (storage/sqlite.ts).
-  const fileOptions = { replicated, cacheKiB: config.sqliteCacheKiB, mmapBytes: config.sqliteMmapBytes, statements: config.sqliteStatements };
+  const fileOptions = { replicated, cacheKiB: config.sqliteCacheKiB, mmapBytes: config.sqliteMmapBytes };
   const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, fileOptions);
   const metrics = createMetrics();
   const changes = createChangeBus();

@@ -5,7 +5,6 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { Unit } from "../domain/unit-of-work.ts";
-import { attachStatements, DEFAULT_STATEMENTS } from "./statements.ts";
 import { openProjectFile, type FileOptions, type ProjectDrizzle } from "./sqlite.ts";
 
 /** An open project file. `cache` holds per-file prepared statements and derived data. */
@@ -67,7 +66,6 @@ export class ProjectPool {
     if (!h) {
       const { sqlite, db } = openProjectFile(this.path(projectId), this.fileOptions);
       h = { id: projectId, sqlite, db, cache: new Map(), holds: 0, evicted: false };
-      attachStatements(h, this.fileOptions.statements ?? DEFAULT_STATEMENTS);
       this.lru.set(projectId, h);
     }
     return h;

@@ -55,8 +55,6 @@ export interface FileOptions {
   replicated?: boolean;
   cacheKiB?: number;
   mmapBytes?: number;
-  /** Prepared statements kept per project connection (storage/statements.ts; CAPA_SQLITE_STATEMENTS). */
-  statements?: number;
 }
 
 /** Opens (creating if needed, 0600 in a 0700 folder) the control file and migrates it. */

@@ -1,11 +1,11 @@
 // Memory bounds of the read path (issue 16 item 4), each set through configuration
-// (docs/configuration.md): SQLite's page cache and memory map per connection, statements per
-// connection, the key cache, built GraphQL schemas and the render cache.
+// (docs/configuration.md): SQLite's page cache and memory map per connection, the key cache, built
+// GraphQL schemas and the render cache.
+import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { allModels } from "../../src/domain/models/catalog.ts";
 import { SchemaCache } from "../../src/graphql/schema.ts";
-import { statement, statementCount } from "../../src/storage/statements.ts";
 import { startApp, type Harness } from "../harness.ts";
 import { seedBig } from "../../scripts/bench/seed.ts";
 
@@ -15,7 +15,7 @@ afterEach(() => h?.close());
 describe("memory settings", () => {
   test("defaults", () => {
     const c = loadConfig({});
-    expect([c.sqliteCacheKiB, c.sqliteMmapBytes, c.sqliteStatements, c.readWorkerOpenProjects]).toEqual([256, 0, 64, 64]);
+    expect([c.sqliteCacheKiB, c.sqliteMmapBytes, c.readWorkerOpenProjects]).toEqual([256, 0, 64]);
     expect([c.renderCacheBytes, c.graphqlSchemas, c.keyCacheMax, c.readInline]).toEqual([32 * 1024 * 1024, 32, 5000, true]);
   });
 
@@ -23,18 +23,16 @@ describe("memory settings", () => {
     const c = loadConfig({
       CAPA_SQLITE_CACHE_KB: "512",
       CAPA_SQLITE_MMAP_MB: "8",
-      CAPA_SQLITE_STATEMENTS: "10",
       CAPA_READ_WORKER_OPEN_PROJECTS: "4",
       CAPA_RENDER_CACHE_MB: "2",
       CAPA_GRAPHQL_SCHEMAS: "3",
       CAPA_KEY_CACHE: "100",
       CAPA_READ_INLINE: "off",
     });
-    expect([c.sqliteCacheKiB, c.sqliteMmapBytes, c.sqliteStatements, c.readWorkerOpenProjects]).toEqual([512, 8 * 1024 * 1024, 10, 4]);
+    expect([c.sqliteCacheKiB, c.sqliteMmapBytes, c.readWorkerOpenProjects]).toEqual([512, 8 * 1024 * 1024, 4]);
     expect([c.renderCacheBytes, c.graphqlSchemas, c.keyCacheMax, c.readInline]).toEqual([2 * 1024 * 1024, 3, 100, false]);
     expect(() => loadConfig({ CAPA_SQLITE_CACHE_KB: "32" })).toThrow(new ConfigError("CAPA_SQLITE_CACHE_KB must be between 64 and 1048576, got 32"));
     expect(() => loadConfig({ CAPA_SQLITE_MMAP_MB: "-1" })).toThrow(new ConfigError('CAPA_SQLITE_MMAP_MB must be a whole number, got "-1"'));
-    expect(() => loadConfig({ CAPA_SQLITE_STATEMENTS: "0" })).toThrow(new ConfigError("CAPA_SQLITE_STATEMENTS must be between 1 and 100000, got 0"));
     expect(() => loadConfig({ CAPA_READ_WORKER_OPEN_PROJECTS: "0" })).toThrow(
       new ConfigError("CAPA_READ_WORKER_OPEN_PROJECTS must be between 1 and 100000, got 0"),
     );
@@ -46,17 +44,14 @@ describe("memory settings", () => {
 });
 
 describe("bounds in a running app", () => {
-  test("a project connection has the configured page cache, no memory map by default, and a bounded statement cache", () => {
-    h = startApp({ sqliteStatements: 3 });
+  test("a project connection has the default page cache, no memory map, and bun:sqlite's own bound on cached statements", () => {
+    h = startApp();
     const seed = seedBig(h.capa, 3, 1);
     const ph = h.capa.services.projects.get(seed.projectId);
     expect(ph.sqlite.query("PRAGMA cache_size").get()).toEqual({ cache_size: -256 });
     expect(ph.sqlite.query("PRAGMA mmap_size").get()).toEqual({ mmap_size: 0 });
-    for (let i = 1; i <= 10; i++) expect(statement(ph, `SELECT ${i} AS n`).get()).toEqual({ n: i });
-    expect(statementCount(ph)).toBe(3);
-    // An evicted (finalized) statement is prepared again on its next use.
-    expect(statement(ph, "SELECT 1 AS n").get()).toEqual({ n: 1 });
-    expect(statementCount(ph)).toBe(3);
+    // The read path prepares through Database.query, which keeps at most this many statements per connection.
+    expect(Database.MAX_QUERY_CACHE_SIZE).toBe(20);
   });
 
   test("the page cache and memory map follow the settings", () => {

@@ -1,6 +1,5 @@
 // The entries read: parse the grammar, compile one keyset query, render the page and expand
 // relations with one query per level. GraphQL root fields run through this same function.
-import { statement } from "../../storage/statements.ts";
 import { fail } from "../../errors.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -236,7 +235,7 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSea
   const out: ListResult = { ...rendered, page: { limit, next, prev }, models: [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)] };
   if (reader.graphql) out.cursors = rows.map(cursorOf);
   if (count) {
-    out.count = (statement(h, `SELECT count(*) AS n FROM entries e WHERE ${base}`).get(...(baseParams as never[])) as { n: number }).n;
+    out.count = (h.sqlite.query(`SELECT count(*) AS n FROM entries e WHERE ${base}`).get(...(baseParams as never[])) as { n: number }).n;
   }
   return out;
 }
@@ -244,10 +243,9 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSea
 /** Replaces digests in a cursor by the anchor entry's current values; a changed or gone anchor is refused. */
 function resolveDigests(h: ProjectHandle, m: Model, vis: Vis, keys: SortKey[], c: Cursor, param: string): unknown[] {
   if (!c.values.some((v) => "d" in v)) return c.values.map((v) => ("v" in v ? v.v : null));
-  const row = statement(
-    h,
-    `SELECT ${keys.map((k, i) => `${k.expr} AS s${i}`).join(", ")} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${vis.visible("e")}`,
-  ).get(c.id) as Record<string, unknown> | null;
+  const row = h.sqlite
+    .query(`SELECT ${keys.map((k, i) => `${k.expr} AS s${i}`).join(", ")} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${vis.visible("e")}`)
+    .get(c.id) as Record<string, unknown> | null;
   if (!row) fail("invalid_cursor", { message: CHANGED, param });
   return c.values.map((v, i) => {
     if ("v" in v) return v.v;
@@ -300,7 +298,7 @@ function fetch(
   want: number,
 ): EntryRowOut[] {
   const run = (where: string, order: string, p: unknown[], n: number) =>
-    statement(h, `${select} AND ${where} ORDER BY ${order} LIMIT ${n}`).all(...([...params, ...p] as never[])) as EntryRowOut[];
+    h.sqlite.query(`${select} AND ${where} ORDER BY ${order} LIMIT ${n}`).all(...([...params, ...p] as never[])) as EntryRowOut[];
   const simple = keys.length === 1 || (keys.every((k) => !k.nullable) && keys.every((k) => k.desc === keys[0]!.desc));
   if (simple) {
     const desc = keys[0]!.desc;
@@ -371,9 +369,9 @@ export function readOne(h: ProjectHandle, reader: Reader, ns: string, id: string
   const select: SelectList | null = q.get("select") === null ? null : parseSelect(q.get("select")!);
   const sel = resolveSelect(m, select, reader, models.byId, "select");
   const vis = reader.vis;
-  const row = statement(h, `SELECT ${ROW_COLUMNS(vis)} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${vis.visible("e")}`).get(
-    id.toLowerCase(),
-  ) as EntryRowOut | null;
+  const row = h.sqlite
+    .query(`SELECT ${ROW_COLUMNS(vis)} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${vis.visible("e")}`)
+    .get(id.toLowerCase()) as EntryRowOut | null;
   if (!row) fail("entry_not_found", { message: "No entry with that id can be read with this key." });
   const rendered = renderPage(h, reader, m, sel, [row], models.byId);
   return { ...rendered, entry: rendered.data[0]!, models: [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)] };

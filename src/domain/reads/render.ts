@@ -1,7 +1,6 @@
 // Rendering entry objects for the read API: system keys first in a fixed order (a customer
 // field of the same name takes the plain name and the system value moves to `$name`), then
 // customer fields in model order. Relations expand with one query per level.
-import { statement } from "../../storage/statements.ts";
 import { fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Model } from "../models/catalog.ts";
@@ -132,9 +131,9 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
   while (refs.length) {
     const ids = [...new Set(refs.flatMap((x) => x.ids))];
     const found = new Map<string, EntryRowOut>();
-    for (const row of statement(h, `SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${vis.visible("e")}`).all(
-      JSON.stringify(ids),
-    ) as EntryRowOut[])
+    for (const row of h.sqlite
+      .query(`SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${vis.visible("e")}`)
+      .all(JSON.stringify(ids)) as EntryRowOut[])
       found.set(row.id, row);
     const nextRefs: Ref[] = [];
     for (const ref of refs) {

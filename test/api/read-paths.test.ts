@@ -16,7 +16,7 @@ async function firstPostId(key: string): Promise<string> {
 }
 
 describe("read paths", () => {
-  test("an item by id runs on the main thread: no worker starts and the answer is the pool's, byte for byte", async () => {
+  test("an item by id runs on the main thread: no worker starts, and the data is what the pool answers", async () => {
     h = startApp();
     const seed = seedBig(h.capa, 30, 3);
     const headers = { "x-api-key": seed.devKey };

@@ -1,6 +1,6 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
 import type { EntrySort, EntryStatus } from "./api/types.ts";
 import { isSignedIn } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
@@ -77,7 +77,14 @@ const SCREENS = [
   ["settings", "Settings"],
 ] as const;
 
-const screenRoutes = SCREENS.map(([path, title]) => createRoute({ getParentRoute: () => appRoute, path, component: () => <Placeholder title={title} /> }));
+/** The screens built so far (issue 14), each its own chunk loaded when first opened. */
+const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
+  keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
+};
+
+const screenRoutes = SCREENS.map(([path, title]) =>
+  createRoute({ getParentRoute: () => appRoute, path, component: BUILT[path] ?? (() => <Placeholder title={title} />) }),
+);
 
 const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes])]);
 

@@ -80,13 +80,21 @@ const SCREENS = [
 /** The screens built so far (issue 14), each its own chunk loaded when first opened. */
 const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
+  webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
 };
+
+/** One webhook endpoint with its deliveries log. */
+const webhookRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "webhooks/$webhookId",
+  component: lazyRouteComponent(() => import("./screens/webhooks/webhook-screen.tsx"), "WebhookScreen"),
+});
 
 const screenRoutes = SCREENS.map(([path, title]) =>
   createRoute({ getParentRoute: () => appRoute, path, component: BUILT[path] ?? (() => <Placeholder title={title} />) }),
 );
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes])]);
+const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute])]);
 
 /** The router, mounted under /admin. */
 export const router = createRouter({ routeTree, basepath: "/admin", defaultPreload: false, scrollRestoration: false });

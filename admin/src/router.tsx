@@ -81,7 +81,16 @@ const SCREENS = [
 const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
   webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
+  people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
 };
+
+/** The page an invitation link opens; outside the shell, signed in or not. */
+export const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "invite",
+  validateSearch: (s: Record<string, unknown>): { token?: string } => (typeof s.token === "string" ? { token: s.token } : {}),
+  component: lazyRouteComponent(() => import("./screens/invite/accept-invite.tsx"), "AcceptInvite"),
+});
 
 /** One webhook endpoint with its deliveries log. */
 const webhookRoute = createRoute({
@@ -94,7 +103,11 @@ const screenRoutes = SCREENS.map(([path, title]) =>
   createRoute({ getParentRoute: () => appRoute, path, component: BUILT[path] ?? (() => <Placeholder title={title} />) }),
 );
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute])]);
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  inviteRoute,
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute]),
+]);
 
 /** The router, mounted under /admin. */
 export const router = createRouter({ routeTree, basepath: "/admin", defaultPreload: false, scrollRestoration: false });

@@ -70,7 +70,7 @@ export function Deliveries({ project, id }: { project: string; id: string }) {
   if (!list.data) return <p>Loading…</p>;
   const rows = list.data.data;
   return (
-    <section aria-labelledby="deliveries-title">
+    <section className="screen-section" aria-labelledby="deliveries-title">
       <div className="toolbar">
         <h2 id="deliveries-title">Deliveries</h2>
         <span className="spacer" />

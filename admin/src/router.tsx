@@ -82,6 +82,7 @@ const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
   webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
   people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
+  settings: lazyRouteComponent(() => import("./screens/settings/settings-screen.tsx"), "SettingsScreen"),
 };
 
 /** The page an invitation link opens; outside the shell, signed in or not. */

@@ -46,3 +46,11 @@ export const peopleKeys = {
   members: (p: string) => ["members", p] as const,
   invitations: (p: string) => ["invitations", p] as const,
 };
+
+/** The project settings routes. */
+export const projectApi = {
+  update: (p: string, patch: { name?: string; slug?: string }) =>
+    call<{ id: string; name: string; slug: string }>("PATCH", `/v2/projects/${p}`, { body: patch }),
+  /** Deletes the project; `slug` must be typed to confirm. */
+  remove: (p: string, slug: string) => call<void>("DELETE", `/v2/projects/${p}`, { body: { slug } }),
+};

@@ -79,6 +79,7 @@ const SCREENS = [
 
 /** The screens built so far (issue 14), each its own chunk loaded when first opened. */
 const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
+  models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
   webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
   people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
@@ -91,6 +92,13 @@ export const inviteRoute = createRoute({
   path: "invite",
   validateSearch: (s: Record<string, unknown>): { token?: string } => (typeof s.token === "string" ? { token: s.token } : {}),
   component: lazyRouteComponent(() => import("./screens/invite/accept-invite.tsx"), "AcceptInvite"),
+});
+
+/** One model with its fields. */
+const modelRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "models/$modelId",
+  component: lazyRouteComponent(() => import("./screens/models/model-screen.tsx"), "ModelScreen"),
 });
 
 /** One webhook endpoint with its deliveries log. */
@@ -107,7 +115,7 @@ const screenRoutes = SCREENS.map(([path, title]) =>
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute]),
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute]),
 ]);
 
 /** The router, mounted under /admin. */

@@ -55,6 +55,8 @@ describe("project settings", () => {
     await screenshot(page, "settings-delete");
     await dialog.getByRole("button", { name: "Delete for good" }).click();
     await page.getByRole("heading", { name: "Demo site", level: 1 }).waitFor();
+    // The project list is asked for again after the switch; the deleted one then leaves it.
+    await switcher.getByRole("option", { name: "Other" }).waitFor({ state: "detached" });
     expect(await switcher.getByRole("option").allTextContents()).toEqual(["Demo site"]);
     expect((await v2(env, "GET", "/v2/projects")).data.map((p: { slug: string }) => p.slug)).toEqual(["demo-site"]);
   }, 90_000);

@@ -1,6 +1,6 @@
 // The API keys screen in a real browser: mint with a preset, environment and allowed origins, the
 // secret shown once and copied, last use and domains seen after a real read with the key, rename,
-// revoke and reactivate (the key refused, then accepted), rotate with a grace period, the
+// edit of name and origins, revoke and reactivate (the key refused, then accepted), rotate with a grace period, the
 // server's refusal of a near expiry shown at its field, and an editor kept out with a sentence.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -27,7 +27,7 @@ function row(page: Page, text: string) {
 }
 
 describe("API keys", () => {
-  test("mint, copy once, see last use and domains, rename, revoke, reactivate, rotate", async () => {
+  test("mint, copy once, see last use and domains, edit name and origins, revoke, reactivate, rotate", async () => {
     const page = await env.page();
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.origin });
     await signIn(page, env.origin);
@@ -72,7 +72,7 @@ describe("API keys", () => {
       "Active",
       "Never",
       "None yet",
-      "RenameRotateRevoke",
+      "EditRotateRevoke",
     ]);
     // The allowed origin holds: another site is refused, the listed one reads.
     expect(await readWith(secret, "https://other.example")).toBe(403);
@@ -83,11 +83,18 @@ describe("API keys", () => {
     await website.getByText("site.example").waitFor();
     expect(await website.getByRole("cell").nth(3).textContent()).not.toBe("Never");
 
-    await page.getByRole("button", { name: "Rename Website" }).click();
-    await page.getByRole("dialog", { name: "Rename Website" }).getByLabel("Name").fill("Site");
-    await page.getByRole("button", { name: "Save" }).click();
+    // Edit: a new name and a second allowed origin, which then reads too.
+    expect(await readWith(secret, "https://two.example")).toBe(403);
+    await page.getByRole("button", { name: "Edit Website" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Website" });
+    expect(await edit.getByLabel("Allowed origins").inputValue()).toBe("https://site.example");
+    await edit.getByLabel("Name").fill("Site");
+    await edit.getByLabel("Allowed origins").fill("https://site.example\nhttps://two.example");
+    await expectAccessible(page);
+    await edit.getByRole("button", { name: "Save" }).click();
     const site = row(page, "Site");
     await site.waitFor();
+    expect(await readWith(secret, "https://two.example")).toBe(200);
 
     await page.getByRole("button", { name: "Revoke Site" }).click();
     await page.getByText("Site is revoked: requests with it are refused.").waitFor();
@@ -133,12 +140,15 @@ describe("API keys", () => {
     expect(await page.getByRole("rowheader", { name: "Too short" }).count()).toBe(0);
   }, 60_000);
 
-  test("an editor is told their role cannot manage keys", async () => {
+  test("an editor is told their role cannot manage keys or webhooks", async () => {
     await addMember(env, "editor@capa.local", "editor", "editor-password-1");
     const page = await env.page();
     await signInAs(page, env.origin, "editor@capa.local", "editor-password-1", "/admin/keys");
     await page.getByText("Your role (editor) cannot see or manage API keys. Owners, admins and developers can.").waitFor();
     expect(await page.getByRole("button", { name: "New key" }).count()).toBe(0);
     await expectAccessible(page);
+    await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Webhooks" }).click();
+    await page.getByText("Your role (editor) cannot see or manage webhooks. Owners, admins and developers can.").waitFor();
+    expect(await page.getByRole("button", { name: "New webhook" }).count()).toBe(0);
   }, 60_000);
 });

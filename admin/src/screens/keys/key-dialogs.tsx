@@ -1,24 +1,52 @@
-// The dialogs of one key: rename, and rotate with a grace period for the old secret.
+// The dialogs of one key: edit (name and allowed origins), and rotate with a grace period for the old secret.
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { keyApi, type ApiKey, type MintedKey } from "../../api/keys.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
+import { parseOrigins } from "./new-key-form.tsx";
 
-/** Renames a key. */
-export function RenameDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): void }) {
-  const [name, setName] = useState(props.apiKey.name);
-  const save = useMutation({ mutationFn: () => keyApi.rename(props.apiKey.id, name), onSuccess: props.onDone });
+/** Edits a key's name and allowed origins (each through its own route, only when changed). */
+export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): void }) {
+  const k = props.apiKey;
+  const [name, setName] = useState(k.name);
+  const [origins, setOrigins] = useState(k.allowedOrigins.join("\n"));
+  const [originError, setOriginError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: async (list: string[]) => {
+      if (name !== k.name) await keyApi.rename(k.id, name);
+      if (list.join() !== k.allowedOrigins.join()) await keyApi.origins(k.id, list);
+    },
+    onSuccess: props.onDone,
+  });
   function submit(e: FormEvent) {
     e.preventDefault();
-    save.mutate();
+    const list = parseOrigins(origins);
+    if (typeof list === "string") return setOriginError(list);
+    setOriginError(null);
+    save.mutate(list);
   }
   return (
-    <Dialog open title={`Rename ${props.apiKey.name}`} onCancel={props.onCancel}>
+    <Dialog open title={`Edit ${k.name}`} onCancel={props.onCancel}>
       <form onSubmit={submit} className="form-stack">
         <div className="field">
-          <label htmlFor="rename-key">Name</label>
-          <input id="rename-key" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+          <label htmlFor="edit-key-name">Name</label>
+          <input id="edit-key-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-key-origins">Allowed origins</label>
+          <textarea
+            id="edit-key-origins"
+            className="mono"
+            value={origins}
+            onChange={(e) => setOrigins(e.target.value)}
+            aria-invalid={originError ? true : undefined}
+            aria-describedby="edit-key-origins-hint"
+          />
+          <p className="hint" id="edit-key-origins-hint">
+            One origin a line. Empty: browsers on any site may use the key.
+          </p>
+          {originError && <p className="error">{originError}</p>}
         </div>
         {save.error && <Refusal error={save.error} />}
         <div className="toolbar">

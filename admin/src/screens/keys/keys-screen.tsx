@@ -7,7 +7,7 @@ import { useProject } from "../shell/project-context.ts";
 import { canIntegrate, Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
 import { NewKeyForm, PRESET_WORDS } from "./new-key-form.tsx";
-import { RenameDialog, RotateDialog } from "./key-dialogs.tsx";
+import { EditDialog, RotateDialog } from "./key-dialogs.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -34,7 +34,7 @@ function Domains({ id }: { id: string }) {
 }
 
 type Shown = { title: string; secret: string; note?: string };
-type Open = { kind: "rename" | "rotate"; key: ApiKey } | null;
+type Open = { kind: "edit" | "rotate"; key: ApiKey } | null;
 
 /** The screen. */
 export function KeysScreen() {
@@ -134,8 +134,8 @@ export function KeysScreen() {
                     <Domains id={k.id} />
                   </td>
                   <td className="row-actions">
-                    <button type="button" className="btn btn-quiet" aria-label={`Rename ${k.name}`} onClick={() => setOpen({ kind: "rename", key: k })}>
-                      Rename
+                    <button type="button" className="btn btn-quiet" aria-label={`Edit ${k.name}`} onClick={() => setOpen({ kind: "edit", key: k })}>
+                      Edit
                     </button>
                     {k.active && (
                       <button type="button" className="btn btn-quiet" aria-label={`Rotate ${k.name}`} onClick={() => setOpen({ kind: "rotate", key: k })}>
@@ -157,8 +157,8 @@ export function KeysScreen() {
           </table>
         </div>
       )}
-      {open?.kind === "rename" && (
-        <RenameDialog
+      {open?.kind === "edit" && (
+        <EditDialog
           apiKey={open.key}
           onCancel={() => setOpen(null)}
           onDone={() => {

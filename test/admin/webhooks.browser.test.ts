@@ -2,10 +2,10 @@
 // test/webhooks/receiver.ts, private targets allowed): a refused URL shown at its field, create
 // with events and the content option, the signing secret shown once and checked against what
 // the receiver gets, Send test, the deliveries log with each attempt's status, duration and
-// answer excerpt, Redeliver, Rotate secret, turning off, Delete.
+// answer excerpt, Redeliver, Edit, Rotate secret, turning off, Delete.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
-import { expectAccessible, screenshot, signIn, startBrowserEnv, type BrowserEnv } from "./browser.ts";
+import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { Receiver, testCerts } from "../webhooks/receiver.ts";
 
 let env: BrowserEnv;
@@ -24,7 +24,7 @@ afterAll(async () => {
 const deliver = () => env.capa.services.webhooks.runDue(Date.now());
 
 describe("webhooks", () => {
-  test("create, secret once, send test, attempts, redeliver, rotate, turn off, delete", async () => {
+  test("create, secret once, send test, attempts, redeliver, edit, rotate, turn off, delete", async () => {
     const page = await env.page();
     await signIn(page, env.origin);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Webhooks" }).click();
@@ -94,6 +94,18 @@ describe("webhooks", () => {
     expect([failed[0], failed[2], failed[4]]).toEqual(["1", "HTTP 500", "receiver says no"]);
     expect(receiver.on("/hook")).toHaveLength(2);
     receiver.behaviour = 200;
+
+    // Edit: the description and the events change; the content option is switched off.
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
+    const form = page.getByRole("form", { name: "Edit webhook" });
+    expect(await form.getByLabel("Description").inputValue()).toBe("Site rebuild");
+    await form.getByLabel("Description").fill("Rebuild the site");
+    await form.getByLabel("Entry unpublished").uncheck();
+    await form.getByLabel("Include content data").uncheck();
+    await form.getByRole("button", { name: "Save webhook" }).click();
+    await page.getByText("Webhook saved.").waitFor();
+    const saved = (await v2(env, "GET", "/v2/webhooks")).data[0];
+    expect([saved.description, saved.events, saved.includeContent]).toEqual(["Rebuild the site", ["instance.published", "model.published"], false]);
 
     await page.getByRole("button", { name: "Rotate secret" }).click();
     const dialog = page.getByRole("dialog", { name: "Rotate the signing secret?" });

@@ -65,7 +65,8 @@ export const hookApi = {
   list: () => call<{ data: Endpoint[] }>("GET", "/v2/webhooks").then((r) => r.data),
   get: (id: string) => call<Endpoint>("GET", `/v2/webhooks/${id}`),
   create: (e: NewEndpoint) => call<Endpoint & { secret: string }>("POST", "/v2/webhooks", { body: e }),
-  update: (id: string, patch: Partial<NewEndpoint> & { active?: boolean }) => call<Endpoint>("PATCH", `/v2/webhooks/${id}`, { body: patch }),
+  update: (id: string, patch: Partial<Omit<NewEndpoint, "description">> & { description?: string | null; active?: boolean }) =>
+    call<Endpoint>("PATCH", `/v2/webhooks/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/webhooks/${id}`),
   rotate: (id: string, graceHours: number) => call<Endpoint & { secret: string }>("POST", `/v2/webhooks/${id}/rotate-secret`, { body: { graceHours } }),
   test: (id: string) => call<Delivery>("POST", `/v2/webhooks/${id}/test`, { body: {} }),

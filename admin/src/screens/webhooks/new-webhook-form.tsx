@@ -1,19 +1,29 @@
-// The `New webhook` form: URL, description, events and the content option.
+// The webhook form: URL, description, events and the content option; `New webhook` creates,
+// `Edit` on an endpoint's page saves the same inputs with PATCH.
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
-import { EVENT_WORDS, hookApi, type Endpoint } from "../../api/webhooks.ts";
+import { EVENT_WORDS, hookApi, type Endpoint, type NewEndpoint } from "../../api/webhooks.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 
 const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];
 
-/** The form; `onCreated` receives the answer holding the signing secret. */
-export function NewWebhookForm(props: { onCreated(e: Endpoint & { secret: string }): void; onCancel(): void }) {
-  const [url, setUrl] = useState("");
-  const [description, setDescription] = useState("");
-  const [events, setEvents] = useState(new Set(DEFAULT_EVENTS));
-  const [content, setContent] = useState(false);
-  const create = useMutation({ mutationFn: hookApi.create, onSuccess: props.onCreated });
+/** The form; `onCreated` receives the answer holding the signing secret, `onSaved` an edit's answer. */
+export function NewWebhookForm(props: {
+  initial?: Endpoint;
+  onCreated?(e: Endpoint & { secret: string }): void;
+  onSaved?(e: Endpoint): void;
+  onCancel(): void;
+}) {
+  const i = props.initial;
+  const [url, setUrl] = useState(i?.url ?? "");
+  const [description, setDescription] = useState(i?.description ?? "");
+  const [events, setEvents] = useState(new Set(i?.events ?? DEFAULT_EVENTS));
+  const [content, setContent] = useState(i?.includeContent ?? false);
+  const create = useMutation({
+    mutationFn: (body: NewEndpoint) => (i ? hookApi.update(i.id, { ...body, description: body.description ?? null }) : hookApi.create(body)),
+    onSuccess: (e) => (i ? props.onSaved?.(e) : props.onCreated?.(e as Endpoint & { secret: string })),
+  });
   const err = create.error instanceof ApiError ? create.error : null;
   const urlError = err && err.field === "url" ? err.message : null;
   const eventsError = err?.field?.startsWith("events") ? err.message : null;
@@ -29,7 +39,7 @@ export function NewWebhookForm(props: { onCreated(e: Endpoint & { secret: string
   }
   return (
     <form className="card form-stack" onSubmit={submit} aria-labelledby="new-hook-title">
-      <h2 id="new-hook-title">New webhook</h2>
+      <h2 id="new-hook-title">{i ? "Edit webhook" : "New webhook"}</h2>
       <div className="field">
         <label htmlFor="hook-url">URL</label>
         <input
@@ -76,7 +86,7 @@ export function NewWebhookForm(props: { onCreated(e: Endpoint & { secret: string
       {create.error && !urlError && !eventsError && <Refusal error={create.error} />}
       <div className="toolbar">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          Create webhook
+          {i ? "Save webhook" : "Create webhook"}
         </button>
         <button type="button" className="btn" onClick={props.onCancel}>
           Cancel

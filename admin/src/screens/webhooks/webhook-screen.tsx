@@ -9,6 +9,7 @@ import { Dialog } from "../../ui/dialog.tsx";
 import { canIntegrate, Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
 import { Deliveries } from "./deliveries.tsx";
+import { NewWebhookForm } from "./new-webhook-form.tsx";
 import { endpointStatus } from "./webhooks-screen.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -23,6 +24,7 @@ export function WebhookScreen() {
   const [notice, setNotice] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [dialog, setDialog] = useState<"rotate" | "delete" | null>(null);
+  const [editing, setEditing] = useState(false);
   const [grace, setGrace] = useState("24");
   const refresh = () => {
     void client.invalidateQueries({ queryKey: hookKeys.one(project.id, webhookId) });
@@ -103,6 +105,9 @@ export function WebhookScreen() {
         <button type="button" className="btn btn-primary" disabled={test.isPending || !e.active} onClick={() => test.mutate()}>
           Send test
         </button>
+        <button type="button" className="btn" onClick={() => setEditing(true)}>
+          Edit
+        </button>
         <button type="button" className="btn" onClick={() => setDialog("rotate")}>
           Rotate secret
         </button>
@@ -113,6 +118,17 @@ export function WebhookScreen() {
           Delete
         </button>
       </div>
+      {editing && (
+        <NewWebhookForm
+          initial={e}
+          onCancel={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            setNotice("Webhook saved.");
+            refresh();
+          }}
+        />
+      )}
       <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
       {test.error && <Refusal error={test.error} />}
       {toggle.error && <Refusal error={toggle.error} />}

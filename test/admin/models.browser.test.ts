@@ -1,11 +1,12 @@
 // The Models screens in a real browser: the list, New model, details saved, fields added of
 // several kinds with their options (enum values, list item kind, relation target, required), a
 // duplicate namespace refused at its field, a field removed, and a type change on a model with
-// entries opening the field-change plan with its counts, then applied. A viewer reads only.
+// entries opening the field-change plan with its counts, then applied and followed to done. A viewer reads only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
+import { runFieldChanges } from "../../src/domain/field-changes/runner.ts";
 
 let env: BrowserEnv;
 beforeAll(async () => {
@@ -105,6 +106,18 @@ describe("models", () => {
     await page.getByText(/^The change of title is \w+; the entries are converted in the background\.$/).waitFor();
     const changes = await v2(env, "GET", `/v2/models/${model.id}/field-changes`);
     expect(changes.data).toHaveLength(1);
+    // Live progress: the card follows the change as the background job (run here by hand, as
+    // the server's jobs are not started in tests) converts the entry and moves the model.
+    const progress = page.getByRole("region", { name: "Field change" });
+    await progress.getByText("Queued.", { exact: true }).waitFor();
+    expect(await progress.getByRole("button", { name: "Cancel change" }).count()).toBe(1);
+    for (let i = 0; i < 10; i++) {
+      await runFieldChanges(env.capa.services, Date.now());
+      if ((await v2(env, "GET", `/v2/field-changes/${changes.data[0].id}`)).state === "done") break;
+    }
+    await progress.getByText("Done: 1 of 1 entries converted.").waitFor();
+    await fieldRow(page, "Title").getByRole("cell", { name: "Number" }).waitFor();
+    expect(await progress.getByRole("button", { name: "Cancel change" }).count()).toBe(0);
   }, 120_000);
 
   test("a viewer reads models and fields without controls", async () => {

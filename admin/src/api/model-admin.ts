@@ -54,6 +54,20 @@ export const modelApi = {
     call<{ id: string; state: string }>("POST", `/v2/models/${id}/field-changes`, { body }),
 };
 
+/** A field change as GET /v2/field-changes/:id answers it (the parts the screen shows). */
+export interface FieldChange {
+  id: string;
+  state: "planned" | "queued" | "converting" | "moving" | "done" | "failed" | "cancelled";
+  progress: { total: number; done: number; failed: number };
+  error: { message?: string } | null;
+}
+
+/** The field-change routes of a change once applied. */
+export const changeApi = {
+  get: (id: string) => call<FieldChange>("GET", `/v2/field-changes/${id}`),
+  cancel: (id: string) => call<FieldChange>("POST", `/v2/field-changes/${id}/cancel`, { body: {} }),
+};
+
 /** Every field kind with the word people read (arrays take any but array itself). */
 export const KIND_WORDS: Record<FieldType, string> = {
   string: "Text",

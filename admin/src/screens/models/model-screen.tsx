@@ -12,6 +12,7 @@ import { Refusal } from "../../ui/refusal.tsx";
 import { FieldForm } from "./field-form.tsx";
 import { canShape } from "./models-screen.tsx";
 import { PlanView } from "./plan-view.tsx";
+import { ChangeProgress } from "./change-progress.tsx";
 
 function kindOf(f: Field, models: Model[]): string {
   const item = f.type === "array" && f.arrayType ? f.arrayType : f.type;
@@ -84,6 +85,7 @@ export function ModelScreen() {
   const model = models.data?.find((m) => m.id === modelId);
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [changeId, setChangeId] = useState<string | null>(null);
   const done = (message: string) => {
     setOpen(null);
     setNotice(message);
@@ -135,6 +137,7 @@ export function ModelScreen() {
         </Link>
       </div>
       <Details key={model.id} model={model} shape={shape} />
+      {changeId && <ChangeProgress id={changeId} project={project.id} />}
       <section className="screen-section" aria-labelledby="fields-title">
         <div className="toolbar">
           <h2 id="fields-title">Fields</h2>
@@ -242,7 +245,10 @@ export function ModelScreen() {
             plan={open.plan}
             editFields={[open.edit]}
             onCancel={close}
-            onApplied={(state) => done(`The change of ${open.field.namespace} is ${state}; the entries are converted in the background.`)}
+            onApplied={(c) => {
+              setChangeId(c.id);
+              done(`The change of ${open.field.namespace} is ${c.state}; the entries are converted in the background.`);
+            }}
           />
         )}
       </Dialog>

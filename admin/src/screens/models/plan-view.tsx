@@ -13,7 +13,13 @@ const CHOICE_WORDS: Record<string, string> = {
 };
 
 /** The plan of `editFields` on model `modelId`; `onApplied` after the change is queued. */
-export function PlanView(props: { modelId: string; plan: Plan; editFields: FieldInput[]; onApplied(state: string): void; onCancel(): void }) {
+export function PlanView(props: {
+  modelId: string;
+  plan: Plan;
+  editFields: FieldInput[];
+  onApplied(change: { id: string; state: string }): void;
+  onCancel(): void;
+}) {
   const [choices, setChoices] = useState<Record<string, string>>(() => Object.fromEntries(props.plan.ops.map((o) => [o.id, o.choices[0] ?? "convert"])));
   const apply = useMutation({
     mutationFn: () =>
@@ -23,7 +29,7 @@ export function PlanView(props: { modelId: string; plan: Plan; editFields: Field
         removeIds: [],
         decisions: props.plan.ops.map((o) => ({ opId: o.id, choice: choices[o.id]! })),
       }),
-    onSuccess: (c) => props.onApplied(c.state),
+    onSuccess: (c) => props.onApplied(c),
   });
   return (
     <div className="form-stack">

@@ -118,6 +118,17 @@ describe("models", () => {
     await progress.getByText("Done: 1 of 1 entries converted.").waitFor();
     await fieldRow(page, "Title").getByRole("cell", { name: "Number" }).waitFor();
     expect(await progress.getByRole("button", { name: "Cancel change" }).count()).toBe(0);
+
+    // A second change, cancelled before the job takes it: the model keeps its size field.
+    await page.getByRole("button", { name: "Edit size" }).click();
+    await page.getByRole("dialog", { name: "Edit size" }).getByLabel("Kind", { exact: true }).selectOption({ label: "Number" });
+    await page.getByRole("dialog", { name: "Edit size" }).getByRole("button", { name: "Save field" }).click();
+    await page.getByRole("dialog", { name: "Change size: the plan" }).getByRole("button", { name: "Apply" }).click();
+    await progress.getByText("Queued.", { exact: true }).waitFor();
+    await progress.getByRole("button", { name: "Cancel change" }).click();
+    await progress.getByText("Cancelled.", { exact: true }).waitFor();
+    await runFieldChanges(env.capa.services, Date.now());
+    expect(await fieldRow(page, "Size").getByRole("cell").nth(1).textContent()).toBe("Choice (enum) (S, M, L)");
   }, 120_000);
 
   test("a viewer reads models and fields without controls", async () => {

@@ -4,7 +4,7 @@
 // server's refusal of a near expiry shown at its field, and an editor kept out with a sentence.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { expectAccessible, screenshot, signIn, startBrowserEnv, type BrowserEnv } from "./browser.ts";
+import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
 
 let env: BrowserEnv;
@@ -123,9 +123,23 @@ describe("API keys", () => {
     await screenshot(page, "keys-list");
   }, 90_000);
 
-  test("an expiry under an hour away is refused at the Expires field and nothing is minted", async () => {
+  test("custom scopes mint a key with exactly those scopes; an expiry under an hour away is refused at the Expires field", async () => {
     const page = await env.page();
     await signIn(page, env.origin, "/admin/keys");
+    await page.getByRole("button", { name: "New key" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Reader");
+    await page.getByLabel("Access").selectOption({ label: "Custom scopes" });
+    const scopes = page.getByRole("group", { name: "Scopes" });
+    await scopes.getByLabel("instance:read").check();
+    await scopes.getByLabel("model:read").check();
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("heading", { name: "Key Reader created" }).waitFor();
+    await page.getByRole("button", { name: "Done" }).click();
+    expect(await row(page, "Reader").getByRole("cell").nth(1).textContent()).toBe("2 scopes");
+    const reader = (await v2(env, "GET", "/v2/tenants/api-keys")).data.find((k: { name: string }) => k.name === "Reader");
+    expect(reader.scopes.sort()).toEqual(["instance:read", "model:read"]);
+
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Too short");
     const soon = await page.evaluate(() => {

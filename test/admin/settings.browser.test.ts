@@ -1,6 +1,6 @@
-// The project settings screen in a real browser: a taken slug said at its field with nothing
-// changed, a rename and new slug saved (the switcher follows), deleting a project with its slug
-// typed, and a viewer's read-only view.
+// The project settings screen in a real browser: the projects overview (role, Open), a taken
+// slug said at its field with nothing changed, a rename and new slug saved (the switcher
+// follows), deleting a project with its slug typed, and a viewer's read-only view.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
@@ -24,6 +24,11 @@ describe("project settings", () => {
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Settings" }).click();
     await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
     expect(await page.getByLabel("Slug", { exact: true }).inputValue()).toBe("demo");
+    // The overview: both projects with the owner's role; the one open now says so.
+    const overview = page.getByRole("table", { name: "Your projects" });
+    expect(await overview.getByRole("rowheader").allTextContents()).toEqual(["Demo demo", "Other other-site"]);
+    expect((await overview.getByRole("row").nth(1).getByRole("cell").allTextContents()).filter((_, i) => i !== 1)).toEqual(["Owner", "Open now"]);
+    expect(await overview.getByRole("button", { name: "Open Other" }).count()).toBe(1);
 
     await page.getByLabel("Name", { exact: true }).fill("Demo site");
     await page.getByLabel("Slug", { exact: true }).fill("other-site");
@@ -43,8 +48,9 @@ describe("project settings", () => {
     const switcher = page.getByLabel("Project", { exact: true });
     await switcher.getByRole("option", { name: "Demo site" }).waitFor({ state: "attached" });
 
-    await switcher.selectOption({ label: "Other" });
+    await page.getByRole("button", { name: "Open Other" }).click();
     await page.getByRole("heading", { name: "Other", level: 1 }).waitFor();
+    expect(await switcher.inputValue()).not.toBe(env.demoProjectId);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Settings" }).click();
     await page.getByRole("button", { name: "Delete project" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete Other?" });

@@ -1,5 +1,6 @@
 // The project settings screen (issue 14 item 9): name and slug (a taken slug said at its field),
-// and deleting the project with its slug typed to confirm (owners only).
+// the person's projects with their role and last opening, and deleting the project with its
+// slug typed to confirm (owners only).
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
@@ -8,6 +9,7 @@ import { projectApi } from "../../api/people.ts";
 import { useProject } from "../shell/project-context.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
+import { ProjectsOverview } from "./projects-overview.tsx";
 
 /** The screen. */
 export function SettingsScreen() {
@@ -102,6 +104,7 @@ export function SettingsScreen() {
           </div>
         )}
       </form>
+      <ProjectsOverview projects={projects} current={project.id} choose={choose} />
       {project.role === "owner" && (
         <section className="card form-stack danger-zone screen-section" aria-labelledby="delete-project-title">
           <h2 id="delete-project-title">Delete this project</h2>

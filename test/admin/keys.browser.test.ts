@@ -154,6 +154,18 @@ describe("API keys", () => {
     expect(await page.getByRole("rowheader", { name: "Too short" }).count()).toBe(0);
   }, 60_000);
 
+  test("at 360 px wide in dark mode the keys and webhooks screens still read", async () => {
+    const page = await env.page({ width: 360, height: 740, colorScheme: "dark" });
+    await signIn(page, env.origin, "/admin/keys");
+    await page.getByRole("rowheader", { name: "Demo read key (production)" }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "keys-360-dark");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "New webhook" }).click();
+    await expectAccessible(page);
+  }, 60_000);
+
   test("an editor is told their role cannot manage keys or webhooks", async () => {
     await addMember(env, "editor@capa.local", "editor", "editor-password-1");
     const page = await env.page();

@@ -123,7 +123,7 @@ describe("API keys", () => {
     await screenshot(page, "keys-list");
   }, 90_000);
 
-  test("custom scopes mint a key with exactly those scopes; an expiry under an hour away is refused at the Expires field", async () => {
+  test("custom scopes, limited to one model, mint a key with exactly those scopes; an expiry under an hour away is refused at the Expires field", async () => {
     const page = await env.page();
     await signIn(page, env.origin, "/admin/keys");
     await page.getByRole("button", { name: "New key" }).click();
@@ -132,13 +132,16 @@ describe("API keys", () => {
     const scopes = page.getByRole("group", { name: "Scopes" });
     await scopes.getByLabel("instance:read").check();
     await scopes.getByLabel("model:read").check();
+    await scopes.getByLabel("media:read").check();
+    await page.getByLabel("Limit entry and model scopes to").selectOption({ label: "Post" });
     await expectAccessible(page);
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByRole("heading", { name: "Key Reader created" }).waitFor();
     await page.getByRole("button", { name: "Done" }).click();
-    expect(await row(page, "Reader").getByRole("cell").nth(1).textContent()).toBe("2 scopes");
+    expect(await row(page, "Reader").getByRole("cell").nth(1).textContent()).toBe("3 scopes");
     const reader = (await v2(env, "GET", "/v2/tenants/api-keys")).data.find((k: { name: string }) => k.name === "Reader");
-    expect(reader.scopes.sort()).toEqual(["instance:read", "model:read"]);
+    const post = (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "post");
+    expect(reader.scopes.sort()).toEqual([`instance:read:${post.id}`, "media:read", `model:read:${post.id}`]);
 
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Too short");

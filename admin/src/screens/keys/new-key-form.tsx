@@ -2,7 +2,8 @@
 // The secret comes back once from the mint; the origins are set right after by their own route.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ApiError } from "../../api/client.ts";
+import { api, ApiError, keys } from "../../api/client.ts";
+import { useProject } from "../shell/project-context.ts";
 import { keyApi, type MintedKey, type NewKey } from "../../api/keys.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 
@@ -42,6 +43,9 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
   const [expires, setExpires] = useState("");
   const [origins, setOrigins] = useState("");
   const [originError, setOriginError] = useState<string | null>(null);
+  const [limit, setLimit] = useState("");
+  const { project } = useProject();
+  const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
 
   const mint = useMutation({
     mutationFn: async (input: { key: NewKey; origins: string[] }) => {
@@ -59,7 +63,8 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
     if (typeof list === "string") return setOriginError(list);
     setOriginError(null);
     const key: NewKey = { name: name.trim() || "API key", environment };
-    if (access === "custom") key.scopes = [...scopes];
+    // Instance and model scopes can name one model (resource:action:<model id>, decisions.md 5).
+    if (access === "custom") key.scopes = [...scopes].map((sc) => (limit && /^(instance|model):/.test(sc) ? `${sc}:${limit}` : sc));
     else key.preset = access;
     if (expires) key.expiresAt = new Date(expires).toISOString();
     mint.mutate({ key, origins: list });
@@ -108,6 +113,19 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
               </label>
             ))}
         </fieldset>
+      )}
+      {access === "custom" && (
+        <div className="field">
+          <label htmlFor="key-limit">Limit entry and model scopes to</label>
+          <select id="key-limit" value={limit} onChange={(e) => setLimit(e.target.value)}>
+            <option value="">Every model</option>
+            {models.data?.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </div>
       )}
       <div className="field">
         <label htmlFor="key-env">Environment</label>

@@ -143,6 +143,21 @@ describe("API keys", () => {
     const post = (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "post");
     expect(reader.scopes.sort()).toEqual([`instance:read:${post.id}`, "media:read", `model:read:${post.id}`]);
 
+    // Edit gives it an expiry two days ahead; the status says until when.
+    const later = await page.evaluate(() => {
+      const d = new Date(Date.now() + 2 * 86_400_000);
+      const p = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+    });
+    await page.getByRole("button", { name: "Edit Reader" }).click();
+    await page.getByRole("dialog", { name: "Edit Reader" }).getByLabel("Expires").fill(later);
+    await page.getByRole("dialog", { name: "Edit Reader" }).getByRole("button", { name: "Save" }).click();
+    await row(page, "Reader")
+      .getByText(/^Active until /)
+      .waitFor();
+    const edited = (await v2(env, "GET", "/v2/tenants/api-keys?includeStatus=true")).data.find((k: { name: string }) => k.name === "Reader");
+    expect(Math.abs(Date.parse(edited.expiresAt) - Date.now() - 2 * 86_400_000)).toBeLessThan(120_000);
+
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Too short");
     const soon = await page.evaluate(() => {

@@ -51,7 +51,7 @@ export const keyApi = {
   grantable: () => call<Grantable>("GET", `${BASE}/grantable`),
   domains: (id: string) => call<{ data: { domain: string; lastSeenAt: string }[] }>("GET", `${BASE}/${id}/domains-seen`).then((r) => r.data),
   mint: (k: NewKey) => call<MintedKey>("POST", BASE, { body: k }),
-  rename: (id: string, name: string) => call<unknown>("PATCH", `${BASE}/${id}`, { body: { name } }),
+  update: (id: string, patch: { name?: string; expiresAt?: string | null }) => call<unknown>("PATCH", `${BASE}/${id}`, { body: patch }),
   origins: (id: string, allowedOrigins: string[]) => call<unknown>("PATCH", `${BASE}/${id}/allowed-origins`, { body: { allowedOrigins } }),
   rotate: (id: string, graceHours: number) =>
     call<MintedKey & { rotatedFrom: { id: string; expiresAt: string } }>("POST", `${BASE}/${id}/rotate`, { body: { graceHours } }),

@@ -6,15 +6,25 @@ import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
 import { parseOrigins } from "./new-key-form.tsx";
 
-/** Edits a key's name and allowed origins (each through its own route, only when changed). */
+/** An instant as a datetime-local input shows it, in the browser's zone. */
+function localInput(isoTime: string): string {
+  const d = new Date(isoTime);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** Edits a key's name, expiry and allowed origins (each through its own route, only when changed). */
 export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): void }) {
   const k = props.apiKey;
   const [name, setName] = useState(k.name);
   const [origins, setOrigins] = useState(k.allowedOrigins.join("\n"));
   const [originError, setOriginError] = useState<string | null>(null);
+  const [expires, setExpires] = useState(k.expiresAt ? localInput(k.expiresAt) : "");
   const save = useMutation({
     mutationFn: async (list: string[]) => {
-      if (name !== k.name) await keyApi.rename(k.id, name);
+      const expiresAt = expires ? new Date(expires).toISOString() : null;
+      const changed = expires !== (k.expiresAt ? localInput(k.expiresAt) : "");
+      if (name !== k.name || changed) await keyApi.update(k.id, { ...(name !== k.name ? { name } : {}), ...(changed ? { expiresAt } : {}) });
       if (list.join() !== k.allowedOrigins.join()) await keyApi.origins(k.id, list);
     },
     onSuccess: props.onDone,
@@ -32,6 +42,19 @@ export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): 
         <div className="field">
           <label htmlFor="edit-key-name">Name</label>
           <input id="edit-key-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="edit-key-expires">Expires</label>
+          <input
+            id="edit-key-expires"
+            type="datetime-local"
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+            aria-describedby="edit-key-expires-hint"
+          />
+          <p className="hint" id="edit-key-expires-hint">
+            Empty: the key never expires.
+          </p>
         </div>
         <div className="field">
           <label htmlFor="edit-key-origins">Allowed origins</label>

@@ -1,5 +1,5 @@
 // The API keys screen (issue 14 item 5): every key of the project with its status, last use and
-// the domains it was used from; mint, rotate, rename, revoke and reactivate. Loaded lazily.
+// the domains it was used from; mint, edit, rotate, revoke and reactivate. Loaded lazily.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { keyApi, keyListKey, type ApiKey, type Grantable } from "../../api/keys.ts";

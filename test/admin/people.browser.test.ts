@@ -123,4 +123,32 @@ describe("people", () => {
     await page.getByRole("heading", { name: "Second site", level: 1 }).waitFor();
     expect(await page.getByLabel("Project", { exact: true }).getByRole("option").allTextContents()).toEqual(["Demo", "Second site"]);
   }, 60_000);
+
+  test("a link without a token, and an invitation opened by another signed-in account, are said in words", async () => {
+    const page = await env.page();
+    await page.goto(`${env.origin}/admin/invite`);
+    await expect(page.getByRole("alert").textContent()).resolves.toBe(
+      "This link holds no invitation token. Ask the person who invited you for the whole link.",
+    );
+
+    // Signed in as the owner: an invitation for an address with no account, then one for another account.
+    await addMember(env, "other@capa.local", "viewer", "other-password-1");
+    const third = await v2(env, "POST", "/v2/projects", { name: "Third", slug: "third" });
+    const fresh = (await v2(env, "POST", `/v2/projects/${third.id}/members`, { email: "someone@capa.local", role: "viewer" })).invitation;
+    const taken = (await v2(env, "POST", `/v2/projects/${third.id}/members`, { email: "other@capa.local", role: "viewer" })).invitation;
+    for (const [inv, words] of [
+      [fresh, "This invitation is for an e-mail address that has no account yet. Sign out, then open the link again to create that account."],
+      [taken, "The invitation is for another e-mail address than the account signed in."],
+    ] as const) {
+      await page.goto(`${env.origin}/admin/sign-in?redirect=${encodeURIComponent(`/invite?token=${inv.token}`)}`);
+      await page.getByLabel("Email").fill("owner@capa.local");
+      await page.getByLabel("Password").fill("owner-password-1");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Accept invitation" }).click();
+      await expect(page.getByRole("alert").textContent()).resolves.toBe(words);
+      await expectAccessible(page);
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("heading", { name: "Sign in to Capa" }).waitFor();
+    }
+  }, 60_000);
 });

@@ -37,6 +37,9 @@ export function AcceptInvite() {
   }
   const error = accept.error && !needsSignIn ? accept.error : null;
   const passwordError = error instanceof ApiError && error.field === "password" ? error.message : null;
+  // Signed in, an invitation for an address with no account asks for a password: the account
+  // to create is someone else's, so the person signs out and opens the link again.
+  const forNewAccount = signedIn && passwordError !== null;
   return (
     <main className="sign-in">
       <form onSubmit={submit} aria-labelledby="invite-title">
@@ -97,7 +100,12 @@ export function AcceptInvite() {
             {error.message}
           </p>
         )}
-        {error instanceof ApiError && error.code === "invitation_for_another_account" && (
+        {forNewAccount && (
+          <p role="alert" className="form-error">
+            This invitation is for an e-mail address that has no account yet. Sign out, then open the link again to create that account.
+          </p>
+        )}
+        {((error instanceof ApiError && error.code === "invitation_for_another_account") || forNewAccount) && (
           <button type="button" className="btn" onClick={signOut}>
             Sign out
           </button>

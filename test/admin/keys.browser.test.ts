@@ -36,6 +36,8 @@ describe("API keys", () => {
 
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Website");
+    // The presets come from GET .../grantable; wait for them before reading the options.
+    await page.getByLabel("Access").getByRole("option", { name: "Read only" }).waitFor({ state: "attached" });
     expect(await page.getByLabel("Access").getByRole("option").allTextContents()).toEqual([
       "Read only",
       "Content writer",
@@ -66,6 +68,7 @@ describe("API keys", () => {
     expect(await page.getByLabel("Secret").count()).toBe(0);
 
     const website = row(page, "Website");
+    await website.waitFor();
     expect(await website.getByRole("cell").allTextContents()).toEqual([
       `${secret.slice(0, 12)}… Development`,
       "Read only",
@@ -118,6 +121,7 @@ describe("API keys", () => {
     // Both secrets work during the grace period.
     expect(await readWith(next, "https://site.example")).toBe(200);
     expect(await readWith(secret, "https://site.example")).toBe(200);
+    await site.nth(1).waitFor();
     await expect(site.nth(0).getByRole("cell").nth(2).textContent()).resolves.toStartWith("Active until ");
     await expect(site.nth(1).getByRole("cell").nth(2).textContent()).resolves.toBe("Active");
     await screenshot(page, "keys-list");

@@ -38,6 +38,7 @@ describe("models", () => {
     await signIn(page, env.origin);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Models" }).click();
     await page.getByRole("heading", { name: "Models", level: 1 }).waitFor();
+    await page.getByRole("table").waitFor();
     expect(await page.getByRole("table").getByRole("link").allTextContents()).toEqual(["Author", "Category", "Post", "Settings"]);
 
     await page.getByRole("button", { name: "New model" }).click();
@@ -61,6 +62,8 @@ describe("models", () => {
     await page.getByText("Field tags added.").waitFor();
     await addField(page, { label: "Maker", kind: "Relation", related: "Author" });
     await page.getByText("Field maker added.").waitFor();
+    // Each addition asks for the model again; wait for the last row before reading the table.
+    await fieldRow(page, "Maker").waitFor();
     expect(await fieldRow(page, "Title").getByRole("cell").allTextContents()).toEqual(["title", "Text", "Required", "EditRemove"]);
     expect(await fieldRow(page, "Size").getByRole("cell").allTextContents()).toEqual(["size", "Choice (enum) (S, M, L)", "Optional", "EditRemove"]);
     expect(await fieldRow(page, "Tags").getByRole("cell").allTextContents()).toEqual(["tags", "List of Text", "Optional", "EditRemove"]);
@@ -79,7 +82,7 @@ describe("models", () => {
     await page.getByRole("button", { name: "Remove tags" }).click();
     await page.getByRole("dialog", { name: "Remove tags?" }).getByRole("button", { name: "Remove" }).click();
     await page.getByText("Field tags removed.").waitFor();
-    expect(await page.getByRole("rowheader", { name: "Tags" }).count()).toBe(0);
+    await page.getByRole("rowheader", { name: "Tags" }).waitFor({ state: "detached" });
     await screenshot(page, "model-fields");
     const model = (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "product");
     expect(model.fields.map((f: { namespace: string }) => f.namespace)).toEqual(["title", "size", "maker"]);

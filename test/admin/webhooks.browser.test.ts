@@ -53,6 +53,7 @@ describe("webhooks", () => {
     expect(secret).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Done" }).click();
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: url }) });
+    await row.waitFor();
     expect(await row.getByRole("cell").allTextContents()).toEqual(["Entry published, Entry unpublished, Model published", "Included", "On"]);
     await expectAccessible(page);
     await screenshot(page, "webhooks-list");

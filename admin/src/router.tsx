@@ -1,6 +1,6 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
 import type { EntrySort, EntryStatus } from "./api/types.ts";
 import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
@@ -78,9 +78,46 @@ const SCREENS = [
   ["settings", "Settings"],
 ] as const;
 
-const screenRoutes = SCREENS.map(([path, title]) => createRoute({ getParentRoute: () => appRoute, path, component: () => <Placeholder title={title} /> }));
+/** The screens built so far (issue 14), each its own chunk loaded when first opened. */
+const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
+  models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
+  keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
+  webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
+  people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
+  settings: lazyRouteComponent(() => import("./screens/settings/settings-screen.tsx"), "SettingsScreen"),
+};
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes])]);
+/** The page an invitation link opens; outside the shell, signed in or not. */
+export const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "invite",
+  validateSearch: (s: Record<string, unknown>): { token?: string } => (typeof s.token === "string" ? { token: s.token } : {}),
+  component: lazyRouteComponent(() => import("./screens/invite/accept-invite.tsx"), "AcceptInvite"),
+});
+
+/** One model with its fields. */
+const modelRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "models/$modelId",
+  component: lazyRouteComponent(() => import("./screens/models/model-screen.tsx"), "ModelScreen"),
+});
+
+/** One webhook endpoint with its deliveries log. */
+const webhookRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "webhooks/$webhookId",
+  component: lazyRouteComponent(() => import("./screens/webhooks/webhook-screen.tsx"), "WebhookScreen"),
+});
+
+const screenRoutes = SCREENS.map(([path, title]) =>
+  createRoute({ getParentRoute: () => appRoute, path, component: BUILT[path] ?? (() => <Placeholder title={title} />) }),
+);
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  inviteRoute,
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute]),
+]);
 
 /** The router, mounted under /admin. */
 export const router = createRouter({ routeTree, basepath: "/admin", defaultPreload: false, scrollRestoration: false });

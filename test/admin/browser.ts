@@ -9,7 +9,7 @@ import { chromium as playwright, type Browser, type Page } from "playwright-core
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect } from "bun:test";
 import { createApp, type CapaApp } from "../../src/app.ts";
-import { testConfig } from "../../src/config.ts";
+import { testConfig, type Config } from "../../src/config.ts";
 import { bootstrap } from "../../src/domain/bootstrap.ts";
 import { buildAdmin } from "../../scripts/build-admin.ts";
 
@@ -29,12 +29,12 @@ export interface BrowserEnv {
   close(): Promise<void>;
 }
 
-/** Builds the app if needed, starts the server on a free port and launches Chromium. */
-export async function startBrowserEnv(): Promise<BrowserEnv> {
+/** Builds the app if needed, starts the server on a free port and launches Chromium; `over` changes the config. */
+export async function startBrowserEnv(over: Partial<Config> = {}): Promise<BrowserEnv> {
   await buildAdmin({ quiet: true });
   mkdirSync(SCREENS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "capa-admin-"));
-  const capa = createApp(testConfig(dir, { demo: true, adminPassword: OWNER.password }));
+  const capa = createApp(testConfig(dir, { demo: true, adminPassword: OWNER.password, ...over }));
   const first = bootstrap(capa.services)!;
   capa.app.listen({ port: 0, hostname: "127.0.0.1" });
   const origin = `http://127.0.0.1:${capa.app.server!.port}`;

@@ -95,8 +95,8 @@ describe("sign in and out", () => {
     expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press("Enter");
     expect(await page.getByRole("main").evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.getByRole("link", { name: "API keys" }).click();
-    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "Media" }).click();
+    await page.getByRole("heading", { name: "Media", level: 1 }).waitFor();
     expect(await page.getByText("This screen is not built yet").count()).toBe(1);
     await expectAccessible(page);
   }, 60_000);

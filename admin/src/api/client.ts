@@ -30,7 +30,8 @@ export function currentProjectId(): string | null {
 
 type Query = Record<string, string | number | undefined | null>;
 
-async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query; headers?: Record<string, string> } = {}): Promise<T> {
+/** Sends one /v2 request; screens reach it through the typed functions of api/*.ts. */
+export async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query; headers?: Record<string, string> } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json", ...opts.headers, ...(await authHeaders()) };
   if (projectId) headers["x-svc-project"] = projectId;
   if (opts.body !== undefined) headers["content-type"] = "application/json";

@@ -136,3 +136,8 @@ export async function authHeaders(): Promise<Record<string, string>> {
   if (held && held.expiresAt - Date.now() < REFRESH_MARGIN_MS) await refreshNow();
   return held ? { authorization: `Bearer ${held.accessToken}` } : {};
 }
+
+/** Holds the tokens another route answered with a session (accepting an invitation as a new account). */
+export function adoptSession(tokens: { accessToken: string; refreshToken: string }): void {
+  hold(tokens);
+}

@@ -1,0 +1,62 @@
+// The API key routes of /v2 (/v2/tenants/api-keys), used only by the lazily loaded keys screen.
+import { call } from "./client.ts";
+
+/** A key as the list shows it with `includeStatus=true` (never its secret). */
+export interface ApiKey {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  bundle: "scoped" | "legacy";
+  environment: "production" | "development";
+  scopes: string[];
+  permission: string | null;
+  version: string;
+  createdAt: string;
+  active: boolean;
+  allowedOrigins: string[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** What the signed-in person may put on a key (GET /grantable). */
+export interface Grantable {
+  scopes: { scope: string; held: boolean }[];
+  presets: { name: string; scopes: string[]; grantable: boolean }[];
+}
+
+/** The answer to a mint or a rotation: the only answers holding the secret. */
+export interface MintedKey {
+  id: string;
+  name: string;
+  apiKey: string;
+  keyPrefix: string;
+  environment: string;
+  expiresAt: string | null;
+}
+
+/** What the `New key` form sends. */
+export interface NewKey {
+  name: string;
+  environment: "production" | "development";
+  preset?: string;
+  scopes?: string[];
+  expiresAt?: string;
+}
+
+const BASE = "/v2/tenants/api-keys";
+
+/** The key routes, one function per documented route. */
+export const keyApi = {
+  list: () => call<{ data: ApiKey[] }>("GET", BASE, { query: { includeStatus: "true" } }).then((r) => r.data),
+  grantable: () => call<Grantable>("GET", `${BASE}/grantable`),
+  domains: (id: string) => call<{ data: { domain: string; lastSeenAt: string }[] }>("GET", `${BASE}/${id}/domains-seen`).then((r) => r.data),
+  mint: (k: NewKey) => call<MintedKey>("POST", BASE, { body: k }),
+  update: (id: string, patch: { name?: string; expiresAt?: string | null }) => call<unknown>("PATCH", `${BASE}/${id}`, { body: patch }),
+  origins: (id: string, allowedOrigins: string[]) => call<unknown>("PATCH", `${BASE}/${id}/allowed-origins`, { body: { allowedOrigins } }),
+  rotate: (id: string, graceHours: number) =>
+    call<MintedKey & { rotatedFrom: { id: string; expiresAt: string } }>("POST", `${BASE}/${id}/rotate`, { body: { graceHours } }),
+  setActive: (id: string, active: boolean) => call<unknown>("PATCH", `${BASE}/${id}/active`, { body: { active } }),
+};
+
+/** The query key of the project's key list. */
+export const keyListKey = (project: string) => ["api-keys", project] as const;

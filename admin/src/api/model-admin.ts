@@ -1,0 +1,88 @@
+// The model administration routes of /v2 (create, edit, field-change plan and apply), used only
+// by the lazily loaded Models screens. The model list itself is api.models.list in client.ts.
+import { call } from "./client.ts";
+import type { FieldType, Model } from "./types.ts";
+
+/** A field as the add and edit forms send it. */
+export interface FieldInput {
+  id?: string;
+  namespace: string;
+  label: string | null;
+  type: FieldType;
+  arrayType?: FieldType | null;
+  relation?: string | null;
+  required: boolean;
+  options?: { values: string[] } | null;
+}
+
+/** One operation of a field-change plan, with its counts. */
+export interface PlanOp {
+  id: string;
+  kind: "change" | "rename" | "remove";
+  from: { namespace: string; type: string };
+  to: { namespace: string; type: string } | null;
+  choices: string[];
+  counts: { values: number; convert: number; loseDetail: number; fail: number } | null;
+}
+
+/** A plan (POST /v2/models/:id/field-changes/plan, 200). */
+export interface Plan {
+  planHash: string;
+  entries: number;
+  ops: PlanOp[];
+  counts: { values: number; convert: number; loseDetail: number; fail: number } | null;
+}
+
+/** What a model edit or a plan sends. */
+export interface ModelPatch {
+  name?: string;
+  description?: string | null;
+  singleEntry?: boolean;
+  addFields?: FieldInput[];
+  editFields?: FieldInput[];
+  removeIds?: string[];
+}
+
+/** The routes, one function per documented route. */
+export const modelApi = {
+  get: (id: string) => call<Model>("GET", `/v2/models/${id}`),
+  create: (m: { name: string; namespace: string; description?: string; singleEntry: boolean }) => call<Model>("POST", "/v2/models", { body: m }),
+  update: (id: string, patch: ModelPatch) => call<Model>("PATCH", `/v2/models/${id}`, { body: patch }),
+  plan: (id: string, change: { editFields?: FieldInput[]; removeIds?: string[] }) =>
+    call<Plan>("POST", `/v2/models/${id}/field-changes/plan`, { body: change }),
+  apply: (id: string, body: { planHash: string; editFields: FieldInput[]; removeIds: string[]; decisions: { opId: string; choice: string }[] }) =>
+    call<{ id: string; state: string }>("POST", `/v2/models/${id}/field-changes`, { body }),
+};
+
+/** A field change as GET /v2/field-changes/:id answers it (the parts the screen shows). */
+export interface FieldChange {
+  id: string;
+  state: "planned" | "queued" | "converting" | "moving" | "done" | "failed" | "cancelled";
+  progress: { total: number; done: number; failed: number };
+  error: { message?: string } | null;
+}
+
+/** The field-change routes of a change once applied. */
+export const changeApi = {
+  get: (id: string) => call<FieldChange>("GET", `/v2/field-changes/${id}`),
+  cancel: (id: string) => call<FieldChange>("POST", `/v2/field-changes/${id}/cancel`, { body: {} }),
+};
+
+/** Every field kind with the word people read (arrays take any but array itself). */
+export const KIND_WORDS: Record<FieldType, string> = {
+  string: "Text",
+  markdown: "Markdown",
+  html: "HTML",
+  code: "Code",
+  enum: "Choice (enum)",
+  color: "Colour",
+  number: "Number",
+  true_false: "True or false",
+  date: "Date",
+  array: "List",
+  relation: "Relation",
+  image: "Image",
+  video: "Video",
+  file: "File",
+  mixed: "Mixed",
+};

@@ -1,0 +1,56 @@
+// The member and invitation routes of /v2 (decisions.md 2), used only by the lazily loaded
+// People and invitation screens.
+import { call } from "./client.ts";
+import type { Member } from "./types.ts";
+
+/** An invitation as the list shows it (never its token). */
+export interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  status: "pending" | "accepted" | "expired";
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+}
+
+/** The roles of a project, highest first, with the words people read. */
+export const ROLE_WORDS: Record<string, string> = {
+  owner: "Owner",
+  admin: "Admin",
+  developer: "Developer",
+  editor: "Editor",
+  viewer: "Viewer",
+};
+
+/** The member routes of project `p`, one function per documented route. */
+export const peopleApi = {
+  members: (p: string) => call<{ data: Member[] }>("GET", `/v2/projects/${p}/members`).then((r) => r.data),
+  invite: (p: string, email: string, role: string) =>
+    call<{ invitation: { id: string; email: string; role: string; expiresAt: string; token: string } }>("POST", `/v2/projects/${p}/members`, {
+      body: { email, role },
+    }),
+  invitations: (p: string) => call<{ data: Invitation[] }>("GET", `/v2/projects/${p}/invitations`).then((r) => r.data),
+  withdraw: (p: string, id: string) => call<void>("DELETE", `/v2/projects/${p}/invitations/${id}`),
+  setRole: (p: string, userId: string, role: string) => call<unknown>("PATCH", `/v2/projects/${p}/members/${userId}`, { body: { role } }),
+  remove: (p: string, userId: string) => call<void>("DELETE", `/v2/projects/${p}/members/${userId}`),
+  /** Accepts an invitation: with a password as a new account (201, a session), or signed in as the invited account (200). */
+  accept: (token: string, password?: string) =>
+    call<{ accessToken?: string; refreshToken?: string; project?: { id: string; name: string }; role?: string }>("POST", "/v2/invitations/accept", {
+      body: password === undefined ? { token } : { token, password },
+    }),
+};
+
+/** Query keys of the People screen. */
+export const peopleKeys = {
+  members: (p: string) => ["members", p] as const,
+  invitations: (p: string) => ["invitations", p] as const,
+};
+
+/** The project settings routes. */
+export const projectApi = {
+  update: (p: string, patch: { name?: string; slug?: string }) =>
+    call<{ id: string; name: string; slug: string }>("PATCH", `/v2/projects/${p}`, { body: patch }),
+  /** Deletes the project; `slug` must be typed to confirm. */
+  remove: (p: string, slug: string) => call<void>("DELETE", `/v2/projects/${p}`, { body: { slug } }),
+};

@@ -1,0 +1,183 @@
+// The API keys screen (issue 14 item 5): every key of the project with its status, last use and
+// the domains it was used from; mint, edit, rotate, revoke and reactivate. Loaded lazily.
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keyApi, keyListKey, type ApiKey, type Grantable } from "../../api/keys.ts";
+import { useProject } from "../shell/project-context.ts";
+import { canIntegrate, Refusal } from "../../ui/refusal.tsx";
+import { SecretOnce } from "../../ui/secret-once.tsx";
+import { NewKeyForm, PRESET_WORDS } from "./new-key-form.tsx";
+import { EditDialog, RotateDialog } from "./key-dialogs.tsx";
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** The status word of a key, as of now. */
+export function keyStatus(k: ApiKey, now = Date.now()): string {
+  if (!k.active) return "Revoked";
+  if (k.expiresAt && Date.parse(k.expiresAt) <= now) return "Expired";
+  if (k.expiresAt) return `Active until ${when.format(new Date(k.expiresAt))}`;
+  return "Active";
+}
+
+function accessOf(k: ApiKey, presets: Grantable["presets"] | undefined): string {
+  if (k.bundle === "legacy") return `Legacy (${k.permission})`;
+  const same = presets?.find((p) => p.scopes.length === k.scopes.length && p.scopes.every((s) => k.scopes.includes(s)));
+  if (same) return PRESET_WORDS[same.name] ?? same.name;
+  return k.scopes.length === 1 ? "1 scope" : `${k.scopes.length} scopes`;
+}
+
+function Domains({ id }: { id: string }) {
+  const q = useQuery({ queryKey: ["api-key-domains", id], queryFn: () => keyApi.domains(id) });
+  if (q.isError) return <span className="muted">—</span>;
+  if (!q.data) return <span className="muted">…</span>;
+  return q.data.length ? <span>{q.data.map((d) => d.domain).join(", ")}</span> : <span className="muted">None yet</span>;
+}
+
+type Shown = { title: string; secret: string; note?: string };
+type Open = { kind: "edit" | "rotate"; key: ApiKey } | null;
+
+/** The screen. */
+export function KeysScreen() {
+  const { project } = useProject();
+  const client = useQueryClient();
+  const allowed = canIntegrate(project.role);
+  const list = useQuery({ queryKey: keyListKey(project.id), queryFn: keyApi.list, enabled: allowed });
+  const grantable = useQuery({ queryKey: ["api-keys-grantable"], queryFn: keyApi.grantable, enabled: allowed });
+  const [creating, setCreating] = useState(false);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: keyListKey(project.id) });
+  const active = useMutation({
+    mutationFn: (v: { key: ApiKey; active: boolean }) => keyApi.setActive(v.key.id, v.active),
+    onSuccess: (_r, v) => {
+      setNotice(v.active ? `${v.key.name} is active again.` : `${v.key.name} is revoked: requests with it are refused.`);
+      void refresh();
+    },
+  });
+
+  if (!allowed) {
+    return (
+      <>
+        <h1>API keys</h1>
+        <p className="notice">Your role ({project.role}) cannot see or manage API keys. Owners, admins and developers can.</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <div className="toolbar">
+        <h1>API keys</h1>
+        <span className="spacer" />
+        {!creating && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => {
+              setCreating(true);
+              setShown(null);
+            }}
+          >
+            New key
+          </button>
+        )}
+      </div>
+      {creating && (
+        <NewKeyForm
+          onCancel={() => setCreating(false)}
+          onMinted={(k) => {
+            setCreating(false);
+            setShown({ title: `Key ${k.name} created`, secret: k.apiKey });
+            void refresh();
+          }}
+        />
+      )}
+      {shown && <SecretOnce title={shown.title} label="Secret" secret={shown.secret} note={shown.note} onDone={() => setShown(null)} />}
+      <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
+      {active.error && <Refusal error={active.error} />}
+      {list.isError ? (
+        <Refusal error={list.error} />
+      ) : !list.data ? (
+        <p>Loading…</p>
+      ) : list.data.length === 0 ? (
+        <p>No keys yet. Use “New key” to mint one for your site or a script.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">API keys of {project.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Access</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Domains seen</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((k) => (
+                <tr key={k.id}>
+                  <th scope="row">{k.name}</th>
+                  <td>
+                    <span className="mono">{k.keyPrefix}…</span> <span className="muted">{k.environment === "production" ? "Production" : "Development"}</span>
+                  </td>
+                  <td>{accessOf(k, grantable.data?.presets)}</td>
+                  <td>
+                    <span className={k.active ? "status status-published" : "status"}>{keyStatus(k)}</span>
+                  </td>
+                  <td>{k.lastUsedAt ? <time dateTime={k.lastUsedAt}>{when.format(new Date(k.lastUsedAt))}</time> : <span className="muted">Never</span>}</td>
+                  <td>
+                    <Domains id={k.id} />
+                  </td>
+                  <td className="row-actions">
+                    <button type="button" className="btn btn-quiet" aria-label={`Edit ${k.name}`} onClick={() => setOpen({ kind: "edit", key: k })}>
+                      Edit
+                    </button>
+                    {k.active && (
+                      <button type="button" className="btn btn-quiet" aria-label={`Rotate ${k.name}`} onClick={() => setOpen({ kind: "rotate", key: k })}>
+                        Rotate
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className={k.active ? "btn btn-quiet btn-danger" : "btn btn-quiet"}
+                      aria-label={`${k.active ? "Revoke" : "Reactivate"} ${k.name}`}
+                      onClick={() => active.mutate({ key: k, active: !k.active })}
+                    >
+                      {k.active ? "Revoke" : "Reactivate"}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {open?.kind === "edit" && (
+        <EditDialog
+          apiKey={open.key}
+          onCancel={() => setOpen(null)}
+          onDone={() => {
+            setOpen(null);
+            void refresh();
+          }}
+        />
+      )}
+      {open?.kind === "rotate" && (
+        <RotateDialog
+          apiKey={open.key}
+          onCancel={() => setOpen(null)}
+          onRotated={(k, oldExpires) => {
+            setOpen(null);
+            setShown({ title: `Key ${k.name} rotated`, secret: k.apiKey, note: `The old secret stops working at ${when.format(new Date(oldExpires))}.` });
+            void refresh();
+          }}
+        />
+      )}
+    </>
+  );
+}

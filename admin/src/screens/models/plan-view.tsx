@@ -1,0 +1,76 @@
+// A field-change plan, shown when a field edit answers 409 field_change_required: per operation,
+// how many values convert, lose detail or fail, and a choice; `Apply` queues the change.
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
+import { Refusal } from "../../ui/refusal.tsx";
+
+const CHOICE_WORDS: Record<string, string> = {
+  convert: "Convert the values",
+  clear: "Clear the values",
+  keep_both: "Keep both (old values in a new field)",
+  delete: "Delete the values",
+};
+
+/** The plan of `editFields` on model `modelId`; `onApplied` after the change is queued. */
+export function PlanView(props: {
+  modelId: string;
+  plan: Plan;
+  editFields: FieldInput[];
+  onApplied(change: { id: string; state: string }): void;
+  onCancel(): void;
+}) {
+  const [choices, setChoices] = useState<Record<string, string>>(() => Object.fromEntries(props.plan.ops.map((o) => [o.id, o.choices[0] ?? "convert"])));
+  const apply = useMutation({
+    mutationFn: () =>
+      modelApi.apply(props.modelId, {
+        planHash: props.plan.planHash,
+        editFields: props.editFields,
+        removeIds: [],
+        decisions: props.plan.ops.map((o) => ({ opId: o.id, choice: choices[o.id]! })),
+      }),
+    onSuccess: (c) => props.onApplied(c),
+  });
+  return (
+    <div className="form-stack">
+      <p>
+        This change rewrites stored values of {props.plan.entries === 1 ? "1 entry" : `${props.plan.entries} entries`}. Check what happens to them, choose, then
+        apply.
+      </p>
+      {props.plan.ops.map((o) => (
+        <div key={o.id} className="card">
+          <h3>
+            {o.from.namespace}: {o.from.type} → {o.to?.type ?? "removed"}
+          </h3>
+          {o.counts && (
+            <ul aria-label={`Values of ${o.from.namespace}`}>
+              <li>{o.counts.values} values</li>
+              <li>{o.counts.convert} convert</li>
+              <li>{o.counts.loseDetail} lose detail</li>
+              <li>{o.counts.fail} fail</li>
+            </ul>
+          )}
+          <div className="field">
+            <label htmlFor={`choice-${o.id}`}>What to do with {o.from.namespace}</label>
+            <select id={`choice-${o.id}`} value={choices[o.id]} onChange={(e) => setChoices({ ...choices, [o.id]: e.target.value })}>
+              {o.choices.map((c) => (
+                <option key={c} value={c}>
+                  {CHOICE_WORDS[c] ?? c}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      ))}
+      {apply.error && <Refusal error={apply.error} />}
+      <div className="toolbar">
+        <button type="button" className="btn btn-primary" disabled={apply.isPending} onClick={() => apply.mutate()}>
+          Apply
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// The `Invite` form: e-mail and role. The answer's token is shown once, inside the link the
+// person opens to accept.
+import { useState, type FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { ApiError } from "../../api/client.ts";
+import { peopleApi, ROLE_WORDS } from "../../api/people.ts";
+import { Refusal } from "../../ui/refusal.tsx";
+import { ownerOnly } from "./owner-only.tsx";
+
+/** The form; `onInvited` receives the e-mail and the one-time token. */
+export function InviteForm(props: { projectId: string; onInvited(email: string, token: string): void; onCancel(): void }) {
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState("editor");
+  const invite = useMutation({
+    mutationFn: () => peopleApi.invite(props.projectId, email.trim(), role),
+    onSuccess: (r) => props.onInvited(r.invitation.email, r.invitation.token),
+  });
+  const err = invite.error instanceof ApiError ? invite.error : null;
+  const emailError = err?.field === "email" ? err.message : null;
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    invite.mutate();
+  }
+  return (
+    <form className="card form-stack" onSubmit={submit} aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite someone</h2>
+      <div className="field">
+        <label htmlFor="invite-email">Email</label>
+        <input
+          id="invite-email"
+          type="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={emailError ? "invite-email-error" : undefined}
+        />
+        {emailError && (
+          <p className="error" id="invite-email-error">
+            {emailError}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor="invite-role">Role</label>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value)}>
+          {Object.entries(ROLE_WORDS).map(([r, w]) => (
+            <option key={r} value={r}>
+              {w}
+            </option>
+          ))}
+        </select>
+      </div>
+      {invite.error && !emailError && (ownerOnly(invite.error) ?? <Refusal error={invite.error} />)}
+      <div className="toolbar">
+        <button type="submit" className="btn btn-primary" disabled={invite.isPending}>
+          Send invitation
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -9,6 +9,8 @@ import { benchEntries, benchMe, type Figure } from "./bench/entries.ts";
 import { benchGraphql } from "./bench/graphql.ts";
 import { benchSocket } from "./bench/socket.ts";
 import { benchWebhooks } from "./bench/webhooks.ts";
+import { benchMedia } from "./bench/media.ts";
+import { benchMediaStatements } from "./bench/media-statements.ts";
 import { benchAdmin } from "./bench/admin.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -32,13 +34,30 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
       "the admin app in Chromium: a click on a model to 25 rendered rows of 100k entries, first-screen bytes, keydown to next frame with 60 fields, /v2 list page 4,000 by cursor",
     run: figures(benchAdmin),
   },
+  media: {
+    about:
+      "serving an original image against a bare Bun.serve of the file, a cached variant against the original, a first render, single-flight, RSS while a 1 GiB upload streams, and the statements of a 25-entry page with media references",
+    run: figures(async () => [...(await benchMedia()), ...(await benchMediaStatements())]),
+  },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
+  writes: {
+    about: "scripts/write-load.ts for 60 s: 24 writers into one project with Litestream replicating to a file replica; 5xx and acknowledged writes missing",
+    run: () => scriptRun("write-load.ts", ["60", "24"]),
+  },
   socket: {
     about:
       "the real server over a socket under wrk, per scenario and key, against a raw Bun.serve + bun:sqlite server running the same SQL on the same file and a bare Bun.serve of the same bytes",
     run: benchSocket,
   },
 };
+
+/** Runs a script of scripts/ in its own process and returns what it prints (a table). */
+async function scriptRun(script: string, args: string[]): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", script), ...args], { stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  return out.trim();
+}
 
 /** Runs scripts/load.ts in its own process and returns its table. */
 async function loadRun(): Promise<string> {

@@ -9,6 +9,8 @@
 // - `capa restore` of everything into an empty directory: every project file present, readable,
 //   with its model and its three entries.
 // Not part of the test suite (it takes several minutes); its figures are in docs/backup.md.
+// Debugging: SCALE_LOG sets the server's log level (warn), SCALE_OUT saves its output to a file,
+// SCALE_DEBUG prints its lines matching a pattern, SCALE_SETTLE_MS bounds the wait for settling.
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -168,7 +170,11 @@ const settleS = Math.round((performance.now() - settleT0) / 1000);
 const idle = litestreamUse(settled);
 const extraIdle = await oneMore("idle");
 ids.push(extraIdle.id);
-const clearing = (server.output().match(/clearing generation/g) ?? []).length;
+// Litestream's "init: cannot determine last wal position, clearing generation", one per log line.
+const clearing = server
+  .output()
+  .split("\n")
+  .filter((l) => l.includes("clearing generation")).length;
 if (process.env.SCALE_OUT) await Bun.write(process.env.SCALE_OUT, server.output());
 if (process.env.SCALE_DEBUG) {
   console.log(

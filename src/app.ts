@@ -8,7 +8,8 @@ import { Replication } from "./infra/replication.ts";
 import { dataFiles } from "./storage/files.ts";
 import { closeHandle } from "./storage/pool.ts";
 import { guardedApp } from "./http/guard.ts";
-import { JSON_BODY_LIMIT } from "./http/v2/body.ts";
+import { JSON_BODY_LIMIT, uploadBodyLimit } from "./http/v2/body.ts";
+import { MAX_FILES } from "./domain/media/intake.ts";
 import { FEATURES } from "./features/index.ts";
 
 export type AppDeps = ServiceDeps;
@@ -18,8 +19,9 @@ export type AppDeps = ServiceDeps;
  * sees them, so main.ts sets it a little above this: a body just over a route's own limit still
  * gets the catalogue's 413 answer instead of a dropped socket.
  */
-export function largestBodyLimit(): number {
-  return JSON_BODY_LIMIT;
+export function largestBodyLimit(config?: Config): number {
+  // media-wire: the upload route (POST /v2/media) streams files of up to CAPA_MEDIA_MAX_BYTES each.
+  return Math.max(JSON_BODY_LIMIT, config ? uploadBodyLimit(config.media.maxBytes, MAX_FILES) : 0);
 }
 
 export function createApp(config: Config, deps: AppDeps = {}) {

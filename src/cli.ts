@@ -121,6 +121,14 @@ const COMMANDS: Record<string, Command> = {
         const r = await restoreAll(replica, config.dataDir);
         const projects = r.files.length - 1;
         out(`Restored control.sqlite and ${projects} project file${projects === 1 ? "" : "s"} from ${config.replicaUrl} into ${config.dataDir} in ${r.ms} ms`);
+        // media-wire: the media library's files come back from <replica>/media into the local store.
+        if (config.media.store === "local") {
+          // Files and folders made from here on are for Capa's user only, as the server makes them.
+          process.umask(0o077);
+          const { restoreProjectsMedia } = await import("./domain/media/backup.ts");
+          const n = await restoreProjectsMedia(replica, config.dataDir, r.files);
+          out(`Restored ${n} media file${n === 1 ? "" : "s"}`);
+        }
         // A project created moments before the backup point may have no replica yet; it starts empty.
         for (const rel of r.missing) process.stderr.write(`capa: warning: no backup of ${rel} in the replica; that project starts empty\n`);
       } catch (err) {

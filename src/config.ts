@@ -1,6 +1,7 @@
 // The only reader of the environment. Every setting is read in loadConfig below, with its default, and has one row in
 // docs/configuration.md; a bad value stops start-up with a one-line ConfigError.
 import { resolve } from "node:path";
+import { readMediaSettings, type MediaSettings } from "./domain/media/settings.ts";
 
 export interface Config {
   port: number;
@@ -32,6 +33,20 @@ export interface Config {
   fieldChanges: boolean;
   openProjectsMax: number;
   projectIdleMs: number;
+  /** Project files each read worker keeps open (its own LRU, beside the main thread's). */
+  readWorkerOpenProjects: number;
+  /** SQLite's page cache per connection, in KiB. */
+  sqliteCacheKiB: number;
+  /** SQLite's memory-mapped reads per connection, in bytes (0: off). */
+  sqliteMmapBytes: number;
+  /** The rendered-answer cache's bound, in bytes. */
+  renderCacheBytes: number;
+  /** Built GraphQL schemas kept (per project, model-set version and readable models). */
+  graphqlSchemas: number;
+  /** Keys kept in the authentication cache. */
+  keyCacheMax: number;
+  /** Item reads by id run on the main thread under the same in-flight limits (docs/reads.md). */
+  readInline: boolean;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   readPoolSize: number;
@@ -45,10 +60,14 @@ export interface Config {
   jwtSecret: string | null;
   /** Who may create projects over /v2: the server's operator only (default) or anyone signed in. */
   projectCreators: "operators" | "anyone";
+  /** The media library's settings (docs/media.md). */
+  media: MediaSettings;
+  /** The base of public file URLs (CAPA_MEDIA_BASE_URL); default the public URL. */
+  mediaBaseUrl: string;
 }
 
-/** A configuration problem, reported as one line at start-up. */
-export class ConfigError extends Error {}
+import { ConfigError } from "./config-error.ts";
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -140,6 +159,13 @@ export function loadConfig(env: Env = process.env): Config {
     fieldChanges: bool(env, "CAPA_FIELD_CHANGES", true),
     openProjectsMax: int(env, "CAPA_OPEN_PROJECTS", 256, 1, 100000),
     projectIdleMs: int(env, "CAPA_PROJECT_IDLE_SECONDS", 300, 1, 86400) * 1000,
+    readWorkerOpenProjects: int(env, "CAPA_READ_WORKER_OPEN_PROJECTS", 64, 1, 100000),
+    sqliteCacheKiB: int(env, "CAPA_SQLITE_CACHE_KB", 256, 64, 1048576),
+    sqliteMmapBytes: int(env, "CAPA_SQLITE_MMAP_MB", 0, 0, 65536) * 1024 * 1024,
+    renderCacheBytes: int(env, "CAPA_RENDER_CACHE_MB", 32, 1, 65536) * 1024 * 1024,
+    graphqlSchemas: int(env, "CAPA_GRAPHQL_SCHEMAS", 32, 1, 100000),
+    keyCacheMax: int(env, "CAPA_KEY_CACHE", 5000, 1, 1000000),
+    readInline: bool(env, "CAPA_READ_INLINE", true),
     rateLimitPerSecond: int(env, "CAPA_RATE_LIMIT", 50, 1, 1000000),
     rateLimitBurst: int(env, "CAPA_RATE_BURST", 100, 1, 1000000),
     readPoolSize: int(env, "CAPA_READ_POOL", 2 * (navigator.hardwareConcurrency || 1), 1, 1024),
@@ -153,6 +179,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as Config["logLevel"],
     jwtSecret: env.CAPA_JWT_SECRET || null,
     projectCreators: oneOf(env, "CAPA_PROJECT_CREATORS", ["operators", "anyone"], "operators"),
+    media: readMediaSettings(env),
+    mediaBaseUrl:
+      url(env, "CAPA_MEDIA_BASE_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
   };
 }
 

@@ -176,6 +176,8 @@ export const CATALOGUE = {
     "Too many new image variants from this client.",
     "Retry after the seconds in Retry-After; variants made already are never limited.",
   ),
+  media_in_use: e(409, "The file is used by entries.", "Remove it from the entries listed in `entries`, or delete with ?force=true."),
+  folder_not_empty: e(409, "The folder holds files or folders.", "Move or delete what it holds first."),
   range_not_satisfiable: e(416, "The requested byte range is outside the file.", "Ask for a range within the size in the Content-Range header."),
 } satisfies Record<string, CatalogueEntry>;
 

@@ -14,7 +14,7 @@ export const DRAIN_MS = 10_000;
  * Bun refuses bodies above this before the app sees them. It sits a little above the largest
  * route limit, so a body just over a route's limit still gets the catalogue's 413 answer.
  */
-const SERVER_BODY_LIMIT = largestBodyLimit() + 64 * 1024;
+const serverBodyLimit = (config: Parameters<typeof largestBodyLimit>[0]) => largestBodyLimit(config) + 64 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -43,7 +43,7 @@ export function serve(env: Env = process.env): void {
     // Listen before the first start, so a port already in use fails before any secret is
     // printed; bootstrap is synchronous, so no request is served before it finishes.
     // reusePort is off: with it, a second server would silently share the port.
-    capa.app.listen({ hostname: config.host, port: config.port, reusePort: false, maxRequestBodySize: SERVER_BODY_LIMIT });
+    capa.app.listen({ hostname: config.host, port: config.port, reusePort: false, maxRequestBodySize: serverBodyLimit(config) });
     server = capa.app.server!;
     origin = `http://${urlHost(config.host)}:${server.port}`;
     phase = "first-start";

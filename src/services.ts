@@ -116,10 +116,12 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
   const log = deps.log ?? createLogger(config.logLevel);
   const secret = config.jwtSecret ?? serverSecret(control.db, secretBox, log, "jwt", () => crypto.getRandomValues(new Uint8Array(32)).toBase64());
   const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
-  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, replicated);
+  // read-perf: each connection's memory is bounded by configuration (storage/sqlite.ts).
+  const fileOptions = { replicated, cacheKiB: config.sqliteCacheKiB, mmapBytes: config.sqliteMmapBytes };
+  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, fileOptions);
   const metrics = createMetrics();
   const changes = createChangeBus();
-  const renderCache = new RenderCache();
+  const renderCache = new RenderCache(config.renderCacheBytes); // read-perf: CAPA_RENDER_CACHE_MB
   changes.on("content", (pid) => renderCache.invalidate(pid));
   changes.on("models", (pid) => renderCache.invalidate(pid));
   const ids = deps.ids ?? systemIds;
@@ -137,7 +139,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     },
     changes,
     events: new EventSubscribers(),
-    keys: new KeyAuth(self),
+    keys: new KeyAuth(self, config.keyCacheMax), // read-perf: CAPA_KEY_CACHE
     metrics,
     limits: { inFlight: new InFlight(), rate: new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) },
     renderCache,
@@ -158,11 +160,12 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
       {
         size: config.readPoolSize,
         dir: join(config.dataDir, "projects"),
-        openMax: config.openProjectsMax,
+        // read-perf: each worker keeps its own few files open, with the same connection bounds.
+        openMax: config.readWorkerOpenProjects,
         idleMs: config.projectIdleMs,
         waitMs: config.readWaitMs,
         timeoutMs: config.readTimeoutMs,
-        replicated,
+        fileOptions,
       },
       log,
     ),

@@ -2,7 +2,7 @@
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
 import type { EntrySort, EntryStatus } from "./api/types.ts";
-import { isSignedIn } from "./api/session.ts";
+import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
 import { Home } from "./screens/home/home.tsx";
@@ -23,8 +23,9 @@ export const signInRoute = createRoute({
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "app",
-  beforeLoad: ({ location }) => {
-    if (!isSignedIn()) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+  beforeLoad: async ({ location }) => {
+    // A reload resumes the session from its cookie; without one, the sign-in screen.
+    if (!isSignedIn() && !(await restoreSession())) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
   },
   component: Shell,
 });

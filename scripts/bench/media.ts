@@ -1,4 +1,4 @@
-// `bench media` (not registered in scripts/bench.ts yet; run with `bun scripts/bench/media.ts`):
+// `bench media` (`bun scripts/bench.ts media`, with the statements figure of media-statements.ts):
 // serving an original ~200 KB image against a bare Bun.serve of the same file, a cached variant
 // against the original, the first render of a 1600 px JPEG to a 400 px WebP, single-flight under
 // 50 concurrent requests, and RSS growth while a large upload streams to disk.

@@ -44,7 +44,8 @@ ReadPool.prototype.run = function run(job: ReadJob) {
   return Promise.resolve(runReadJob(recording(capa.services.projects.get(job.projectId)), job));
 };
 
-capa = createApp(testConfig(dir, { rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 }));
+// Items too go through ReadPool.run here (they run inline in the server): the SQL is the same.
+capa = createApp(testConfig(dir, { rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000, readInline: false }));
 const small = seedBig(capa, 10_000, 100);
 const big = seedBig(capa, 100_000, 1000);
 // seedBig runs ANALYZE, which Capa itself never does. With statistics for the fixed indexes but

@@ -14,6 +14,8 @@ import { ensureWrk, wrk, type WrkResult } from "./socket-wrk.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 const ROUNDS = Number(process.env.BENCH_SOCKET_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SOCKET_SECONDS ?? 2);
+/** Scenario names to run (comma-separated), for a quick comparison of a few reads; the derived ratios need every scenario. */
+const ONLY = process.env.BENCH_SOCKET_ONLY ? process.env.BENCH_SOCKET_ONLY.split(",") : null;
 const CONNECTIONS = 32;
 
 /** The benchmark server's configuration: per-key and per-project limits far above what wrk sends. */
@@ -92,6 +94,7 @@ export async function benchSocket(): Promise<string> {
     const prep = await spawnServer(join(import.meta.dir, "socket-prepare.ts"), [dir]);
     await prep.proc.exited;
     const plan = JSON.parse(readFileSync(prep.info.file as string, "utf8")) as Plan;
+    if (ONLY) plan.scenarios = plan.scenarios.filter((s) => ONLY.includes(s.name));
 
     const capa = await startCapa(dir);
     procs.push(capa.proc);
@@ -189,7 +192,7 @@ function report(rows: Row[], plan: Plan, how: string, rss: { idle: number; after
     ]),
   );
   const derived: (string | number)[][] = [];
-  for (const env of ["dev", "prod"]) {
+  for (const env of ONLY ? [] : ["dev", "prod"]) {
     const label = env === "dev" ? "development" : "production";
     const rest = find("relation", env).runs.capa;
     for (const g of ["graphql-post", "graphql-get"]) {

@@ -8,6 +8,7 @@ import { fieldChanges } from "./field-changes.ts";
 import { graphql } from "./graphql.ts";
 import { keys } from "./keys.ts";
 import { layouts } from "./layouts.ts";
+import { media } from "./media.ts";
 import { legacy } from "./legacy.ts";
 import { models } from "./models.ts";
 import { operations } from "./operations.ts";
@@ -24,6 +25,7 @@ export const FEATURES: Feature[] = [
   layouts,
   fieldChanges,
   workspaces,
+  media,
   bulk,
   scheduling,
   entries,

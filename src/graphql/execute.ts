@@ -310,6 +310,7 @@ async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode,
           preview: env.preview,
           grants,
           graphql: true,
+          mediaBase: env.s.config.mediaBaseUrl,
         }),
       );
     }

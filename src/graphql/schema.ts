@@ -259,13 +259,23 @@ export function buildSchema(models: Model[]): Built {
 
   const query = new GraphQLObjectType({ name: "Query", description: queryDescription(naming.leftOut), fields: queryFields });
   const schema = new GraphQLSchema({ query, types: [...byId.values()].map((t) => t.object) });
-  return { schema, naming, byId, byType, documents: new LRUCache({ max: 500 }) };
+  return { schema, naming, byId, byType, documents: new LRUCache({ max: 100 }) };
 }
 
 /** Built schemas by project, model-set version and readable model ids; dropped when a model changes. */
 export class SchemaCache {
-  private readonly lru = new LRUCache<string, Built>({ max: 200 });
+  private readonly lru: LRUCache<string, Built>;
   builds = 0;
+
+  /** Keeps at most `max` schemas (CAPA_GRAPHQL_SCHEMAS): a schema of 50 models with its parsed documents is megabytes. */
+  constructor(max = 32) {
+    this.lru = new LRUCache<string, Built>({ max });
+  }
+
+  /** The number of schemas kept now. */
+  get size(): number {
+    return this.lru.size;
+  }
 
   /** The schema of the models `readable` accepts, built once per model-set version. */
   get(h: ProjectHandle, readable: (modelId: string) => boolean): Built {

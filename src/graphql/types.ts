@@ -4,6 +4,7 @@ import {
   GraphQLBoolean,
   GraphQLEnumType,
   GraphQLFloat,
+  GraphQLInputObjectType,
   GraphQLID,
   GraphQLInt,
   GraphQLInterfaceType,
@@ -18,6 +19,7 @@ import {
   type ValueNode,
 } from "graphql";
 import { MEDIA_KINDS } from "../domain/models/fields.ts";
+import { type TransformInput, transformedUrl } from "../domain/media/url.ts";
 import { D } from "./descriptions.ts";
 
 const nn = <T extends GraphQLNullableType>(t: T) => new GraphQLNonNull(t);
@@ -84,14 +86,58 @@ export const MediaKind = new GraphQLEnumType({
 
 const MEDIA_KIND_SET = new Set<string>(MEDIA_KINDS);
 
-type MediaValue = { type?: unknown; width?: unknown; height?: unknown };
+type MediaValue = { url?: unknown; type?: unknown; width?: unknown; height?: unknown };
+
+/** The image transform of `Media.url(transform:)`: the file URL's own grammar (docs/media.md). */
+export const MediaTransform = new GraphQLInputObjectType({
+  name: "MediaTransform",
+  description: "An image transform of a file of the media library; the values follow the file URL's grammar.",
+  fields: {
+    w: { type: GraphQLInt, description: "Width of the box, 1-4096 CSS pixels." },
+    h: { type: GraphQLInt, description: "Height of the box, 1-4096 CSS pixels." },
+    fit: {
+      type: new GraphQLEnumType({
+        name: "MediaFit",
+        description: "How a transformed image fits its box.",
+        values: {
+          cover: { value: "cover", description: "Fill the box, cropping around the focal point." },
+          contain: { value: "contain", description: "Fit inside the box, letterboxed." },
+          inside: { value: "inside", description: "Fit inside the box, keeping the aspect ratio." },
+          outside: { value: "outside", description: "Cover the box, keeping the aspect ratio, uncropped." },
+          fill: { value: "fill", description: "Stretch to the box." },
+        },
+      }),
+      description: "How the image fits the box; cover crops around the focal point.",
+    },
+    fm: {
+      type: new GraphQLEnumType({
+        name: "MediaFormat",
+        description: "The output format of a transformed image.",
+        values: {
+          jpg: { value: "jpg", description: "JPEG." },
+          png: { value: "png", description: "PNG." },
+          webp: { value: "webp", description: "WebP." },
+          avif: { value: "avif", description: "AVIF." },
+          auto: { value: "auto", description: "AVIF or WebP when the Accept header allows, else the source's own." },
+        },
+      }),
+      description: "Output format; auto picks the best the browser's Accept header allows.",
+    },
+    q: { type: GraphQLInt, description: "Quality, 1-100." },
+  },
+});
 
 export const Media = new GraphQLObjectType<MediaValue>({
   name: "Media",
   description: D.media,
   fields: {
     id: { type: GraphQLString, description: D.mediaFields.id },
-    url: { type: GraphQLString, description: D.mediaFields.url },
+    url: {
+      type: GraphQLString,
+      description: D.mediaFields.url,
+      args: { transform: { type: MediaTransform, description: "An image transform, for files of the media library." } },
+      resolve: (m, args: { transform?: TransformInput | null }) => (typeof m.url === "string" ? transformedUrl(m.url, args.transform) : null),
+    },
     alt: { type: GraphQLString, description: D.mediaFields.alt },
     // A stored kind outside MediaKind reads null, never an error.
     type: { type: MediaKind, description: D.mediaFields.type, resolve: (m) => (typeof m.type === "string" && MEDIA_KIND_SET.has(m.type) ? m.type : null) },

@@ -35,7 +35,8 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
   info.status = err.status;
   const url = info.url;
   const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
-  if (isApiPath(url.pathname)) {
+  // media-wire: the public file URL (/media/...) answers errors in the /api envelope too.
+  if (isApiPath(url.pathname) || url.pathname.startsWith("/media/")) {
     const base = s.config.docsUrl ?? url.origin;
     // An invalid-version error states the newest version; others the version resolved so far.
     const version = err.code === "invalid_version" ? LATEST_VERSION : (info.version ?? LATEST_VERSION);

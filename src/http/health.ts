@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import type { Services } from "../services.ts";
 import type { JobTable } from "../infra/jobs.ts";
 import type { Replication } from "../infra/replication.ts";
+import { probeControl } from "../storage/sqlite.ts";
 
 /** A Litestream error this recent makes the server "degraded". */
 const RECENT_ERROR_MS = 60_000;
@@ -17,7 +18,7 @@ export function healthRoutes(s: Services, deps: { jobs: JobTable; replication: R
   return new Elysia().get("/healthz", () => {
     let storage: { ok: boolean; openProjects: number; error?: string };
     try {
-      s.control.sqlite.query("SELECT 1 FROM projects LIMIT 1").all();
+      probeControl(s.control.sqlite);
       storage = { ok: true, openProjects: s.projects.openCount };
     } catch (e) {
       s.log.error("health: control file failed", { error: String(e) });

@@ -5,6 +5,7 @@
 import { AppError } from "../errors.ts";
 import type { Logger } from "./log.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
+import type { FileOptions } from "../storage/sqlite.ts";
 
 interface Pending {
   job: ReadJob;
@@ -23,8 +24,8 @@ export interface ReadPoolOptions {
   dir: string;
   openMax: number;
   idleMs: number;
-  /** Files are replicated by Litestream (storage/sqlite.ts says what that changes). */
-  replicated?: boolean;
+  /** How workers open files: replication and each connection's memory bounds (storage/sqlite.ts). */
+  fileOptions?: FileOptions;
   waitMs?: number;
   timeoutMs?: number;
 }
@@ -37,6 +38,9 @@ export class ReadPool {
   /** Refusals for metrics: reads that found no worker in time, and reads that timed out. */
   busyRefusals = 0;
   timeouts = 0;
+  /** Reads sent to a worker, and reads the gateway ran on the main thread instead (domain/reads/gateway.ts). */
+  dispatched = 0;
+  inlineRuns = 0;
   /** Told each refusal (`pool`: no worker in time; `timeout`: a read ran too long), for metrics. */
   onRefuse: (limit: "pool" | "timeout") => void = () => {};
 
@@ -88,7 +92,7 @@ export class ReadPool {
   private spawn(): Slot {
     const worker = new Worker(new URL("../domain/reads/worker.ts", import.meta.url));
     const slot: Slot = { worker, busy: null };
-    worker.postMessage({ type: "init", dir: this.opts.dir, openMax: this.opts.openMax, idleMs: this.opts.idleMs, replicated: this.opts.replicated ?? false });
+    worker.postMessage({ type: "init", dir: this.opts.dir, openMax: this.opts.openMax, idleMs: this.opts.idleMs, fileOptions: this.opts.fileOptions ?? {} });
     worker.onmessage = (ev: MessageEvent<{ seq: number; outcome?: ReadOutcome; crash?: string }>) => {
       const b = slot.busy;
       if (!b || b.seq !== ev.data.seq) return;
@@ -111,6 +115,7 @@ export class ReadPool {
 
   private dispatch(slot: Slot, p: Pending): void {
     const seq = ++this.seq;
+    this.dispatched++;
     const runTimer = setTimeout(() => {
       this.timeouts++;
       this.onRefuse("timeout");

@@ -27,6 +27,11 @@ export class RenderCache {
     });
   }
 
+  /** The bytes the cache holds now, as counted against its bound (CAPA_RENDER_CACHE_MB). */
+  get bytes(): number {
+    return this.lru.calculatedSize;
+  }
+
   /** The cache key prefix of a project: its id and current generation. */
   prefix(projectId: string): string {
     return `${projectId}|${this.generations.get(projectId) ?? 0}|`;

@@ -30,10 +30,15 @@ export function fileSnapshotReady(dataDir: string, replicaUrl: string, rel: stri
   }
 }
 
+/** Whether every write of a file made so far is in a file replica. */
+export function fileCovered(dataDir: string, replicaUrl: string, rel: string): boolean {
+  // A fresh meter: its memory of earlier passes would only blur this one question.
+  return new LagMeter(dataDir, replicaUrl).measure([rel], Date.now()) === 0;
+}
+
 /** Whether every write of the control file made so far is in a file replica. */
 export function fileControlCovered(dataDir: string, replicaUrl: string): boolean {
-  // A fresh meter: its memory of earlier passes would only blur this one question.
-  return new LagMeter(dataDir, replicaUrl).measure([CONTROL_FILE], Date.now()) === 0;
+  return fileCovered(dataDir, replicaUrl, CONTROL_FILE);
 }
 
 /** Whether `litestream snapshots` lists a snapshot of `rel` in its current generation (any replica type). */

@@ -138,18 +138,17 @@ export function restartPendingWals(dataDir: string, files: string[], log: Logger
 }
 
 /**
- * Waits (at most `ms`) until Litestream's shadow WAL of each file is as new as the file's WAL: the
- * running child has copied the last write (and seen any WAL restart). A child stopped before that
- * sees such a restart only in its final sync at exit, which Litestream 0.3 was seen not to record:
- * its successor then found a WAL it could not continue and started a new generation.
+ * Waits (at most `ms`) until `covered` holds for each file: the running child has shipped (or at
+ * least copied) the last write. Litestream 0.3's final sync at exit was seen to race its own
+ * replica goroutine and to miss a WAL restart made just before; a child stopped with nothing left
+ * to ship does neither.
  */
-export async function waitSynced(dataDir: string, files: string[], ms: number, log: Logger): Promise<void> {
-  restartPendingWals(dataDir, files, log);
+export async function waitSynced(files: string[], ms: number, log: Logger, covered: (rel: string) => boolean): Promise<void> {
   const until = performance.now() + ms;
-  let pending = files.filter((rel) => !shadowCaughtUp(dataDir, rel));
+  let pending = files.filter((rel) => !covered(rel));
   while (pending.length > 0 && performance.now() < until) {
     await Bun.sleep(50);
-    pending = pending.filter((rel) => !shadowCaughtUp(dataDir, rel));
+    pending = pending.filter((rel) => !covered(rel));
   }
   if (pending.length > 0) log.warn("litestream restarted before it synced", { files: pending.length });
 }

@@ -19,9 +19,9 @@ import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
-import { fileControlCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
-import { Shard } from "./replication-shard.ts";
-import { loadSettled, restartPendingWals, saveSettled, waitSynced, walSignature } from "./replication-state.ts";
+import { fileControlCovered, fileCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
+import { Shard, type StopOutcome } from "./replication-shard.ts";
+import { loadSettled, restartPendingWals, saveSettled, shadowCaughtUp, waitSynced, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
 
@@ -48,8 +48,10 @@ export interface ReplicationOptions {
 /** Project churn restarts one shard at most this often (protect does not wait). */
 const RELOAD_EVERY_MS = 2_000;
 const CONTROL_SHARD = "control";
+/** How long a watched file stays unwritten before a due WAL restart is brought forward. */
+const QUIET_MS = 5_000;
 /** How long a shard's restart waits for its child to sync the files' last writes. */
-const SYNC_WAIT_MS = 3_000;
+const SYNC_WAIT_MS = 1_500;
 /** The configurations' folder, in the data directory. */
 export const CONFIG_DIR = "litestream";
 
@@ -208,7 +210,7 @@ export class Replication {
       }
     }
     this.release(now);
-    for (const s of this.shards.values()) if (s.pid !== null) restartPendingWals(this.opts.dataDir, s.files, this.opts.log);
+    this.bringRestartsForward(now);
     const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.desired(s.name).join("\n") !== s.files.join("\n"));
     const due = dirty.filter((s) => s.name === this.assigned.get(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
@@ -216,6 +218,25 @@ export class Replication {
     for (const s of this.shards.values()) s.tick(now);
     // Measuring every tick keeps the lag's "oldest write behind" mark current between scrapes.
     this.lag?.measure(this.files, Date.now());
+  }
+
+  /**
+   * Makes due WAL restarts happen while Litestream watches (replication-state.ts, restartPending),
+   * for files quiet for QUIET_MS whose last write the child has copied: a restart Litestream does
+   * not see (its child crashed meanwhile) costs the file a new generation. Files being written are
+   * left alone: their next write restarts the WAL under Litestream's eyes anyway, and restarting
+   * their WAL meanwhile was seen to do more harm than good.
+   */
+  private bringRestartsForward(now: number): void {
+    const quiet: string[] = [];
+    for (const s of this.shards.values()) {
+      if (s.pid === null || s.name === CONTROL_SHARD) continue;
+      for (const rel of s.files) {
+        const seen = this.activity.get(rel);
+        if (seen && now - seen.at >= QUIET_MS && shadowCaughtUp(this.opts.dataDir, rel)) quiet.push(rel);
+      }
+    }
+    restartPendingWals(this.opts.dataDir, quiet, this.opts.log);
   }
 
   /** Lets go of watched files idle for idleMs, in shards that run (their restart's final sync carries them). */
@@ -239,16 +260,16 @@ export class Replication {
   private async reload(shard: Shard, present: Set<string>): Promise<boolean> {
     const before = shard.files;
     const files = this.desired(shard.name);
-    let clean: boolean;
+    let outcome: StopOutcome;
     if (files.length === 0) {
-      clean = await shard.stop();
+      outcome = await shard.stop();
       this.shards.delete(shard.name);
       rmSync(shard.configPath, { force: true });
     } else {
       // The list is read again when the child is replaced: files assigned meanwhile join this restart.
-      clean = await shard.reload(
+      outcome = await shard.reload(
         () => this.desired(shard.name),
-        () => waitSynced(this.opts.dataDir, before, SYNC_WAIT_MS, this.opts.log),
+        () => waitSynced(before, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel)),
       );
     }
     let changed = false;
@@ -256,8 +277,8 @@ export class Replication {
     for (const [rel, l] of [...this.leaving]) {
       if (l.shard !== shard.name) continue;
       this.leaving.delete(rel);
-      // Written after it was let go, or the final sync did not run: it needs a watcher still.
-      if (clean && walSignature(this.opts.dataDir, rel) === l.sig) {
+      // Written after it was let go, or not shown in the replica: it needs a watcher still.
+      if (this.inReplica(rel, outcome) && walSignature(this.opts.dataDir, rel) === l.sig) {
         this.settled.set(rel, l.sig);
         changed = true;
       } else {
@@ -271,6 +292,23 @@ export class Replication {
     return changed;
   }
 
+  /** Whether the running child has shipped a file's last write (file replicas) or copied it (S3). */
+  private caughtUp(rel: string): boolean {
+    const url = this.opts.replica!.replicaUrl;
+    return url.startsWith("file:") ? fileCovered(this.opts.dataDir, url, rel) : shadowCaughtUp(this.opts.dataDir, rel);
+  }
+
+  /**
+   * Whether a file's every write is in the replica after its child stopped: a clean exit says so;
+   * for a file replica the replica's own files can also tell (an exit with an error at the final
+   * sync is often Litestream racing itself over a segment that did get written).
+   */
+  private inReplica(rel: string, outcome: StopOutcome): boolean {
+    if (outcome === "clean") return true;
+    const url = this.opts.replica!.replicaUrl;
+    return outcome === "exited" && url.startsWith("file:") && fileCovered(this.opts.dataDir, url, rel);
+  }
+
   /** Stops replication for good; every child's last sync runs before this resolves. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
@@ -278,13 +316,13 @@ export class Replication {
       // Files whose last write the final syncs carry are settled, so the next start watches none of them.
       const sigs = new Map([...this.assigned.keys()].map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
       const shards = [...this.shards.values()];
-      const clean = await Promise.all(shards.map((s) => s.stop()));
+      await Promise.all(shards.map((s) => waitSynced(s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
+      const outcomes = await Promise.all(shards.map((s) => s.stop()));
       if (!this.started) return;
       shards.forEach((s, i) => {
-        if (!clean[i]) return;
         for (const rel of s.files) {
           const sig = sigs.get(rel);
-          if (sig !== undefined && sig === walSignature(this.opts.dataDir, rel)) this.settled.set(rel, sig);
+          if (sig !== undefined && sig === walSignature(this.opts.dataDir, rel) && this.inReplica(rel, outcomes[i]!)) this.settled.set(rel, sig);
         }
       });
       saveSettled(this.opts.dataDir, this.settled);

@@ -5,7 +5,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { Unit } from "../domain/unit-of-work.ts";
-import { openProjectFile, type ProjectDrizzle } from "./sqlite.ts";
+import { openProjectFile, type FileOptions, type ProjectDrizzle } from "./sqlite.ts";
 
 /** An open project file. `cache` holds per-file prepared statements and derived data. */
 export interface ProjectHandle {
@@ -40,8 +40,8 @@ export class ProjectPool {
     private readonly dir: string,
     max: number,
     idleMs: number,
-    /** Files are replicated by Litestream (storage/sqlite.ts says what that changes). */
-    private readonly replicated = false,
+    /** How files are opened: replication and the connection's memory bounds (storage/sqlite.ts). */
+    private readonly fileOptions: FileOptions = {},
   ) {
     this.lru = new LRUCache<string, ProjectHandle>({
       max,
@@ -64,7 +64,7 @@ export class ProjectPool {
   get(projectId: string): ProjectHandle {
     let h = this.lru.get(projectId);
     if (!h) {
-      const { sqlite, db } = openProjectFile(this.path(projectId), { replicated: this.replicated });
+      const { sqlite, db } = openProjectFile(this.path(projectId), this.fileOptions);
       h = { id: projectId, sqlite, db, cache: new Map(), holds: 0, evicted: false };
       this.lru.set(projectId, h);
     }

@@ -17,9 +17,12 @@ const MIGRATIONS = {
 };
 
 /**
- * Applies the pragmas every Capa file uses. Reads go through mmap (the OS page cache, shared by
- * every connection to a file); the per-connection page cache stays small because each project
- * file has a connection in the main thread and in every read worker.
+ * Applies the pragmas every Capa file uses. The per-connection page cache is bounded by
+ * `cacheKiB` (CAPA_SQLITE_CACHE_KB) because each project file has a connection in the main
+ * thread and in every read worker that read it. Memory-mapped reads are off unless
+ * CAPA_SQLITE_MMAP_MB says otherwise: every connection maps the file separately and the process's
+ * RSS counts each mapping's touched pages, so 256 MiB per connection made RSS grow with the number
+ * of open files times connections (issue 16: 560 MiB file-backed under scripts/load.ts).
  */
 export function applyPragmas(sqlite: Database, opts: FileOptions = {}): void {
   // The busy timeout first: every later pragma (WAL needs a lock) and the migration check then
@@ -36,14 +39,22 @@ export function applyPragmas(sqlite: Database, opts: FileOptions = {}): void {
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA cache_size = -2000");
-  sqlite.exec("PRAGMA mmap_size = 268435456");
+  sqlite.exec(`PRAGMA cache_size = -${opts.cacheKiB ?? DEFAULT_CACHE_KIB}`);
+  sqlite.exec(`PRAGMA mmap_size = ${opts.mmapBytes ?? 0}`);
   sqlite.exec("PRAGMA temp_store = MEMORY");
 }
 
-/** How a file is used: `replicated` when Litestream replicates it (CAPA_REPLICA_URL set). */
+/** The page cache of a connection when no setting says otherwise, in KiB (config.ts has the default of CAPA_SQLITE_CACHE_KB). */
+const DEFAULT_CACHE_KIB = 256;
+
+/**
+ * How a file is used: `replicated` when Litestream replicates it (CAPA_REPLICA_URL set);
+ * `cacheKiB` and `mmapBytes` bound the connection's memory (CAPA_SQLITE_CACHE_KB, CAPA_SQLITE_MMAP_MB).
+ */
 export interface FileOptions {
   replicated?: boolean;
+  cacheKiB?: number;
+  mmapBytes?: number;
 }
 
 /** Opens (creating if needed, 0600 in a 0700 folder) the control file and migrates it. */
@@ -66,4 +77,9 @@ export function openProjectFile(path: string, opts: FileOptions = {}): { sqlite:
   const db = drizzle({ client: sqlite, schema: projectSchema });
   migrate(db, { migrationsFolder: MIGRATIONS.project });
   return { sqlite, db };
+}
+
+/** Throws unless the control file answers a query (what /healthz calls "storage"). */
+export function probeControl(sqlite: Database): void {
+  sqlite.query("SELECT 1 FROM projects LIMIT 1").all();
 }

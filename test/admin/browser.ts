@@ -55,6 +55,8 @@ export async function startBrowserEnv(over: Partial<Config> = {}): Promise<Brows
       // Well inside the test's own timeout, so a failed wait fails the test, not the browser.
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
+      // This Chromium (one process) shares one cookie jar between contexts: each page starts signed out.
+      await (await context.newCDPSession(page)).send("Network.clearBrowserCookies");
       page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
       page.on("console", (m) => {
         if (m.type() === "error") console.error(`console: ${m.text()}`);

@@ -37,14 +37,25 @@ describe("sign in and out", () => {
     await expectAccessible(page);
     await screenshot(page, "home");
 
-    // Tokens live in memory only: nothing of them in either storage.
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    // No token in either storage; the refresh token is in an httpOnly, SameSite=Strict cookie
+    // that scripts cannot read, scoped to the session routes.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
     expect(stored).not.toContain("eyJ");
     expect(stored).not.toContain("rt_");
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => [c.name, c.path, c.httpOnly, c.sameSite, c.value.startsWith("rt_")])).toEqual([
+      ["capa_refresh", "/v2/user", true, "Strict", true],
+    ]);
+
+    // A reload keeps the person signed in: the cookie resumes the session.
+    await page.reload();
+    await page.getByRole("heading", { name: "Demo", level: 1 }).waitFor();
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/sign-in");
+    // Signing out revoked the session on the server and removed the cookie.
+    await expect(page.context().cookies()).resolves.toEqual([]);
     // After signing out the app is behind sign-in again.
     await page.goto(`${env.origin}/admin/content/post`);
     await page.getByRole("button", { name: "Sign in" }).waitFor();
@@ -60,7 +71,9 @@ describe("sign in and out", () => {
     await page.clock.fastForward("23:55:01");
     const res = (await (await refresh).response())!;
     expect(res.status()).toBe(200);
-    expect(Object.keys(await res.json()).sort()).toEqual(["accessToken", "refreshToken"]);
+    // The refresh rides on the cookie and the anti-CSRF header; only the access token comes back.
+    expect(Object.keys(await res.json())).toEqual(["accessToken"]);
+    expect((await refresh).headers()["x-capa-csrf"]).toBe("1");
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Post" }).click();
     await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
@@ -113,9 +126,8 @@ describe("the rail and the project switcher", () => {
       await toggle.click();
       expect(await toggle.getAttribute("aria-expanded")).toBe("false");
       expect(await rail.getByRole("link").allTextContents()).toEqual(["Settings"]);
-      // A reload signs the person out (tokens are in memory only); the folder stays collapsed.
+      // After a reload (the cookie keeps the session) the folder is still collapsed.
       await page.reload();
-      await signIn(page, env.origin);
       await rail.getByRole("link", { name: "Settings" }).waitFor();
       expect(await rail.getByRole("button", { name: /Blog/ }).getAttribute("aria-expanded")).toBe("false");
       expect(folder.id).toBeString();
@@ -135,7 +147,6 @@ describe("the rail and the project switcher", () => {
     await page.getByText("This project has no models yet.").waitFor();
     await screenshot(page, "project-switched");
     await page.reload();
-    await signIn(page, env.origin);
     await page.getByRole("heading", { name: "Second site", level: 1 }).waitFor();
     expect(await page.getByLabel("Project", { exact: true }).inputValue()).toBe(other.id);
     await page.getByLabel("Project", { exact: true }).selectOption({ label: "Demo" });

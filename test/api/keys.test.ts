@@ -246,12 +246,12 @@ describe("minting a legacy key", () => {
   test("legacy permissions map to scopes (decisions.md section 8)", async () => {
     const r = await v2("GET", KEYS);
     const byPermission = new Map<string, string[]>(r.body.data.filter((k: any) => k.bundle === "legacy").map((k: any) => [k.permission, k.scopes]));
-    const write = [...READ_GROUP, "instance:create", "instance:update", "instance:publish"];
+    const write = [...READ_GROUP, "instance:create", "instance:update", "instance:publish", "media:create", "media:update"];
     expect(byPermission.get("read")).toEqual(READ_GROUP);
     expect(byPermission.get("write")).toEqual(write);
-    expect(byPermission.get("delete")).toEqual([...write, "instance:delete"]);
+    expect(byPermission.get("delete")).toEqual([...write, "instance:delete", "media:delete"]);
     expect(byPermission.get("agent")).toEqual(
-      expect.arrayContaining([...write, "instance:delete", "workspace:create", "workspace:update", "workspace:delete"]),
+      expect.arrayContaining([...write, "instance:delete", "media:delete", "workspace:create", "workspace:update", "workspace:delete"]),
     );
   });
 

@@ -103,7 +103,7 @@ describe("GET /api/me", () => {
       environment: "production",
       bundle: "legacy",
       surfaces: LEGACY_SURFACES,
-      scopes: [...READ_GROUP, "instance:create", "instance:update", "instance:publish"],
+      scopes: [...READ_GROUP, "instance:create", "instance:update", "instance:publish", "media:create", "media:update"],
       models: [
         { namespace: "blog", id: blog.id, can: write },
         { namespace: "news", id: news.id, can: write },

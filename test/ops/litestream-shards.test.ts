@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startApp, withOwner, type Harness } from "../harness.ts";
-import { currentGeneration } from "../../src/infra/replication-protect.ts";
+import { currentGeneration, listedControlSegmentSince, listedSnapshotReady } from "../../src/infra/replication-protect.ts";
 import { restoreAll } from "../../src/infra/restore.ts";
 import { projectFile } from "../../src/storage/files.ts";
 import { waitFor } from "./replica.ts";
@@ -110,12 +110,22 @@ describe("replication in shards", () => {
     await caughtUp();
     expect(projects.slice(0, 5).map(gen)).toEqual(gens);
     expect(readFileSync(join(data, "litestream", "projects-3.yml"), "utf8")).toContain(projectFile(projects[5]!));
+    // The checks protect uses for S3 replicas ask Litestream itself; they work on any replica.
+    const newest = projectFile(projects[5]!);
+    expect(await listedSnapshotReady(data, join(data, "litestream", "projects-3.yml"), newest)).toBe(true);
+    expect(await listedSnapshotReady(data, join(data, "litestream", "projects-3.yml"), projectFile("00000000-0000-0000-0000-000000000000"))).toBe(false);
+    const control = join(data, "litestream", "control.yml");
+    expect(await listedControlSegmentSince(data, control, Date.now() - 60_000)).toBe(true);
+    expect(await listedControlSegmentSince(data, control, Date.now() + 60_000)).toBe(false);
   }, 60_000);
 
   test("a killed shard is restarted after its backoff; a file written and closed meanwhile keeps its generation", async () => {
     const id = projects[0]!;
-    // A monitor pass, as the server runs every second: it brings pending WAL restarts forward.
-    await tick(1_000);
+    await caughtUp();
+    // Monitor passes, as the server runs every second: a file quiet for 5 s has its due WAL
+    // restart brought forward while Litestream watches.
+    await tick(6_000);
+    await tick(6_000);
     await caughtUp();
     const g = gen(id);
     const pid = pids()["projects-1"]!;

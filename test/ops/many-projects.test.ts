@@ -6,7 +6,8 @@ import { startApp, type Harness } from "../harness.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
-import { createEntry, publishEntry } from "../../src/domain/entries/service.ts";
+import { createEntry } from "../../src/domain/entries/service.ts";
+import { publishEntry } from "../../src/domain/entries/publish.ts";
 import { mintKey } from "../../src/domain/keys/service.ts";
 
 let h: Harness;

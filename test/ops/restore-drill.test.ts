@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { runCli } from "../spawn.ts";
 import { alive, call, health, replicaDirs, serveReplicated, waitFor } from "./replica.ts";
 import { wideModes } from "../../src/storage/permissions.ts";
+import { png64 } from "../media/fixtures.ts";
 
 const dirs = replicaDirs();
 afterAll(() => dirs.remove());
@@ -44,6 +45,20 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
     if (i % 5 === 0) expect((await call(origin, token, "PATCH", `/v2/model-instances/${r.body.id}`, { data: { title: `Note ${i} edited` } })).status).toBe(200);
     if (i % 4 === 0) maxLag = Math.max(maxLag, (await health(origin)).litestream.lagSeconds ?? 0);
   }
+  // Files of the media library, backed up by the media-backup job (decisions.md section 10).
+  const uploads: { path: string; bytes: Uint8Array; replica: string }[] = [];
+  for (const [name, bytes] of [
+    ["photo.png", await png64()],
+    ["notes.txt", new TextEncoder().encode("media survives the drill ✓")],
+  ] as const) {
+    const fd = new FormData();
+    fd.append("file", new Blob([bytes as BlobPart]), name);
+    const up = await fetch(`${origin}/v2/media`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: fd });
+    expect(up.status).toBe(201);
+    const rec = (await up.json()) as { id: string; url: string };
+    const path = new URL(rec.url).pathname;
+    uploads.push({ path, bytes, replica: join(dirs.replica, "media", path.split("/")[2]!, rec.id) });
+  }
   const gone = ids.pop()!;
   expect((await call(origin, token, "DELETE", `/v2/model-instances/${gone}`)).status).toBe(204);
 
@@ -55,6 +70,7 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
     const projectReplica = join(dirs.replica, "projects");
     maxLag = Math.max(maxLag, h.litestream.lagSeconds ?? 0);
     if (h.litestream.state !== "running" || h.litestream.databases !== 2 || h.litestream.lagSeconds !== 0 || !existsSync(projectReplica)) return undefined;
+    if (!uploads.every((u) => existsSync(u.replica))) return undefined;
     firstZeroMs ||= Math.round(performance.now() - writesDone);
     await Bun.sleep(1100);
     const again = await health(origin);
@@ -100,7 +116,8 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
   expect(restored.stderr).toBe("");
   expect(restored.code).toBe(0);
   expect(restored.stdout).toContain("Restored control.sqlite and 1 project file");
-  expect(readdirSync(dirs.data).sort()).toEqual(["control.sqlite", "projects", "secret.key"]);
+  expect(restored.stdout).toContain("Restored 2 media files");
+  expect(readdirSync(dirs.data).sort()).toEqual(["control.sqlite", "media", "projects", "secret.key"]);
   // Restored files are 0600 in 0700 folders, like new ones.
   expect(wideModes(dirs.data)).toEqual([]);
 
@@ -113,6 +130,11 @@ test("restore drill: SIGKILL, wipe, restore, every acknowledged entry is back by
       expect(r.text).toBe(body);
     }
     expect((await call(second.origin, second.token, "GET", `/v2/model-instances/${gone}`)).status).toBe(404);
+    for (const u of uploads) {
+      const file = await fetch(second.origin + u.path);
+      expect(file.status).toBe(200);
+      expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array(u.bytes));
+    }
     expect((await call(second.origin, second.token, "GET", "/v2/model-instances?model=note&limit=100")).text).toBe(list);
     // With its key back, the restored control file's sealed JWT secret opens: the old session still works.
     expect((await call(second.origin, token, "GET", "/v2/model-instances?model=note&limit=100")).text).toBe(list);

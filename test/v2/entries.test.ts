@@ -129,7 +129,8 @@ describe("entry values", () => {
     ["sizes", ["l"], "data.sizes[0]"],
     ["makers", ["not-a-uuid"], "data.makers[0]"],
     ["makers", [[]], "data.makers[0]"],
-    ["gallery", [{ alt: "no url" }], "data.gallery[0].url"],
+    // Without a url a media value is a library reference, so it needs the id of a file.
+    ["gallery", [{ alt: "no url" }], "data.gallery[0].id"],
     ["maker", "acme", "data.maker"],
     ["cover", "https://cdn.example.com/c.png", "data.cover"],
     ["cover", { url: "https://x", colour: "red" }, "data.cover.colour"],

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { ROOT } from "../spawn.ts";
 import { write } from "../../src/domain/unit-of-work.ts";
-import { createEntry, publishEntry, updateEntry } from "../../src/domain/entries/service.ts";
+import { createEntry, updateEntry } from "../../src/domain/entries/service.ts";
+import { publishEntry } from "../../src/domain/entries/publish.ts";
 import { LATEST_VERSION } from "../../src/domain/versions.ts";
 import { createModel } from "../../src/domain/models/service.ts";
 

@@ -71,15 +71,18 @@ describe("an agent key", () => {
     expect(d.status).toBe(200);
     expect(d.body.tree.map((n: any) => n.folder)).toEqual(["Products", "Categories", "Collections", "Brands"]);
     expect((await h.json("PUT", `${W}/tree`, key(agent, { mode: "merge", tree: [{ folder: "Extra" }] }))).status).toBe(200);
-    const added = await h.json("POST", `${W}/nodes`, key(agent, { node: { id: "n1", media_folder: "m" } }));
+    // Media folder nodes name folders of the library; the agent key makes them (it holds media:create).
+    const m = (await h.json("POST", "/v2/agent/media-folders", key(agent, { name: "m" }))).body.id;
+    const m2 = (await h.json("POST", "/v2/agent/media-folders", key(agent, { name: "m2" }))).body.id;
+    const added = await h.json("POST", `${W}/nodes`, key(agent, { node: { id: "n1", media_folder: m } }));
     expect(added.status).toBe(201);
-    expect((await h.json("PUT", `${W}/nodes/n1`, key(agent, { media_folder: "m2" }))).status).toBe(200);
+    expect((await h.json("PUT", `${W}/nodes/n1`, key(agent, { media_folder: m2 }))).status).toBe(200);
     expect((await h.json("POST", `${W}/nodes/move`, key(agent, { nodeIds: ["n1"], parentId: null, position: 0 }))).status).toBe(200);
     const g = await h.json("POST", `${W}/nodes/group`, key(agent, { nodeIds: ["n1"], name: "G" }));
     expect(g.status).toBe(201);
     expect((await h.req("DELETE", `${W}/nodes/${g.body.id}`, key(agent))).status).toBe(204);
     expect((await h.json("PUT", W, key(agent, { name: "Renamed by agent" }))).body.name).toBe("Renamed by agent");
-    expect((await h.json("GET", `${W}/tree`, key(agent))).body.data[0]).toMatchObject({ id: "n1", type: "media_folder", mediaFolderId: "m2" });
+    expect((await h.json("GET", `${W}/tree`, key(agent))).body.data[0]).toMatchObject({ id: "n1", type: "media_folder", mediaFolderId: m2 });
   });
 
   test("chooses its own current workspace", async () => {

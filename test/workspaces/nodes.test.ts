@@ -10,6 +10,8 @@ let post: any;
 let page: any;
 let entry: any;
 let ws: string;
+/** Media folders the documents name, by the name they were made with (workspace nodes must name existing folders). */
+const F: Record<string, string> = {};
 
 const W = () => `/v2/workspaces/${ws}`;
 const tree = async () => (await h.json("GET", `${W()}/tree`, { token })).body.data;
@@ -23,7 +25,7 @@ const shape = (nodes: any[]): any[] =>
         ? `model:${n.namespace}`
         : n.type === "entry"
           ? `entry:${n.title}`
-          : `media:${n.mediaFolderId}`,
+          : `media:${Object.keys(F).find((k) => F[k] === n.mediaFolderId) ?? n.mediaFolderId}`,
   );
 const find = (nodes: any[], label: string): any => {
   for (const n of nodes) {
@@ -48,6 +50,7 @@ beforeAll(async () => {
   page = (await h.json("POST", "/v2/models", { token, body: { name: "Page", namespace: "page", fields: [{ namespace: "title", type: "string" }] } })).body;
   entry = (await h.json("POST", "/v2/model-instances", { token, body: { model: "post", data: { title: "Hello" } } })).body;
   await h.json("POST", `/v2/model-instances/${entry.id}/publish`, { token, body: {} });
+  for (const name of ["covers", "dup", "hero", "inline", "old", "x"]) F[name] = (await h.json("POST", "/v2/media-folders", { token, body: { name } })).body.id;
   ws = (await h.json("POST", "/v2/workspaces", { token, body: { name: "Rail" } })).body.id;
   before = await records();
 });
@@ -62,7 +65,7 @@ describe("tree and document", () => {
         tree: [
           { id: "content", folder: "Content", icon: "book", children: [{ model: "post" }, { entry: entry.id }] },
           { model: page.id },
-          { media_folder: "covers" },
+          { media_folder: F.covers },
         ],
       },
     });
@@ -79,7 +82,7 @@ describe("tree and document", () => {
         ],
       },
       { id: expect.any(String), type: "model", modelId: page.id, namespace: "page", name: "Page", missing: false },
-      { id: expect.any(String), type: "media_folder", mediaFolderId: "covers" },
+      { id: expect.any(String), type: "media_folder", mediaFolderId: F.covers },
     ]);
     expect(await tree()).toEqual(r.body.data);
   });
@@ -103,7 +106,7 @@ describe("tree and document", () => {
           ],
         },
         { id: t[1].id, model: "page" },
-        { id: t[2].id, media_folder: "covers" },
+        { id: t[2].id, media_folder: F.covers },
       ],
     });
     const r = await h.json("PUT", `${W()}/tree`, { token, body: { mode: "replace", tree: d.tree } });
@@ -117,13 +120,13 @@ describe("tree and document", () => {
         mode: "merge",
         tree: [
           // Matched by name: its model is already in the tree, the media folder is new.
-          { folder: "Content", children: [{ model: "post" }, { media_folder: "inline" }] },
+          { folder: "Content", children: [{ model: "post" }, { media_folder: F.inline }] },
           // Matched by id although the name differs.
           { id: "content", folder: "Renamed?", children: [{ entry: entry.id }] },
           // Already present at the top level: not added twice.
           { model: "page" },
           // New.
-          { folder: "Archive", children: [{ model: "page" }, { media_folder: "old" }] },
+          { folder: "Archive", children: [{ model: "page" }, { media_folder: F.old }] },
         ],
       },
     });
@@ -170,7 +173,7 @@ describe("node routes", () => {
             ],
           },
           { id: "m-page", model: "page" },
-          { id: "media", media_folder: "covers" },
+          { id: "media", media_folder: F.covers },
         ],
       },
     });
@@ -186,7 +189,7 @@ describe("node routes", () => {
   test("POST nodes into a folder at a position, a folder with children, a given id", async () => {
     const r = await h.json("POST", `${W()}/nodes`, {
       token,
-      body: { parentId: "blog", position: 1, node: { id: "sub", folder: "Sub", children: [{ media_folder: "x" }] } },
+      body: { parentId: "blog", position: 1, node: { id: "sub", folder: "Sub", children: [{ media_folder: F.x }] } },
     });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
@@ -194,13 +197,13 @@ describe("node routes", () => {
       type: "folder",
       name: "Sub",
       icon: null,
-      children: [{ id: expect.any(String), type: "media_folder", mediaFolderId: "x" }],
+      children: [{ id: expect.any(String), type: "media_folder", mediaFolderId: F.x }],
     });
     expect(shape(await tree())[0]).toEqual(["Blog", ["model:post", ["Sub", ["media:x"]], "entry:Hello"]]);
   });
 
   test("an id already taken is replaced by a fresh one", async () => {
-    const r = await h.json("POST", `${W()}/nodes`, { token, body: { node: { id: "blog", media_folder: "dup" } } });
+    const r = await h.json("POST", `${W()}/nodes`, { token, body: { node: { id: "blog", media_folder: F.dup } } });
     expect(r.status).toBe(201);
     expect(r.body.id).not.toBe("blog");
     await h.req("DELETE", `${W()}/nodes/${r.body.id}`, { token });
@@ -236,8 +239,8 @@ describe("node routes", () => {
     const m = await h.json("PUT", `${W()}/nodes/m-page`, { token, body: { model: "post" } });
     expect(m.body).toEqual({ id: "m-page", type: "model", modelId: post.id, namespace: "post", name: "Post", missing: false });
     await h.json("PUT", `${W()}/nodes/m-page`, { token, body: { model: page.id } });
-    const media = await h.json("PUT", `${W()}/nodes/media`, { token, body: { media_folder: "hero" } });
-    expect(media.body).toEqual({ id: "media", type: "media_folder", mediaFolderId: "hero" });
+    const media = await h.json("PUT", `${W()}/nodes/media`, { token, body: { media_folder: F.hero } });
+    expect(media.body).toEqual({ id: "media", type: "media_folder", mediaFolderId: F.hero });
   });
 
   test("PUT nodes/:nodeId refusals and an unknown node", async () => {

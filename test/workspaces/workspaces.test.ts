@@ -84,13 +84,14 @@ describe("creating workspaces", () => {
   });
 
   test("a tree sent with a template is merged into the template's folders", async () => {
+    const covers = (await h.json("POST", "/v2/media-folders", { ...as(owner.token), body: { name: "covers" } })).body.id;
     const w = await create(owner.token, {
       name: "Blog desk",
       template: "website",
-      tree: [{ folder: "Blog", children: [{ model: "post" }] }, { folder: "Drafts", icon: "pen" }, { media_folder: "covers" }],
+      tree: [{ folder: "Blog", children: [{ model: "post" }] }, { folder: "Drafts", icon: "pen" }, { media_folder: covers }],
     });
     const tree = (await h.json("GET", `/v2/workspaces/${w.id}/tree`, as(owner.token))).body.data;
-    expect(tree.map((n: any) => n.name ?? n.mediaFolderId)).toEqual(["Pages", "Blog", "Navigation", "Settings", "Drafts", "covers"]);
+    expect(tree.map((n: any) => n.name ?? n.mediaFolderId)).toEqual(["Pages", "Blog", "Navigation", "Settings", "Drafts", covers]);
     expect(tree[1].children).toEqual([
       { id: expect.stringMatching(UUID), type: "model", modelId: expect.stringMatching(UUID), namespace: "post", name: "Post", missing: false },
     ]);

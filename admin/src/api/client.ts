@@ -31,8 +31,8 @@ export function currentProjectId(): string | null {
 type Query = Record<string, string | number | undefined | null>;
 
 /** Sends one /v2 request; screens reach it through the typed functions of api/*.ts. */
-export async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
+export async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query; headers?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json", ...opts.headers, ...(await authHeaders()) };
   if (projectId) headers["x-svc-project"] = projectId;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   let url = path;
@@ -82,6 +82,19 @@ export interface BulkAnswer {
   batchId?: string;
 }
 
+/** A file of the media library (decisions.md section 10), as the editor uses it. */
+export interface MediaFile {
+  id: string;
+  filename: string;
+  kind: string;
+  mimeType: string;
+  alt: string;
+  title: string;
+  url: string;
+  width: number | null;
+  height: number | null;
+}
+
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
 export interface ScheduleInput {
   action: "publish" | "unpublish";
@@ -99,6 +112,28 @@ export const api = {
   models: {
     list: () => call<{ data: Model[] }>("GET", "/v2/models").then((r) => r.data),
   },
+  media: {
+    /** One file of the library (GET /v2/media/:id). */
+    get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
+    /** Files, newest first, matching `q` (filename, title, alt) and of one kind. */
+    list: (q: string, kind?: string) => call<{ data: MediaFile[] }>("GET", "/v2/media", { query: { q, kind, limit: 50 } }).then((r) => r.data),
+    /** Uploads one file (POST /v2/media, multipart); the answer is its record. */
+    upload: async (file: File, alt?: string): Promise<MediaFile> => {
+      const body = new FormData();
+      body.append("file", file, file.name);
+      if (alt) body.append("alt", alt);
+      const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
+      if (projectId) headers["x-svc-project"] = projectId;
+      const res = await fetch("/v2/media", { method: "POST", headers, body });
+      const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+      if (!res.ok) throw new ApiError(res.status, String(json?.error ?? `The server answered ${res.status}.`), (json?.code as string) ?? null, null);
+      return json as unknown as MediaFile;
+    },
+  },
+  previews: {
+    /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */
+    create: (entryIds: string[]) => call<{ token: string; expiresAt: string }>("POST", "/v2/preview-tokens", { body: { entryIds } }),
+  },
   workspaces: {
     list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
     tree: (id: string) => call<{ data: TreeNode[] }>("GET", `/v2/workspaces/${id}/tree`).then((r) => r.data),
@@ -110,13 +145,17 @@ export const api = {
       }),
     get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
     create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
-    update: (id: string, data: Record<string, unknown>) => call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data } }),
+    /** Saves a draft; with `basedOn` (the version edited) a newer version elsewhere is a 409 version_conflict. */
+    update: (id: string, data: Record<string, unknown>, basedOn?: number) =>
+      call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data }, headers: basedOn === undefined ? {} : { "if-match": String(basedOn) } }),
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
     publish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: {} }),
     unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
       call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+    /** Saves an old version's values as a new draft version (POST .../versions/:versionId/restore). */
+    restore: (id: string, versionId: string) => call<Entry>("POST", `/v2/model-instances/${id}/versions/${versionId}/restore`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
   },
   scheduled: {
@@ -127,5 +166,8 @@ export const api = {
       }),
     forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
+    /** Moves a pending action to another wall time in a zone. */
+    reschedule: (id: string, wallTime: string, timezone: string) =>
+      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
   },
 };

@@ -20,3 +20,17 @@ export function labelOf(f: Field): string {
 
 /** The word shown for a status, beside its colour. */
 export const STATUS_WORDS = { draft: "Draft", published: "Published", changed: "Changed" } as const;
+
+/**
+ * The model's preview URL for an entry: `{token}`, `{id}` and `{model}` filled in, and `{<field>}`
+ * with the field's draft value (URL-encoded; empty when it has none), or null without a template.
+ */
+export function previewUrlFor(m: Model, e: Entry, token: string): string | null {
+  if (!m.previewUrl) return null;
+  const known: Record<string, string> = { token, id: e.id, model: m.namespace };
+  return m.previewUrl.replace(/\{([A-Za-z0-9_$-]{1,64})\}/g, (_, name: string) => {
+    if (name in known) return encodeURIComponent(known[name]!);
+    const v = e.draft.data[name];
+    return v === null || v === undefined || typeof v === "object" ? "" : encodeURIComponent(String(v));
+  });
+}

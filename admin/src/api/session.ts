@@ -1,29 +1,34 @@
-// The browser session: the one module that knows how the app proves who it is. Today it holds
-// the access and refresh tokens in memory only (never localStorage or sessionStorage), so a
-// reload signs the person out. When the server offers the httpOnly cookie session of
-// decisions.md 11, only this file changes: `authHeaders` sends the CSRF header instead of the
-// bearer token, and `signIn`/`signOut`/`refreshNow` call the cookie routes.
+// The browser session: the one module that knows how the app proves who it is. It uses the
+// server's cookie session (decisions.md 11; src/http/v2/session-cookie.ts): sign-in sends
+// `x-capa-session: cookie`, so the refresh token lives only in an httpOnly, SameSite=Strict
+// cookie scoped to /v2/user that no script can read; the short-lived access token is kept in
+// this module's memory (never localStorage or sessionStorage) and sent as a bearer token.
+// Refresh and sign-out are authenticated by the cookie and carry the anti-CSRF header. A reload
+// restores the session from the cookie.
 
-/** What the server answers to login and refresh-token. */
-interface Tokens {
+/** What login and refresh-token answer in a cookie session. */
+interface Answer {
   accessToken: string;
-  refreshToken: string;
 }
 
-interface Held extends Tokens {
+interface Held {
+  accessToken: string;
   /** When the access token expires, in epoch milliseconds of this browser's clock. */
   expiresAt: number;
 }
 
 /** Refresh this long before the access token expires. */
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+const COOKIE_SESSION = { "x-capa-session": "cookie" };
+const CSRF = { "x-capa-csrf": "1" };
 
 let held: Held | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
 let refreshing: Promise<void> | null = null;
+let restored: Promise<boolean> | null = null;
 const listeners = new Set<() => void>();
 
-/** An error from the session routes, with the server's body. */
+/** An error from the session routes, with the server's message. */
 export class SessionError extends Error {
   constructor(
     readonly status: number,
@@ -48,8 +53,8 @@ function notify(): void {
   for (const fn of listeners) fn();
 }
 
-function hold(t: Tokens): void {
-  held = { ...t, expiresAt: expiryOf(t.accessToken) };
+function hold(t: Answer): void {
+  held = { accessToken: t.accessToken, expiresAt: expiryOf(t.accessToken) };
   if (timer) clearTimeout(timer);
   // Timers cap at about 24.8 days; access tokens live hours, so the delay always fits.
   const delay = Math.max(0, held.expiresAt - Date.now() - REFRESH_MARGIN_MS);
@@ -57,38 +62,62 @@ function hold(t: Tokens): void {
   notify();
 }
 
-async function post(path: string, body: unknown): Promise<Tokens> {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = (await res.json().catch(() => ({}))) as Partial<Tokens> & { error?: string };
-  if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
-  return json as Tokens;
-}
-
-/** Signs in with e-mail and password (POST /v2/user/login). */
-export async function signIn(email: string, password: string): Promise<void> {
-  hold(await post("/v2/user/login", { email, password }));
-}
-
-/** Forgets the tokens; the refresh token simply expires on the server. */
-export function signOut(): void {
+function forget(): void {
   held = null;
+  // The next protected screen asks the cookie again (it is gone after a sign-out).
+  restored = null;
   if (timer) clearTimeout(timer);
   timer = null;
   notify();
 }
 
-/** Exchanges the refresh token for new tokens now (POST /v2/user/refresh-token); one at a time. */
+async function post(path: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+  const res = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as Partial<Answer> & { error?: string };
+  if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
+  return json as Answer;
+}
+
+/** Signs in with e-mail and password (POST /v2/user/login, cookie session). */
+export async function signIn(email: string, password: string): Promise<void> {
+  hold(await post("/v2/user/login", COOKIE_SESSION, { email, password }));
+}
+
+/** Signs out: the server revokes the refresh token and clears the cookie (POST /v2/user/logout). */
+export function signOut(): void {
+  forget();
+  void fetch("/v2/user/logout", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json", ...CSRF }, body: "{}" }).catch(
+    () => undefined,
+  );
+}
+
+/** A new access token from the cookie's refresh token (POST /v2/user/refresh-token); one at a time. */
 export function refreshNow(): Promise<void> {
-  if (!held) return Promise.reject(new SessionError(401, "Not signed in."));
-  refreshing ??= post("/v2/user/refresh-token", { refreshToken: held.refreshToken })
+  refreshing ??= post("/v2/user/refresh-token", CSRF, {})
     .then(hold, (e) => {
-      signOut();
+      if (held) forget();
       throw e;
     })
     .finally(() => {
       refreshing = null;
     });
   return refreshing;
+}
+
+/** On the first visit of a page load: whether the cookie still holds a session (then it is resumed). */
+export function restoreSession(): Promise<boolean> {
+  restored ??= held
+    ? Promise.resolve(true)
+    : refreshNow().then(
+        () => true,
+        () => false,
+      );
+  return restored;
 }
 
 /** Whether a person is signed in. */
@@ -108,7 +137,7 @@ export async function authHeaders(): Promise<Record<string, string>> {
   return held ? { authorization: `Bearer ${held.accessToken}` } : {};
 }
 
-/** Holds the tokens another route answered with a session (accepting an invitation as a new account). */
-export function adoptSession(tokens: { accessToken: string; refreshToken: string }): void {
-  hold(tokens);
+/** Holds the access token of a cookie session another route opened (accepting an invitation as a new account). */
+export function adoptSession(answer: { accessToken: string }): void {
+  hold(answer);
 }

@@ -76,6 +76,8 @@ export interface Model {
   version: number;
   fields: Field[];
   layout: Layout | null;
+  /** The site URL that previews an entry, with {token}, {id}, {model} and {<field>} placeholders, or null. */
+  previewUrl: string | null;
 }
 
 /** The orders of the entry list (`-` for newest first). */

@@ -4,6 +4,7 @@
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import type { Field, FieldType, LayoutField, Model } from "../api/types.ts";
 import { RelationInput } from "./relation-input.tsx";
+import { MediaInput } from "./media-input.tsx";
 
 const CodeEditor = lazy(() => import("./code-editor.tsx"));
 const MarkdownPreview = lazy(() => import("./markdown-preview.tsx"));
@@ -92,11 +93,8 @@ function MixedInput(p: InputProps) {
   );
 }
 
-/** Media: the file's URL (the library picker comes with the media library). */
-const media: Input = (p) => {
-  const v = (p.value && typeof p.value === "object" ? p.value : null) as { url?: string } | null;
-  return <input type="url" {...aria(p)} value={v?.url ?? ""} onChange={(e) => p.onChange(e.target.value ? { ...(v ?? {}), url: e.target.value } : null)} />;
-};
+/** Media: a file of the project's library, chosen or uploaded, with the field's alt text. */
+const media: Input = (p) => <MediaInput {...p} />;
 
 /** The input of each field kind; `array` is built from its item kind below. */
 export const FIELD_INPUTS: Record<Exclude<FieldType, "array">, Input> = {

@@ -58,8 +58,8 @@ export function satisfies(held: Iterable<string>, needed: string): boolean {
 
 /** Legacy permissions mapped to scopes (decisions.md section 8). */
 export function legacyScopes(permission: string): string[] {
-  const write = [...READ_GROUP, "instance:create", "instance:update", "instance:publish"];
-  const del = [...write, "instance:delete"];
+  const write = [...READ_GROUP, "instance:create", "instance:update", "instance:publish", "media:create", "media:update"];
+  const del = [...write, "instance:delete", "media:delete"];
   switch (permission) {
     case "read":
       return [...READ_GROUP];

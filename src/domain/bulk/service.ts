@@ -8,7 +8,7 @@ import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { allModels, modelOrFail } from "../models/catalog.ts";
 import { isUuid } from "../models/fields.ts";
-import { publishEntry, unpublishEntry } from "../entries/service.ts";
+import { publishEntry, unpublishEntry } from "../entries/publish.ts";
 import { statusOf } from "../entries/status.ts";
 import { compileWhere, type FilterContext } from "../reads/filter.ts";
 import { DRAFTS } from "../reads/names.ts";

@@ -4,7 +4,9 @@
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { createModel } from "../models/service.ts";
-import { createEntry, publishEntry, updateEntry } from "../entries/service.ts";
+import { createEntry, updateEntry } from "../entries/service.ts";
+import { publishEntry } from "../entries/publish.ts";
+import { demoImageMaker } from "./images.ts";
 
 /** What the seed created, for the first-start summary. */
 export interface DemoCounts {
@@ -125,7 +127,8 @@ const FORMS = ["A first look at", "Notes on"];
 const KINDS = ["article", "tutorial", "news"];
 const ACCENTS = ["#0ea5e9", "#f59e0b", "#10b981", "#ef4444"];
 
-function image(seed: string, alt: string) {
+/** A picture URL of an image host, for a data directory whose media store is not local. */
+function hostedImage(seed: string, alt: string) {
   return { id: `demo-${seed}`, url: `https://picsum.photos/seed/capa-${seed}/1200/800`, alt, type: "image", width: 1200, height: 800 };
 }
 
@@ -143,6 +146,8 @@ function day(i: number): string {
 /** Creates the demo models and entries in an empty project. `actor` is recorded on every version. */
 export function seedDemo(s: Services, h: ProjectHandle, actor: string): DemoCounts {
   const counts: DemoCounts = { models: 0, entries: 0, published: 0, drafts: 0, changed: 0 };
+  // Pictures made here and kept in the media library (issue 12 item 8); hosted URLs only without a local store.
+  const image = demoImageMaker(s, h, actor) ?? hostedImage;
   for (const m of [AUTHOR, CATEGORY, POST, SETTINGS]) {
     createModel(s, h, m);
     counts.models++;

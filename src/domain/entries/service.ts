@@ -1,6 +1,7 @@
-// Entries under management: drafts, versions, publish, unpublish, delete. Each write is one
-// transaction; every save is a new version row; the published copy sits beside the draft.
-import { and, desc, eq } from "drizzle-orm";
+// Entries under management: the record, creating and saving drafts, delete. Each write is one
+// unit of work; every save is a new version row; the published copy sits beside the draft
+// (publish.ts), earlier versions are listed and restored by versions.ts, conflicts in conflicts.ts.
+import { eq } from "drizzle-orm";
 import { entries, entryVersions } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -9,11 +10,10 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { write } from "../unit-of-work.ts";
-import { readOne } from "../reads/query.ts";
-import { PUBLISHED } from "../reads/names.ts";
-import { comparisonKeys, fieldValue, fits, isRelation, isUuid } from "../models/fields.ts";
+import { comparisonKeys, fieldValue, fits, isLibraryRef, isMediaField, isRelation, isUuid } from "../models/fields.ts";
 
 import { statusOf } from "./status.ts";
+import { checkVersion } from "./conflicts.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
 
@@ -43,9 +43,20 @@ function mergeData(h: ProjectHandle, m: Model, data: unknown, base: Record<strin
     if (!f) badField(`data.${ns}`, `The model ${m.namespace} has no field "${ns}"`);
     const stored = fieldValue(f, v, `data.${ns}`);
     if (stored !== null && isRelation(f)) checkTargets(h, f.relation!, Array.isArray(stored) ? (stored as string[]) : [stored as string], `data.${ns}`);
+    if (stored !== null && isMediaField(f)) checkMediaRefs(h, stored, `data.${ns}`);
     out[f.id] = stored;
   }
   return out;
+}
+
+/** Refuses a media reference naming no file of this project's library (full objects are not checked). */
+function checkMediaRefs(h: ProjectHandle, stored: unknown, path: string): void {
+  const ids = [...new Set((Array.isArray(stored) ? stored : [stored]).filter(isLibraryRef).map((v) => v.id))];
+  if (ids.length === 0) return;
+  const found = h.sqlite.query("SELECT id FROM media WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as { id: string }[];
+  const have = new Set(found.map((r) => r.id));
+  const missing = ids.find((id) => !have.has(id));
+  if (missing !== undefined) badField(path, `${path} names ${missing}, which is not a media file of this project`);
 }
 
 function checkTargets(h: ProjectHandle, modelId: string, ids: string[], path: string): void {
@@ -71,7 +82,8 @@ export function dataOut(m: Model, stored: Record<string, unknown>): Record<strin
   return out;
 }
 
-function getRow(h: ProjectHandle, id: unknown): EntryRow {
+/** An entry's row by id, or 404. */
+export function getRow(h: ProjectHandle, id: unknown): EntryRow {
   if (!isUuid(id)) fail("not_found", { message: "Entry ids are UUIDs.", extra: { field: "id" } });
   const row = h.db.select().from(entries).where(eq(entries.id, id.toLowerCase())).get();
   if (!row) fail("not_found", { message: "No such entry." });
@@ -147,25 +159,6 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
   return getEntry(h, id);
 }
 
-/** Saves a new draft version; `data` is merged field by field over the current draft. */
-/**
- * The version an edit was based on, from `If-Match: <version number>` (quotes allowed), or null
- * when the header is absent (then the last write wins).
- */
-export function ifMatchVersion(header: string | null): number | null {
-  if (header === null) return null;
-  const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
-  if (!m) badField("If-Match", "If-Match must be the entry's version number you edited, e.g. If-Match: 3");
-  return Number(m[1]);
-}
-
-/** Refuses with 409 version_conflict when the entry's latest version is not the one the edit was based on. */
-function checkVersion(latest: number, expected: number | null): void {
-  if (expected !== null && expected !== latest) {
-    fail("version_conflict", { message: `The entry is at version ${latest}; your edit was based on version ${expected}.`, extra: { current: latest } });
-  }
-}
-
 /**
  * Saves a new draft version; `data` is merged field by field over the current draft, read inside
  * the write so two concurrent saves never drop each other's fields. With `expected` (If-Match),
@@ -205,159 +198,6 @@ export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: un
   return getEntry(h, first.id);
 }
 
-/**
- * Restores an earlier version as a new draft: its data, tags and folder become the next version
- * (the history keeps every version; nothing is published). With `expected` (If-Match), an entry
- * whose latest version differs is refused.
- */
-export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId: unknown, expected: number | null = null) {
-  const row = getRow(h, id);
-  if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
-  const v = h.db
-    .select()
-    .from(entryVersions)
-    .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
-    .get();
-  if (!v) fail("not_found", { message: "No such version of this entry.", extra: { field: "versionId" } });
-  const m = allModels(h).byId.get(row.modelId)!;
-  const data = JSON.parse(v.data) as Record<string, unknown>;
-  const now = iso(s.clock.now());
-  const newId = s.ids.uuid();
-  write(s, h, () => {
-    const cur = getRow(h, row.id);
-    checkVersion(cur.draftVersion, expected);
-    const number = cur.draftVersion + 1;
-    h.db
-      .insert(entryVersions)
-      .values({ id: newId, entryId: row.id, number, data: v.data, tags: v.tags, folder: v.folder, createdAt: now, createdBy: actor })
-      .run();
-    h.db
-      .update(entries)
-      .set({
-        updatedAt: now,
-        draftVersionId: newId,
-        draftVersion: number,
-        draftData: v.data,
-        draftTags: v.tags,
-        draftFolder: v.folder,
-        draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
-      })
-      .where(eq(entries.id, row.id))
-      .run();
-  });
-  return getEntry(h, row.id);
-}
-
-/**
- * Publishes the current draft, or the version named by `versionId`. Required fields must hold a
- * value. With `opts.expected` (If-Match), an entry whose latest version differs is refused.
- */
-export function publishEntry(
-  s: Services,
-  h: ProjectHandle,
-  actor: string,
-  id: unknown,
-  versionId?: unknown,
-  opts: { scheduledActionId?: string; expected?: number | null } = {},
-) {
-  const row = getRow(h, id);
-  checkVersion(row.draftVersion, opts.expected ?? null);
-  const m = allModels(h).byId.get(row.modelId)!;
-  let version: typeof entryVersions.$inferSelect | undefined;
-  if (versionId !== undefined && versionId !== null) {
-    if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
-    version = h.db
-      .select()
-      .from(entryVersions)
-      .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
-      .get();
-    if (!version) badField("versionId", "versionId is not a version of this entry");
-  } else {
-    version = h.db.select().from(entryVersions).where(eq(entryVersions.id, row.draftVersionId)).get()!;
-  }
-  const data = JSON.parse(version.data) as Record<string, unknown>;
-  for (const f of m.fields) {
-    const v = data[f.id];
-    // A stored value that no longer fits the field reads as null, so it does not fill a required field.
-    if (f.required && (v === undefined || v === null || (Array.isArray(v) && v.length === 0) || v === "" || !fits(f, v))) {
-      badField(`data.${f.namespace}`, `${f.namespace} is required before the entry can be published`);
-    }
-  }
-  const now = iso(s.clock.now());
-  write(s, h, (tx) => {
-    // Checked again under the write lock: a save between the first check and now is a conflict too.
-    checkVersion((h.sqlite.query("SELECT draft_version AS v FROM entries WHERE id = ?").get(row.id) as { v: number }).v, opts.expected ?? null);
-    h.db
-      .update(entries)
-      .set({
-        publishedVersionId: version.id,
-        publishedVersion: version.number,
-        publishedData: version.data,
-        publishedTags: version.tags,
-        publishedFolder: version.folder,
-        publishedAt: now,
-        publishedUpdatedAt: version.createdAt,
-        publishedKeys: JSON.stringify(comparisonKeys(m.fields, data)),
-      })
-      .where(eq(entries.id, row.id))
-      .run();
-    const content = readOne(h, { vis: PUBLISHED, readable: () => true }, m.namespace, row.id, new URLSearchParams()).entry;
-    tx.emit({
-      type: "instance.published",
-      actor: actorFrom(actor),
-      data: {
-        instanceId: row.id,
-        modelId: m.id,
-        modelNamespace: m.namespace,
-        versionId: version.id,
-        versionNumber: version.number,
-        publishedAt: now,
-        title: titleOf(m, data),
-        scheduledActionId: opts.scheduledActionId ?? null,
-      },
-      links: {
-        self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}`,
-        public: `${s.config.publicUrl}/api/entries/${encodeURIComponent(m.namespace)}/${row.id}`,
-      },
-      content,
-    });
-    tx.contentChanged();
-  });
-  return getEntry(h, row.id);
-}
-
-/** Removes the published copy; the draft stays. */
-export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, opts: { scheduledActionId?: string } = {}) {
-  const row = getRow(h, id);
-  // Unpublishing an entry with no published copy changes nothing and reports nothing.
-  if (!row.publishedVersionId) return getEntry(h, row.id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  write(s, h, (tx) => {
-    h.db
-      .update(entries)
-      .set({
-        publishedVersionId: null,
-        publishedVersion: null,
-        publishedData: null,
-        publishedTags: null,
-        publishedFolder: null,
-        publishedAt: null,
-        publishedUpdatedAt: null,
-        publishedKeys: null,
-      })
-      .where(eq(entries.id, row.id))
-      .run();
-    tx.emit({
-      type: "instance.unpublished",
-      actor: actorFrom(actor),
-      data: { instanceId: row.id, modelId: m.id, modelNamespace: m.namespace, scheduledActionId: opts.scheduledActionId ?? null },
-      links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
-    });
-    tx.contentChanged();
-  });
-  return getEntry(h, row.id);
-}
-
 /** Deletes an entry with its versions. */
 export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
   const row = getRow(h, id);
@@ -373,35 +213,3 @@ export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: un
     tx.contentChanged();
   });
 }
-
-/** An entry's title for events: its `title` text field, else its first text field, else null. */
-export function titleOf(m: Model, data: Record<string, unknown>): string | null {
-  const f = m.fields.find((x) => x.namespace === "title" && x.type === "string") ?? m.fields.find((x) => x.type === "string");
-  const v = f ? data[f.id] : null;
-  return typeof v === "string" ? v : null;
-}
-
-/** The versions of an entry, newest first. */
-export function listVersions(h: ProjectHandle, id: unknown) {
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  return h.db
-    .select()
-    .from(entryVersions)
-    .where(eq(entryVersions.entryId, row.id))
-    .orderBy(desc(entryVersions.number))
-    .all()
-    .map((v) => ({
-      id: v.id,
-      number: v.number,
-      createdAt: v.createdAt,
-      createdBy: v.createdBy,
-      published: v.id === row.publishedVersionId,
-      tags: JSON.parse(v.tags),
-      folder: v.folder,
-      data: dataOut(m, JSON.parse(v.data)),
-    }));
-}
-
-// The management list (keyset paging, search, sort) lives in its own file.
-export { listEntries } from "./list.ts";

@@ -23,7 +23,8 @@ const CACHE_TTL_MS = 30_000;
 export type KeyCheck = { ok: true; key: AuthKey } | { ok: false };
 
 export class KeyAuth {
-  private readonly cache = new LRUCache<string, AuthKey | false>({ max: 20_000, ttl: CACHE_TTL_MS });
+  /** Keys (and unknown secrets, as false) by secret hash; at most CAPA_KEY_CACHE of them. */
+  private readonly cache: LRUCache<string, AuthKey | false>;
   /** keyId -> hash, to evict by id. */
   private readonly hashes = new Map<string, string>();
   /** keyId -> the latest recorded use (changes at most once a minute), as text and as ms. */
@@ -34,7 +35,17 @@ export class KeyAuth {
   private readonly domains = new Map<string, string>();
 
   /** `services` is called only after construction (the services hold this object). */
-  constructor(private readonly services: () => Services) {}
+  constructor(
+    private readonly services: () => Services,
+    maxKeys = 5000,
+  ) {
+    this.cache = new LRUCache<string, AuthKey | false>({ max: maxKeys, ttl: CACHE_TTL_MS });
+  }
+
+  /** The number of cached lookups (tests check the bound). */
+  get cached(): number {
+    return this.cache.size;
+  }
 
   private get s(): Services {
     return this.services();

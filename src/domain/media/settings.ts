@@ -1,7 +1,7 @@
 // The media library's settings, read from the environment table config.ts hands over (config.ts
 // stays the only reader of process.env). A bad value stops start-up with a one-line ConfigError,
 // as every other setting does. docs/media.md lists each with its default.
-import { ConfigError } from "../../config.ts";
+import { ConfigError } from "../../config-error.ts";
 import { DEFAULT_MAX_BYTES } from "./intake.ts";
 import { DEFAULT_MAX_PIXELS } from "./probe.ts";
 

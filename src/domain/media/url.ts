@@ -20,6 +20,26 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** `<base>/media/<projectId>/<mediaId>/<filename>[?transform]`; throws invalid_transform for a bad transform. */
 export function mediaUrl(base: string, projectId: string, mediaId: string, filename: string, transform?: TransformInput | null): string {
   const path = `${base.replace(/\/+$/, "")}/media/${encodeURIComponent(projectId)}/${encodeURIComponent(mediaId)}/${encodeURIComponent(filename)}`;
+  return withTransform(path, transform);
+}
+
+/**
+ * A file URL with a transform's query (GraphQL `Media.url(transform:)`); a URL that is not one of
+ * our file URLs (an old full object's own URL) is returned as it is, since no transform applies.
+ */
+export function transformedUrl(url: string, transform?: TransformInput | null): string {
+  if (!transform) return url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.search !== "" || parseMediaPath(parsed.pathname.replace(/^.*(?=\/media\/[^/]+\/[^/]+\/[^/]+$)/, "")) === null) return url;
+  return withTransform(url, transform);
+}
+
+function withTransform(path: string, transform?: TransformInput | null): string {
   if (!transform) return path;
   const params = new URLSearchParams();
   for (const k of ORDER) {

@@ -90,9 +90,31 @@ export function isUuid(v: unknown): v is string {
   return typeof v === "string" && UUID.test(v);
 }
 
+/** Whether a field holds media (a media field, or a list of media). */
+export function isMediaField(f: Pick<FieldDef, "type" | "arrayType">): boolean {
+  return MEDIA_TYPES.has(f.type) || (f.type === "array" && f.arrayType !== null && MEDIA_TYPES.has(f.arrayType));
+}
+
+/**
+ * Whether a stored media value is a reference to the project's library (`{ id, alt }`, written
+ * without a url) rather than a full object the client made up (which keeps working as before).
+ */
+export function isLibraryRef(v: unknown): v is { id: string; alt: string | null } {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !Object.hasOwn(v, "url") && typeof (v as { id?: unknown }).id === "string";
+}
+
 function mediaValue(v: unknown, path: string): Record<string, unknown> {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) badField(path, `${path} must be a media object { id, url, alt, type, width, height }`);
+  if (v === null || typeof v !== "object" || Array.isArray(v)) {
+    badField(path, `${path} must be a media reference { id, alt? } or a media object { id, url, alt, type, width, height }`);
+  }
   const o = v as Record<string, unknown>;
+  if (!Object.hasOwn(o, "url")) {
+    // A reference to a file of the library: the id and, optionally, an alt of its own.
+    for (const k of Object.keys(o)) if (k !== "id" && k !== "alt") badField(`${path}.${k}`, `${path}.${k} is not a key of a media reference; use id and alt`);
+    if (typeof o.id !== "string" || o.id.length === 0 || o.id.length > 64) badField(`${path}.id`, `${path}.id must be the id of a media file`);
+    if (o.alt !== undefined && o.alt !== null && typeof o.alt !== "string") badField(`${path}.alt`, `${path}.alt must be a string`);
+    return { id: o.id, alt: o.alt ?? null };
+  }
   const allowed = new Set(["id", "url", "alt", "type", "width", "height"]);
   for (const k of Object.keys(o)) if (!allowed.has(k)) badField(`${path}.${k}`, `${path}.${k} is not a media key; use id, url, alt, type, width, height`);
   if (typeof o.url !== "string" || o.url.length === 0) badField(`${path}.url`, `${path}.url must be a URL string`);

@@ -27,6 +27,8 @@ export interface Reader {
   readable: (modelId: string) => boolean;
   /** A GraphQL read: each row's cursor and each expanded list's stored ids come back too. */
   graphql?: boolean;
+  /** The base of public file URLs (CAPA_MEDIA_BASE_URL), for media references. */
+  mediaBase?: string;
 }
 
 /** One sort key, resolved. */

@@ -4,7 +4,8 @@
 import { fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Model } from "../models/catalog.ts";
-import { fits, isRelation, type FieldDef } from "../models/fields.ts";
+import { fits, isMediaField, isRelation, type FieldDef } from "../models/fields.ts";
+import { type MediaSlot, noteMedia, resolveMedia } from "./media-refs.ts";
 import { statusOf } from "../entries/status.ts";
 import type { SelectList } from "./grammar.ts";
 import { resolveName, rowColumns, SYSTEM_KEYS, type SystemKey, type Vis } from "./names.ts";
@@ -100,7 +101,7 @@ interface Ref {
   sel: ResolvedSelect;
 }
 
-function renderOne(sel: ResolvedSelect, r: EntryRowOut, refs: Ref[]): Record<string, unknown> {
+function renderOne(sel: ResolvedSelect, r: EntryRowOut, refs: Ref[], media: MediaSlot[]): Record<string, unknown> {
   const m = sel.model;
   const names = new Set(m.fields.map((f) => f.namespace));
   const o: Record<string, unknown> = {};
@@ -110,6 +111,7 @@ function renderOne(sel: ResolvedSelect, r: EntryRowOut, refs: Ref[]): Record<str
     const raw = data[f.id];
     const v = raw === undefined || !fits(f, raw) ? null : raw;
     o[f.namespace] = v;
+    if (v !== null && isMediaField(f)) noteMedia(media, o, f.namespace, v);
     const sub = sel.expand.get(f.id);
     if (sub && v !== null) {
       const list = Array.isArray(v);
@@ -122,7 +124,9 @@ function renderOne(sel: ResolvedSelect, r: EntryRowOut, refs: Ref[]): Record<str
 /** Renders rows of model `m` and expands relations level by level (one query per level). */
 export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: ResolvedSelect, rows: EntryRowOut[], byId: Map<string, Model>): Rendered {
   let refs: Ref[] = [];
-  const data = rows.map((r) => renderOne(sel, r, refs));
+  // Media references of every level, resolved together at the end: one query per page.
+  const media: MediaSlot[] = [];
+  const data = rows.map((r) => renderOne(sel, r, refs, media));
   const entryIds = rows.map((r) => r.id);
   const models = new Set<string>([m.namespace]);
   const missing = new Set<string>();
@@ -145,7 +149,7 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
           missing.add(id);
           continue;
         }
-        out.push(renderOne(ref.sel, row, nextRefs));
+        out.push(renderOne(ref.sel, row, nextRefs, media));
         entryIds.push(row.id);
         models.add(ref.sel.model.namespace);
       }
@@ -154,5 +158,6 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
     }
     refs = nextRefs;
   }
+  resolveMedia(h, reader.mediaBase ?? "", media, missing);
   return { data, missingReferences: [...missing], entryIds: [...new Set(entryIds)], models: [...models] };
 }

@@ -1,12 +1,13 @@
 // A read-pool worker: its own SQLite connections to the project files (WAL lets readers run
 // beside the writer), running entries reads off the main thread so reads use every core.
 import { ProjectPool } from "../../storage/pool.ts";
+import type { FileOptions } from "../../storage/sqlite.ts";
 import { runReadJob, type ReadJob } from "./job.ts";
 
 declare const self: Worker;
 
 type Message =
-  | { type: "init"; dir: string; openMax: number; idleMs: number; replicated: boolean }
+  | { type: "init"; dir: string; openMax: number; idleMs: number; fileOptions: FileOptions }
   | { type: "job"; seq: number; job: ReadJob }
   | { type: "models"; projectId: string }
   | { type: "drop"; projectId: string };
@@ -17,7 +18,7 @@ self.onmessage = (ev: MessageEvent<Message>) => {
   const m = ev.data;
   switch (m.type) {
     case "init":
-      pool = new ProjectPool(m.dir, m.openMax, m.idleMs, m.replicated);
+      pool = new ProjectPool(m.dir, m.openMax, m.idleMs, m.fileOptions);
       return;
     case "models":
       // Model definitions are cached per open file; a model change on the main thread drops them.

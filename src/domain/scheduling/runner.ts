@@ -9,7 +9,7 @@ import { entries, scheduledActions } from "../../storage/project/schema.ts";
 import { AppError } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { write, type Tx } from "../unit-of-work.ts";
-import { publishEntry, unpublishEntry } from "../entries/service.ts";
+import { publishEntry, unpublishEntry } from "../entries/publish.ts";
 import { statusOf } from "../entries/status.ts";
 import { allModels } from "../models/catalog.ts";
 import type { Services } from "../../services.ts";

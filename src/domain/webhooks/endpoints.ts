@@ -17,7 +17,17 @@ import { SecretBox } from "../../infra/secret-box.ts";
 import { sealedSecret } from "./endpoint-secrets.ts";
 
 /** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
-export const EVENT_TYPES = ["instance.published", "instance.unpublished", "instance.deleted", "model.published", "model.deleted", "schedule.failed"] as const;
+export const EVENT_TYPES = [
+  "instance.published",
+  "instance.unpublished",
+  "instance.deleted",
+  "model.published",
+  "model.deleted",
+  "schedule.failed",
+  "media.uploaded",
+  "media.updated",
+  "media.deleted",
+] as const;
 
 /** Ticked on a new endpoint when `events` is not sent (interface.md, Event kinds). */
 export const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];

@@ -6,17 +6,8 @@
 import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import type { Services } from "../../services.ts";
-import {
-  claimNext,
-  dueEndpoints,
-  nextDueAt,
-  pruneFinished,
-  recordAttempt,
-  requeueInterrupted,
-  RESPONSE_LIMIT,
-  type AttemptResult,
-  type Claimed,
-} from "./deliveries.ts";
+import { RESPONSE_LIMIT } from "./deliveries.ts";
+import { claimNext, dueEndpoints, nextDueAt, pruneFinished, recordAttempt, requeueInterrupted, type AttemptResult, type Claimed } from "./queue.ts";
 import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
 import { SECRET_KIND, sealClearSecrets } from "./endpoint-secrets.ts";
 import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";

@@ -6,7 +6,7 @@ import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Principal } from "../access/principal.ts";
 import { allModels } from "../models/catalog.ts";
-import { titleOf } from "../entries/service.ts";
+import { titleOf } from "../entries/publish.ts";
 import {
   assignIds,
   checkEntryRef,
@@ -159,7 +159,11 @@ export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: stri
   } else if (body[node.type] !== undefined) {
     const v = body[node.type];
     node.ref =
-      node.type === "model" ? checkModelRef(v, "model", refs) : node.type === "entry" ? checkEntryRef(v, "entry", refs) : checkMediaFolder(v, "media_folder");
+      node.type === "model"
+        ? checkModelRef(v, "model", refs)
+        : node.type === "entry"
+          ? checkEntryRef(v, "entry", refs)
+          : checkMediaFolder(v, "media_folder", refs);
   }
   saveTree(s, h, row, tree);
   return showTree(h, [node])[0]!;

@@ -44,7 +44,8 @@ export function treeOf(row: WorkspaceRow): TreeNode[] {
 /** How document references are checked against this project. */
 export function refsOf(h: ProjectHandle): Refs {
   const entry = h.sqlite.query("SELECT 1 AS x FROM entries WHERE id = ?");
-  return { model: (ref) => findModel(h, ref)?.id ?? null, entry: (id) => entry.get(id) !== null };
+  const folder = h.sqlite.query("SELECT 1 AS x FROM media_folders WHERE id = ?");
+  return { model: (ref) => findModel(h, ref)?.id ?? null, entry: (id) => entry.get(id) !== null, mediaFolder: (id) => folder.get(id) !== null };
 }
 
 /** Saves a workspace's tree after checking the limits that an edit of any kind could break. */

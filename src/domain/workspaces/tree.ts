@@ -35,6 +35,8 @@ export interface Refs {
   model(ref: string): string | null;
   /** Whether an entry with this id exists in the project. */
   entry(id: string): boolean;
+  /** Whether a media folder with this id exists in the project. */
+  mediaFolder(id: string): boolean;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -54,9 +56,10 @@ export function checkIcon(v: unknown, path: string): string | null {
   return v;
 }
 
-/** Checks a media folder id (the media library is not built yet, so any id is taken as given). */
-export function checkMediaFolder(v: unknown, path: string): string {
+/** Checks a media folder reference: the id of a folder of the project's media library. */
+export function checkMediaFolder(v: unknown, path: string, refs: Refs): string {
   if (typeof v !== "string" || v.length === 0 || v.length > 64) badField(path, `${path} must be a media folder id of 1 to 64 characters`);
+  if (!refs.mediaFolder(v)) badField(path, `${path} names no media folder of this project: "${v}"`);
   return v;
 }
 
@@ -105,7 +108,7 @@ function parseNode(raw: unknown, path: string, refs: Refs, depth: number, counte
     case "entry":
       return { id, type: "entry", ref: checkEntryRef(raw.entry, `${path}.entry`, refs) };
     default:
-      return { id, type: "media_folder", ref: checkMediaFolder(raw.media_folder, `${path}.media_folder`) };
+      return { id, type: "media_folder", ref: checkMediaFolder(raw.media_folder, `${path}.media_folder`, refs) };
   }
 }
 

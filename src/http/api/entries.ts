@@ -43,7 +43,8 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
           });
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
-      const job: ReadJob = { projectId, ns, id, search: url.search, production: prod, preview, grants: key.readGrants };
+      // media-wire: mediaBase lets the read resolve media references to absolute URLs.
+      const job: ReadJob = { projectId, ns, id, search: url.search, production: prod, preview, grants: key.readGrants, mediaBase: s.config.mediaBaseUrl };
       const notFoundCacheable = prod && id !== null && isUuid(id);
       const result = await runLimitedRead(s, job, key.row.id, ip, (code) =>
         code === "entry_not_found" && notFoundCacheable ? { "cache-control": PROD_CACHE } : undefined,

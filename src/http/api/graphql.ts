@@ -113,7 +113,7 @@ function fromQuery(url: URL): GraphqlParams {
  */
 export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOutcome> = (job) => s.reads.run(job)) {
   const cache = s.renderCache;
-  const schemas = new SchemaCache();
+  const schemas = new SchemaCache(s.config.graphqlSchemas); // read-perf: bounded by CAPA_GRAPHQL_SCHEMAS
   s.changes.on("models", (pid) => schemas.drop(pid));
 
   async function handle(request: Request, get: boolean, ip: string): Promise<Response> {

@@ -65,3 +65,14 @@ export async function typedBody<T extends TSchema>(request: Request, schema: T, 
   const sentence = (first.schema as { error?: unknown }).error;
   badField(field, typeof sentence === "string" ? sentence : `${field}: ${first.message}`);
 }
+
+/** Room for the multipart framing and the text fields of an upload, beyond its files. */
+const UPLOAD_OVERHEAD = 1024 * 1024;
+
+/**
+ * The body limit of `POST /v2/media`: every file may reach CAPA_MEDIA_MAX_BYTES (the intake
+ * refuses a larger one with file_too_large), at most `maxFiles` of them, plus the framing.
+ */
+export function uploadBodyLimit(maxBytes: number, maxFiles: number): number {
+  return maxBytes * maxFiles + UPLOAD_OVERHEAD;
+}

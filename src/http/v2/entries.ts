@@ -4,18 +4,11 @@ import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { jsonBody } from "./body.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
-import {
-  createEntry,
-  deleteEntry,
-  getEntry,
-  ifMatchVersion,
-  listEntries,
-  listVersions,
-  publishEntry,
-  restoreVersion,
-  unpublishEntry,
-  updateEntry,
-} from "../../domain/entries/service.ts";
+import { createEntry, deleteEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
+import { listVersions, restoreVersion } from "../../domain/entries/versions.ts";
+import { ifMatchVersion } from "../../domain/entries/conflicts.ts";
+import { listEntries } from "../../domain/entries/list.ts";
+import { publishEntry, unpublishEntry } from "../../domain/entries/publish.ts";
 import { entryActions } from "../../domain/scheduling/queries.ts";
 
 /** Drafts, versions and delete: people only. */

@@ -1,7 +1,7 @@
 // A project file (data/projects/<projectId>.sqlite): everything of one project. Entries keep
 // their current draft and their published copy side by side in one row, so a read of either
 // visibility is one indexed scan with no join; every saved draft is also a row in entry_versions.
-import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 
 export const models = sqliteTable(
@@ -455,4 +455,72 @@ export const graphqlPersistedQueries = sqliteTable(
     lastUsedAt: text("last_used_at").notNull(),
   },
   (t) => [index("graphql_persisted_queries_used").on(t.lastUsedAt)],
+);
+
+/**
+ * The media library (decisions.md section 10): one row per file. The bytes live in the media
+ * store under `storage_key`; `seq` orders the list newest first (keyset cursor) even when two
+ * uploads share a timestamp. `folder_id` names a media_folders row or is null (the root).
+ */
+export const media = sqliteTable(
+  "media",
+  {
+    id: text("id").primaryKey(),
+    seq: integer("seq").notNull(),
+    filename: text("filename").notNull(),
+    kind: text("kind").notNull(),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    duration: real("duration"),
+    alt: text("alt").notNull().default(""),
+    title: text("title").notNull().default(""),
+    folderId: text("folder_id"),
+    /** JSON `{ x, y }` in 0-1, or null for the centre. */
+    focalPoint: text("focal_point"),
+    checksum: text("checksum").notNull(),
+    placeholder: text("placeholder"),
+    storageKey: text("storage_key").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** `user:<id>` or `api_key:<id>`. */
+    createdBy: text("created_by"),
+  },
+  (t) => [uniqueIndex("media_seq").on(t.seq), index("media_folder_seq").on(t.folderId, t.seq), index("media_kind_seq").on(t.kind, t.seq)],
+);
+
+/** Media folders: a tree by `parent_id` (null at the root); a file's folder is one of these. */
+export const mediaFolders = sqliteTable(
+  "media_folders",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    parentId: text("parent_id"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("media_folders_parent").on(t.parentId)],
+);
+
+/**
+ * Backups of media files (decisions.md section 10): with CAPA_REPLICA_URL set, each uploaded
+ * file's row here is written in the upload's transaction, and the media-backup job copies its
+ * bytes to the replica, retrying with backoff until done. A row is the durable promise that the
+ * file will reach the replica even if the server stops right after the upload.
+ */
+export const mediaBackups = sqliteTable(
+  "media_backups",
+  {
+    mediaId: text("media_id").primaryKey(),
+    storageKey: text("storage_key").notNull(),
+    /** `pending` until the replica holds the bytes, then `done`. */
+    state: text("state").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    createdAt: text("created_at").notNull(),
+    doneAt: text("done_at"),
+  },
+  (t) => [index("media_backups_due").on(t.nextAttemptAt).where(sql`state = 'pending'`)],
 );

@@ -1,6 +1,6 @@
 // The entries of one model: title, status, updated time and who saved last; filter by status
 // and text; "Load more" by cursor (never offset paging, design/admin.md, Lists).
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
@@ -32,6 +32,28 @@ export function EntryList() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const client = useQueryClient();
+  const table = useRef<HTMLTableElement>(null);
+
+  // Keys of the list (design/admin.md): `/` focuses search, `j`/`k` move between entries, Enter opens.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.ctrlKey || e.metaKey || e.altKey || (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)))) return;
+      if (e.key === "/") {
+        e.preventDefault();
+        document.getElementById("entry-search")?.focus();
+      } else if (e.key === "j" || e.key === "k") {
+        const links = [...(table.current?.querySelectorAll<HTMLAnchorElement>("tbody td a") ?? [])];
+        if (links.length === 0) return;
+        const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+        const next = e.key === "j" ? Math.min(links.length - 1, at + 1) : Math.max(0, at === -1 ? 0 : at - 1);
+        e.preventDefault();
+        links[next]?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   const model = models.data?.find((m) => m.namespace === ns);
 
   function authorOf(by: string | null | undefined): string {
@@ -103,7 +125,7 @@ export function EntryList() {
       ) : rows.length === 0 ? (
         <p>No entries here yet. Use “New entry” to write the first one.</p>
       ) : (
-        <table>
+        <table ref={table}>
           <caption className="visually-hidden">Entries of {model.name}</caption>
           <thead>
             <tr>

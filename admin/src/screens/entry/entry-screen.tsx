@@ -4,13 +4,14 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker, useNavigate, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
-import { entryTitle, labelOf } from "../../api/models.ts";
+import { entryTitle, labelOf, previewUrlFor } from "../../api/models.ts";
 import type { Entry, Model } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { EntryForm } from "./entry-form.tsx";
 import { EntryDetails } from "./entry-details.tsx";
+import { ConflictDialog } from "./conflict-dialog.tsx";
 
 /** An existing entry in the editor. */
 export function EntryScreen() {
@@ -47,6 +48,23 @@ function placeError(model: Model, err: unknown): { fields: Record<string, string
   return { fields: {}, general: message };
 }
 
+/**
+ * Opens the model's preview URL for an entry with a fresh preview token. The tab opens at once (a
+ * browser allows that only within the click), and is sent to the URL once the token is minted.
+ */
+async function openPreview(model: Model, entry: Entry): Promise<void> {
+  const tab = window.open("about:blank", "_blank");
+  // The site page must not reach back into the admin through window.opener.
+  if (tab) tab.opener = null;
+  try {
+    const { token } = await api.previews.create([entry.id]);
+    const url = previewUrlFor(model, entry, token);
+    if (tab && url) tab.location.href = url;
+  } catch {
+    tab?.close();
+  }
+}
+
 function Editor({ model, models, entry }: { model: Model; models: Model[]; entry: Entry | null }) {
   const { project } = useProject();
   const client = useQueryClient();
@@ -57,6 +75,9 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   const [general, setGeneral] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [conflict, setConflict] = useState(false);
+  // The version this form's values are based on, sent as If-Match so a newer save elsewhere is not overwritten unseen.
+  const basedOn = useRef<{ version: number; data: Record<string, unknown> } | null>(entry ? { version: entry.version, data: entry.draft.data } : null);
   const dirty = changed.size > 0;
   // Read by the guard at navigation time; cleared at once after a save, before React re-renders.
   const dirtyNow = useRef(dirty);
@@ -76,6 +97,10 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   }, []);
 
   function fail(err: unknown) {
+    if (err instanceof ApiError && err.code === "version_conflict") {
+      setConflict(true);
+      return;
+    }
     // A Publish may have saved before it failed: lists show the saved draft either way.
     void client.invalidateQueries({ queryKey: keys.entries(project.id, model.namespace) });
     const placed = placeError(model, err);
@@ -88,6 +113,7 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   }
 
   async function refresh(e: Entry, message: string) {
+    basedOn.current = { version: e.version, data: e.draft.data };
     dirtyNow.current = false;
     setChanged(new Set());
     setErrors({});
@@ -104,9 +130,10 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   /** Saves what is on screen (creating the entry on its first save) and marks the form clean. */
   async function persist(): Promise<Entry> {
     const saved = savedId.current
-      ? await api.entries.update(savedId.current, Object.fromEntries([...changed].map((ns) => [ns, values[ns] ?? null])))
+      ? await api.entries.update(savedId.current, Object.fromEntries([...changed].map((ns) => [ns, values[ns] ?? null])), basedOn.current?.version)
       : await api.entries.create(model.namespace, values);
     savedId.current = saved.id;
+    basedOn.current = { version: saved.version, data: saved.draft.data };
     dirtyNow.current = false;
     setChanged(new Set());
     client.setQueryData(keys.entry(project.id, saved.id), saved);
@@ -191,6 +218,11 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
             Unpublish
           </button>
         )}
+        {entry && model.previewUrl && (
+          <button type="button" className="btn" disabled={busy} onClick={() => void openPreview(model, entry)}>
+            Preview
+          </button>
+        )}
         {entry && (
           <button type="button" className="btn btn-danger" disabled={busy} onClick={() => setConfirmDelete(true)}>
             Delete
@@ -242,6 +274,28 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
           </button>
         </div>
       </Dialog>
+      {/* Mounted only while open, so every conflict reads the entry afresh (never a cached older copy). */}
+      {conflict && savedId.current && (
+        <ConflictDialog
+          open={conflict}
+          entryId={savedId.current}
+          model={model}
+          base={basedOn.current?.data ?? {}}
+          mine={changed}
+          onCancel={() => setConflict(false)}
+          onReload={(current) => {
+            setConflict(false);
+            setValues({ ...current.draft.data });
+            void refresh(current, `Reloaded version ${current.version}.`);
+          }}
+          onOverwrite={(current) => {
+            setConflict(false);
+            // Based on the newer version now: only the fields changed here replace its values.
+            basedOn.current = { version: current.version, data: current.draft.data };
+            save.mutate();
+          }}
+        />
+      )}
       <Dialog open={blocker.status === "blocked"} title="Leave without saving?" onCancel={() => blocker.reset?.()}>
         <p>Your changes to this entry are not saved.</p>
         <div className="toolbar">

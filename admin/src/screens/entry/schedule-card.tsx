@@ -35,19 +35,28 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
   const [errors, setErrors] = useState<{ wallTime?: string; timezone?: string; general?: string }>({});
   const [resolved, setResolved] = useState<Resolved | null>(null);
 
+  const wallTime = time.length === 16 ? `${time}:00` : time;
+  const done = async (r: { resolved: Resolved }) => {
+    setErrors({});
+    setResolved(r.resolved);
+    await client.invalidateQueries({ queryKey: keys.scheduled(project.id, entryId) });
+  };
+  const refused = (e: Error) => {
+    setResolved(null);
+    const field = e instanceof ApiError ? e.field : null;
+    if (field === "wallTime" || field === "timezone") setErrors({ [field]: e.message });
+    else setErrors({ general: e.message });
+  };
   const schedule = useMutation({
-    mutationFn: () => api.scheduled.create({ action, entryId, wallTime: time.length === 16 ? `${time}:00` : time, timezone: zone }),
-    onSuccess: async (r) => {
-      setErrors({});
-      setResolved(r.resolved);
-      await client.invalidateQueries({ queryKey: keys.scheduled(project.id, entryId) });
-    },
-    onError: (e) => {
-      setResolved(null);
-      const field = e instanceof ApiError ? e.field : null;
-      if (field === "wallTime" || field === "timezone") setErrors({ [field]: e.message });
-      else setErrors({ general: e.message });
-    },
+    mutationFn: () => api.scheduled.create({ action, entryId, wallTime, timezone: zone }),
+    onSuccess: done,
+    onError: refused,
+  });
+  // Rescheduling moves a pending action to the Time and Time zone of the form above.
+  const reschedule = useMutation({
+    mutationFn: (id: string) => api.scheduled.reschedule(id, wallTime, zone),
+    onSuccess: done,
+    onError: refused,
   });
   const cancel = useMutation({
     mutationFn: (id: string) => api.scheduled.cancel(id),
@@ -142,6 +151,14 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
               <span className="grow">
                 {WORDS[a.action]} at {wall(a)} ({utc(a.resolved.at)}){a.status === "failed" ? ", failed" : ""}
               </span>
+              <button
+                type="button"
+                className="btn btn-quiet"
+                aria-label={`Reschedule ${WORDS[a.action].toLowerCase()} at ${wall(a)} to the time above`}
+                onClick={() => (time ? reschedule.mutate(a.id) : setErrors({ wallTime: "Choose a date and time." }))}
+              >
+                Reschedule
+              </button>
               <button
                 type="button"
                 className="btn btn-quiet"

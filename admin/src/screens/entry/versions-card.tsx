@@ -1,5 +1,5 @@
 // The version history of an entry: who saved each version and when, a field-by-field comparison
-// of any two, and restoring one as a new draft (PATCH with that version's values).
+// of any two, and restoring one as a new draft (the server's restore route).
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, keys } from "../../api/client.ts";
@@ -35,7 +35,7 @@ export function VersionsCard({ entry, model, onRestored }: { entry: Entry; model
   const left = list.find((v) => v.number === a) ?? list[1] ?? list[0];
   const right = list.find((v) => v.number === b) ?? list[0];
   const restore = useMutation({
-    mutationFn: (data: Record<string, unknown>) => api.entries.update(entry.id, data),
+    mutationFn: (versionId: string) => api.entries.restore(entry.id, versionId),
     onSuccess: onRestored,
   });
   const changed =
@@ -102,7 +102,7 @@ export function VersionsCard({ entry, model, onRestored }: { entry: Entry; model
               )}
               {left.number !== entry.version && (
                 <p>
-                  <button type="button" className="btn" disabled={restore.isPending} onClick={() => restore.mutate(left.data)}>
+                  <button type="button" className="btn" disabled={restore.isPending} onClick={() => restore.mutate(left.id)}>
                     {`Restore version ${left.number} as a new draft`}
                   </button>
                 </p>

@@ -1,0 +1,79 @@
+// Version history: the list of an entry's versions, and restoring one as the next draft.
+import { and, desc, eq } from "drizzle-orm";
+import { entries, entryVersions } from "../../storage/project/schema.ts";
+import { badField, fail } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { allModels } from "../models/catalog.ts";
+import { comparisonKeys, isUuid } from "../models/fields.ts";
+import { write } from "../unit-of-work.ts";
+import { dataOut, getEntry, getRow } from "./service.ts";
+import { checkVersion } from "./conflicts.ts";
+
+/**
+ * Restores an earlier version as a new draft: its data, tags and folder become the next version
+ * (the history keeps every version; nothing is published). With `expected` (If-Match), an entry
+ * whose latest version differs is refused.
+ */
+export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId: unknown, expected: number | null = null) {
+  const row = getRow(h, id);
+  if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
+  const v = h.db
+    .select()
+    .from(entryVersions)
+    .where(and(eq(entryVersions.id, versionId.toLowerCase()), eq(entryVersions.entryId, row.id)))
+    .get();
+  if (!v) fail("not_found", { message: "No such version of this entry.", extra: { field: "versionId" } });
+  const m = allModels(h).byId.get(row.modelId)!;
+  const data = JSON.parse(v.data) as Record<string, unknown>;
+  const now = iso(s.clock.now());
+  const newId = s.ids.uuid();
+  write(s, h, () => {
+    const cur = getRow(h, row.id);
+    checkVersion(cur.draftVersion, expected);
+    const number = cur.draftVersion + 1;
+    h.db
+      .insert(entryVersions)
+      .values({ id: newId, entryId: row.id, number, data: v.data, tags: v.tags, folder: v.folder, createdAt: now, createdBy: actor })
+      .run();
+    h.db
+      .update(entries)
+      .set({
+        updatedAt: now,
+        draftVersionId: newId,
+        draftVersion: number,
+        draftData: v.data,
+        draftTags: v.tags,
+        draftFolder: v.folder,
+        draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+      })
+      .where(eq(entries.id, row.id))
+      .run();
+  });
+  return getEntry(h, row.id);
+}
+
+/** The versions of an entry, newest first. */
+export function listVersions(h: ProjectHandle, id: unknown) {
+  const row = getRow(h, id);
+  const m = allModels(h).byId.get(row.modelId)!;
+  return h.db
+    .select()
+    .from(entryVersions)
+    .where(eq(entryVersions.entryId, row.id))
+    .orderBy(desc(entryVersions.number))
+    .all()
+    .map((v) => ({
+      id: v.id,
+      number: v.number,
+      createdAt: v.createdAt,
+      createdBy: v.createdBy,
+      published: v.id === row.publishedVersionId,
+      tags: JSON.parse(v.tags),
+      folder: v.folder,
+      data: dataOut(m, JSON.parse(v.data)),
+    }));
+}
+
+// The management list (keyset paging, search, sort) lives in its own file.

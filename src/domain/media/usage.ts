@@ -1,0 +1,60 @@
+// Where a media file is used (decisions.md section 10, `GET /v2/media/:id/usage` and the in-use
+// check of DELETE): the entries whose draft or published copy holds a media value naming it.
+// SQLite narrows the rows with a LIKE on the quoted id (ids are UUIDs, so the text occurs nowhere
+// else by chance); each candidate's media fields are then read to be sure.
+import type { ProjectHandle } from "../../storage/pool.ts";
+import { type FieldDef, isMediaField } from "../models/fields.ts";
+
+/** One entry that uses a file, and which of its copies do. */
+export interface MediaUse {
+  id: string;
+  modelId: string;
+  namespace: string;
+  copies: ("draft" | "published")[];
+}
+
+/** The ids of media values a stored field value names (one value or a list). */
+export function mediaIdsOf(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const v of items) {
+    if (v !== null && typeof v === "object" && typeof (v as { id?: unknown }).id === "string") out.push((v as { id: string }).id);
+  }
+  return out;
+}
+
+/** The media field ids of every model, by model id. */
+function mediaFieldsByModel(h: ProjectHandle): Map<string, { namespace: string; fields: string[] }> {
+  const rows = h.sqlite.query("SELECT id, namespace, fields FROM models").all() as { id: string; namespace: string; fields: string }[];
+  const out = new Map<string, { namespace: string; fields: string[] }>();
+  for (const r of rows) {
+    const fields = (JSON.parse(r.fields) as FieldDef[]).filter(isMediaField).map((f) => f.id);
+    if (fields.length) out.set(r.id, { namespace: r.namespace, fields });
+  }
+  return out;
+}
+
+/** The entries whose draft or published copy references `mediaId`, oldest first. */
+export function mediaUsage(h: ProjectHandle, mediaId: string): MediaUse[] {
+  const models = mediaFieldsByModel(h);
+  if (models.size === 0) return [];
+  const needle = `%${JSON.stringify(mediaId)}%`;
+  const rows = h.sqlite
+    .query("SELECT id, model_id, draft_data, published_data FROM entries WHERE draft_data LIKE ?1 OR published_data LIKE ?1 ORDER BY created_at, id")
+    .all(needle) as { id: string; model_id: string; draft_data: string; published_data: string | null }[];
+  const out: MediaUse[] = [];
+  for (const r of rows) {
+    const m = models.get(r.model_id);
+    if (!m) continue;
+    const uses = (data: string | null) => {
+      if (data === null) return false;
+      const d = JSON.parse(data) as Record<string, unknown>;
+      return m.fields.some((f) => mediaIdsOf(d[f]).includes(mediaId));
+    };
+    const copies: MediaUse["copies"] = [];
+    if (uses(r.draft_data)) copies.push("draft");
+    if (uses(r.published_data)) copies.push("published");
+    if (copies.length) out.push({ id: r.id, modelId: r.model_id, namespace: m.namespace, copies });
+  }
+  return out;
+}

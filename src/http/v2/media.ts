@@ -1,0 +1,108 @@
+// The media library under /v2/media and /v2/media-folders, on both mounts (decisions.md section
+// 10). Uploads stream through their own reader (the intake) with CAPA_MEDIA_MAX_BYTES per file,
+// never through the JSON routes' 1 MB limit, and honour Idempotency-Key.
+import { type AnyElysia, Elysia } from "elysia";
+import type { Services } from "../../services.ts";
+import { managementAuth, MOUNTS, type Mount, once } from "../plugins/management.ts";
+import { jsonBody } from "./body.ts";
+import { createFolder, deleteFolder, listFolders, updateFolder } from "../../domain/media/folders.ts";
+import { discardStored, ingestUpload, type IngestedFile } from "../../domain/media/ingest.ts";
+import { createRecords, deleteMedia, updateMedia } from "../../domain/media/library.ts";
+import { listMedia, mediaOrFail, recordOf } from "../../domain/media/records.ts";
+import type { MediaRuntime } from "../../domain/media/runtime.ts";
+import { mediaUsage } from "../../domain/media/usage.ts";
+import { badField } from "../../errors.ts";
+
+/** The files of the library, on one mount. */
+function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
+  return new Elysia({ prefix: `${mount}/media` })
+    .use(managementAuth(s, mount))
+    .get("/", ({ project: h, query }) => listMedia(s, h, query as Record<string, string>), { scope: "media:read" })
+    .post(
+      "/",
+      async ({ principal: p, project: h, actor, request, set }) => {
+        const parts = await rt.ready();
+        const { files, fields } = await ingestUpload(request, {
+          store: parts.store,
+          ids: s.ids,
+          projectId: h.id,
+          dir: parts.tmpDir,
+          maxBytes: s.config.media.maxBytes,
+          maxPixels: s.config.media.maxPixels,
+        });
+        // The Idempotency-Key compares what was uploaded: each file's name and bytes, and the fields.
+        const fingerprint = { files: files.map((f: IngestedFile) => ({ filename: f.filename, checksum: f.checksum })), fields };
+        let kept = false;
+        try {
+          return once(s, h, p, request, fingerprint, set, () => {
+            const records = createRecords(s, h, actor, files, fields);
+            kept = true;
+            rt.backupsDue?.add(h.id);
+            return { status: 201, body: records.length === 1 ? records[0] : { data: records } };
+          });
+        } finally {
+          // A refused field or a replayed answer keeps none of the bytes this request stored.
+          if (!kept) await discardStored(parts.store, files);
+        }
+      },
+      { scope: "media:create", parse: "none" },
+    )
+    .get("/:id", ({ project: h, params }) => recordOf(s, h.id, mediaOrFail(h, params.id)), { scope: "media:read" })
+    .get(
+      "/:id/usage",
+      ({ project: h, params }) => {
+        mediaOrFail(h, params.id);
+        return { entries: mediaUsage(h, params.id) };
+      },
+      { scope: "media:read" },
+    )
+    .patch("/:id", async ({ project: h, actor, params, request }) => updateMedia(s, h, actor, params.id, await jsonBody(request)), { scope: "media:update" })
+    .delete(
+      "/:id",
+      async ({ project: h, actor, params, query, set }) => {
+        const force = (query as Record<string, string>).force;
+        if (force !== undefined && force !== "true" && force !== "false") badField("force", "force must be true or false");
+        const parts = await rt.ready();
+        const row = deleteMedia(s, h, actor, params.id, force === "true");
+        // The record is gone (committed): its bytes and variants go before the answer.
+        await parts.store.delete(row.storageKey).catch((err) => s.log.warn("media bytes not removed", { key: row.storageKey, err: String(err) }));
+        await parts.cache.dropMedia(row.id);
+        set.status = 204;
+        return null;
+      },
+      { scope: "media:delete" },
+    );
+}
+
+/** The folders of the library, on one mount. */
+function folderGroup(s: Services, mount: Mount): AnyElysia {
+  return new Elysia({ prefix: `${mount}/media-folders` })
+    .use(managementAuth(s, mount))
+    .get("/", ({ project: h }) => listFolders(h), { scope: "media:read" })
+    .post(
+      "/",
+      async ({ project: h, request, set }) => {
+        const f = createFolder(s, h, await jsonBody(request));
+        set.status = 201;
+        return f;
+      },
+      { scope: "media:create" },
+    )
+    .patch("/:id", async ({ project: h, params, request }) => updateFolder(s, h, params.id, await jsonBody(request)), { scope: "media:update" })
+    .delete(
+      "/:id",
+      ({ project: h, params, set }) => {
+        deleteFolder(s, h, params.id);
+        set.status = 204;
+        return null;
+      },
+      { scope: "media:delete" },
+    );
+}
+
+/** Every media management route, on both mounts. */
+export function mediaRoutes(s: Services, rt: MediaRuntime): AnyElysia {
+  const app = new Elysia();
+  for (const mount of MOUNTS) app.use(fileGroup(s, rt, mount)).use(folderGroup(s, mount));
+  return app;
+}

@@ -1,0 +1,90 @@
+// The rules docs/architecture.md states about the code's shape, checked on the sources: no import
+// cycle at run time (type-only imports aside), the read workers load nothing of the write side,
+// http/ never touches drizzle or SQL, no route file imports another, and no module keeps mutable
+// state of its own at the top level.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { Glob } from "bun";
+import { ROOT } from "./spawn.ts";
+
+const SRC = join(ROOT, "src");
+const files = [...new Glob("**/*.ts").scanSync(SRC)].filter((f) => !f.endsWith(".test.ts")).map((f) => join(SRC, f));
+const source = new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
+const rel = (f: string) => relative(ROOT, f);
+
+/** The run-time imports of a file: relative paths whose import brings at least one value. */
+function runtimeImports(file: string): string[] {
+  const out: string[] = [];
+  for (const m of source.get(file)!.matchAll(/^import (?!type )([^;]*?) from "(\.[^"]+)";/gms)) {
+    const named = /^\{([^}]*)\}$/s.exec(m[1]!.trim());
+    if (named && named[1]!.split(",").every((x) => x.trim() === "" || x.trim().startsWith("type "))) continue;
+    out.push(resolve(dirname(file), m[2]!));
+  }
+  return out;
+}
+
+/** Every file a file loads at run time, itself included. */
+function closure(file: string): Set<string> {
+  const seen = new Set<string>();
+  const walk = (f: string) => {
+    if (seen.has(f) || !source.has(f)) return;
+    seen.add(f);
+    for (const g of runtimeImports(f)) walk(g);
+  };
+  walk(file);
+  return seen;
+}
+
+describe("the shape of the code", () => {
+  test("no import cycle at run time", () => {
+    const state = new Map<string, "open" | "done">();
+    const cycles: string[] = [];
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, "open");
+      stack.push(f);
+      for (const g of runtimeImports(f)) {
+        if (!source.has(g)) continue;
+        if (state.get(g) === "open") cycles.push([...stack.slice(stack.indexOf(g)), g].map(rel).join(" -> "));
+        else if (!state.has(g)) visit(g);
+      }
+      stack.pop();
+      state.set(f, "done");
+    };
+    for (const f of files) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  test("a read worker loads nothing of the write side", () => {
+    const loaded = [...closure(join(SRC, "domain/reads/worker.ts"))].map(rel);
+    const writeSide = loaded.filter((f) => /unit-of-work|events\/outbox|entries\/service|models\/service|webhooks\//.test(f));
+    expect(writeSide).toEqual([]);
+  });
+
+  test("http/ never touches drizzle or SQL; no route file imports another route file", () => {
+    const http = files.filter((f) => f.startsWith(join(SRC, "http")));
+    expect(http.filter((f) => /from "drizzle-orm|\.sqlite\.query\(|\.db\.select\(/.test(source.get(f)!)).map(rel)).toEqual([]);
+    const routeFiles = new Set(http.filter((f) => /\/(api|v2)\/[^/]+\.ts$/.test(f) && /new Elysia\(/.test(source.get(f)!)));
+    const crossing = [...routeFiles].flatMap((f) =>
+      runtimeImports(f)
+        .filter((g) => routeFiles.has(`${g}`))
+        .map((g) => `${rel(f)} -> ${rel(g)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  test("no module-level mutable state: top-level let, or a Map, Set or WeakMap that is written to", () => {
+    const found: string[] = [];
+    for (const f of files) {
+      // A read worker is its own thread: its module is its state.
+      if (f.endsWith("domain/reads/worker.ts")) continue;
+      const text = source.get(f)!;
+      for (const m of text.matchAll(/^let (\w+)/gm)) found.push(`${rel(f)}: let ${m[1]}`);
+      for (const m of text.matchAll(/^const (\w+) = new (?:Map|WeakMap|Set)\b/gm)) {
+        if (new RegExp(`\\b${m[1]}\\.(set|add|delete|clear)\\(`).test(text)) found.push(`${rel(f)}: ${m[1]}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});

@@ -80,8 +80,8 @@ describe("API keys", () => {
     // The allowed origin holds: another site is refused, the listed one reads.
     expect(await readWith(secret, "https://other.example")).toBe(403);
     expect(await readWith(secret, "https://site.example")).toBe(200);
+    // A reload keeps the session (the cookie) and asks for the list again.
     await page.reload();
-    await signIn(page, env.origin, "/admin/keys");
     await website.waitFor();
     await website.getByText("site.example").waitFor();
     expect(await website.getByRole("cell").nth(3).textContent()).not.toBe("Never");

@@ -73,6 +73,8 @@ describe("people", () => {
 
     // The owner's list shows the new member; the invitation is no longer pending.
     await page.getByRole("button", { name: "Done" }).click();
+    // The browser's one cookie jar now holds the writer's session: sign the owner in afresh.
+    await (await page.context().newCDPSession(page)).send("Network.clearBrowserCookies");
     await page.reload();
     await signIn(page, env.origin, "/admin/people");
     await page.getByLabel("Role of writer@capa.local").selectOption({ label: "Viewer" });

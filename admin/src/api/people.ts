@@ -36,8 +36,10 @@ export const peopleApi = {
   remove: (p: string, userId: string) => call<void>("DELETE", `/v2/projects/${p}/members/${userId}`),
   /** Accepts an invitation: with a password as a new account (201, a session), or signed in as the invited account (200). */
   accept: (token: string, password?: string) =>
-    call<{ accessToken?: string; refreshToken?: string; project?: { id: string; name: string }; role?: string }>("POST", "/v2/invitations/accept", {
+    call<{ accessToken?: string; project?: { id: string; name: string }; role?: string }>("POST", "/v2/invitations/accept", {
       body: password === undefined ? { token } : { token, password },
+      // A new account's session is a cookie session, like sign-in's (the refresh token stays in the httpOnly cookie).
+      headers: { "x-capa-session": "cookie" },
     }),
 };
 

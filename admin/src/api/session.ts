@@ -137,7 +137,7 @@ export async function authHeaders(): Promise<Record<string, string>> {
   return held ? { authorization: `Bearer ${held.accessToken}` } : {};
 }
 
-/** Holds the tokens another route answered with a session (accepting an invitation as a new account). */
-export function adoptSession(tokens: { accessToken: string; refreshToken: string }): void {
-  hold(tokens);
+/** Holds the access token of a cookie session another route opened (accepting an invitation as a new account). */
+export function adoptSession(answer: { accessToken: string }): void {
+  hold(answer);
 }

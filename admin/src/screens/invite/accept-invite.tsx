@@ -1,12 +1,12 @@
 // The page an invitation link opens (/admin/invite?token=...): a new person chooses a password
 // and is signed in; someone whose e-mail already has an account signs in first and accepts.
 // Every refusal of POST /v2/invitations/accept is said in words (src/domain/projects/invitations.ts).
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { ApiError } from "../../api/client.ts";
 import { peopleApi } from "../../api/people.ts";
-import { adoptSession, isSignedIn, signOut } from "../../api/session.ts";
+import { adoptSession, isSignedIn, restoreSession, signOut } from "../../api/session.ts";
 import { rememberProject } from "../shell/project-context.ts";
 
 /** The screen; outside the shell, reachable signed in or not. */
@@ -16,11 +16,15 @@ export function AcceptInvite() {
   const client = useQueryClient();
   const [password, setPassword] = useState("");
   const [needsSignIn, setNeedsSignIn] = useState(false);
-  const signedIn = isSignedIn();
+  const [signedIn, setSignedIn] = useState(isSignedIn);
+  // A reload keeps a cookie session: ask it once, so a signed-in person is offered Accept.
+  useEffect(() => {
+    if (!isSignedIn()) void restoreSession().then((ok) => setSignedIn(ok || isSignedIn()));
+  }, []);
   const accept = useMutation({
     mutationFn: () => peopleApi.accept(token ?? "", signedIn ? undefined : password),
     onSuccess: (r) => {
-      if (r.accessToken && r.refreshToken) adoptSession({ accessToken: r.accessToken, refreshToken: r.refreshToken });
+      if (r.accessToken) adoptSession({ accessToken: r.accessToken });
       if (r.project) rememberProject(r.project.id);
       client.clear();
       void navigate({ to: "/" });

@@ -30,9 +30,11 @@ describe("sign in and out", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Demo", level: 1 }).waitFor();
     const rail = page.getByRole("navigation", { name: "Workspace" });
-    // No workspace yet: the rail lists every model of the demo project.
+    // No workspace yet: the rail lists every model of the demo project (once the models load).
+    await rail.getByRole("link", { name: "Settings", exact: true }).waitFor();
     expect(await rail.getByRole("link").allTextContents()).toEqual(["Author", "Category", "Post", "Settings"]);
     const screens = page.getByRole("navigation", { name: "Screens" });
+    await screens.getByRole("link", { name: "Settings", exact: true }).waitFor();
     expect(await screens.getByRole("link").allTextContents()).toEqual(["Models", "Media", "API keys", "Webhooks", "People", "Settings"]);
     await expectAccessible(page);
     await screenshot(page, "home");

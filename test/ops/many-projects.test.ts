@@ -27,7 +27,7 @@ function projectFds(): number {
 }
 
 test("300 projects read one after another keep at most the LRU's worth of files open", async () => {
-  h = startApp({ openProjectsMax: 10, readPoolSize: 1 });
+  h = startApp({ openProjectsMax: 10, readWorkerOpenProjects: 10, readPoolSize: 1 });
   const s = h.capa.services;
   const user = createUser(s, { email: "many@example.com", password: "many-password-1" });
   const keys: string[] = [];
@@ -47,7 +47,7 @@ test("300 projects read one after another keep at most the LRU's worth of files 
     peak = Math.max(peak, projectFds());
   }
   expect(s.projects.openCount).toBeLessThanOrEqual(10);
-  // Main thread and one read worker, each at most 10 files of up to 3 handles (db, -wal, -shm).
+  // Main thread and one read worker, each at most 10 files (both bounds set above) of up to 3 handles (db, -wal, -shm).
   expect(peak).toBeLessThanOrEqual(2 * 10 * 3);
   expect(peak).toBeGreaterThan(0);
 }, 120_000);

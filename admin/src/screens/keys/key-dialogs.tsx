@@ -5,13 +5,7 @@ import { keyApi, type ApiKey, type MintedKey } from "../../api/keys.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
 import { parseOrigins } from "./new-key-form.tsx";
-
-/** An instant as a datetime-local input shows it, in the browser's zone. */
-function localInput(isoTime: string): string {
-  const d = new Date(isoTime);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+import { ExpiresField, localInput } from "./expires-field.tsx";
 
 /** Edits a key's name, expiry and allowed origins (each through its own route, only when changed). */
 export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): void }) {
@@ -43,19 +37,7 @@ export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): 
           <label htmlFor="edit-key-name">Name</label>
           <input id="edit-key-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
         </div>
-        <div className="field">
-          <label htmlFor="edit-key-expires">Expires</label>
-          <input
-            id="edit-key-expires"
-            type="datetime-local"
-            value={expires}
-            onChange={(e) => setExpires(e.target.value)}
-            aria-describedby="edit-key-expires-hint"
-          />
-          <p className="hint" id="edit-key-expires-hint">
-            Empty: the key never expires.
-          </p>
-        </div>
+        <ExpiresField id="edit-key-expires" value={expires} onChange={setExpires} />
         <div className="field">
           <label htmlFor="edit-key-origins">Allowed origins</label>
           <textarea

@@ -6,6 +6,7 @@ import { api, ApiError, keys } from "../../api/client.ts";
 import { useProject } from "../shell/project-context.ts";
 import { keyApi, type MintedKey, type NewKey } from "../../api/keys.ts";
 import { Refusal } from "../../ui/refusal.tsx";
+import { ExpiresField } from "./expires-field.tsx";
 
 /** The words people read for each preset of decisions.md 5. */
 export const PRESET_WORDS: Record<string, string> = {
@@ -134,21 +135,7 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
           <option value="development">Development</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="key-expires">Expires</label>
-        <input
-          id="key-expires"
-          type="datetime-local"
-          value={expires}
-          onChange={(e) => setExpires(e.target.value)}
-          aria-describedby="key-expires-hint"
-          aria-invalid={expiryError ? true : undefined}
-        />
-        <p className="hint" id="key-expires-hint">
-          Empty: the key never expires.
-        </p>
-        {expiryError && <p className="error">{expiryError}</p>}
-      </div>
+      <ExpiresField id="key-expires" value={expires} onChange={setExpires} error={expiryError} />
       <div className="field">
         <label htmlFor="key-origins">Allowed origins</label>
         <textarea

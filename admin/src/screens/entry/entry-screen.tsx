@@ -123,6 +123,15 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
     await client.invalidateQueries({ queryKey: keys.entries(project.id, model.namespace) });
   }
 
+  // Stable, so the memoised details card (versions, schedule) is not rendered again per keystroke.
+  const refreshNow = useRef(refresh);
+  refreshNow.current = refresh;
+  const onRestored = useCallback((e: Entry) => {
+    // The restored values replace the form; changes not saved before are dropped.
+    setValues({ ...e.draft.data });
+    void refreshNow.current(e, `Restored as version ${e.version}.`);
+  }, []);
+
   // The entry this form writes to: the one opened, or the one its first save created, so a
   // failed Publish after that save never creates a second entry.
   const savedId = useRef<string | null>(entry?.id ?? null);
@@ -249,19 +258,7 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
         values={values}
         errors={errors}
         onChange={onChange}
-        aside={
-          entry ? (
-            <EntryDetails
-              entry={entry}
-              model={model}
-              onRestored={(e) => {
-                // The restored values replace the form; changes not saved before are dropped.
-                setValues({ ...e.draft.data });
-                void refresh(e, `Restored as version ${e.version}.`);
-              }}
-            />
-          ) : null
-        }
+        aside={entry ? <EntryDetails entry={entry} model={model} onRestored={onRestored} /> : null}
       />
       <Dialog open={confirmDelete} title="Delete this entry?" onCancel={() => setConfirmDelete(false)}>
         <p>“{title}” and all its versions will be deleted. This cannot be undone.</p>

@@ -5,7 +5,6 @@
 // scan the whole file), where it is cheap; a file whose headers say nothing keeps a null duration.
 import { parseBlob } from "music-metadata";
 import { readFile } from "node:fs/promises";
-import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import { AppError } from "../../errors.ts";
 import type { Sniffed } from "./sniff.ts";
@@ -42,6 +41,8 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: { maxPixel
     input = await readFile(path);
   }
   try {
+    // Loaded on first use, as in render.ts: libvips is not needed until an image arrives.
+    const { default: sharp } = await import("sharp");
     const meta = await sharp(input, { limitInputPixels: false }).metadata();
     const width = meta.autoOrient?.width ?? meta.width;
     const height = meta.autoOrient?.height ?? meta.height;

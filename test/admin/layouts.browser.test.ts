@@ -78,6 +78,18 @@ describe("layouts", () => {
         .getByRole("listitem")
         .evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))),
     ).toEqual(["Summary", "Title", "Pages"]);
+    // Dropped on a row, a field goes just before it; Move down takes it back.
+    const order = () =>
+      card(page, "Story")
+        .getByRole("listitem")
+        .evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    // A person grabs a row by its name (its controls are selects and buttons).
+    const rowName = (name: string) => card(page, "Story").getByRole("listitem", { name }).getByText(name, { exact: true }).first();
+    await rowName("Pages").dragTo(rowName("Summary"));
+    expect(await order()).toEqual(["Pages", "Summary", "Title"]);
+    await card(page, "Story").getByRole("button", { name: "Move Pages down" }).click();
+    await card(page, "Story").getByRole("button", { name: "Move Pages down" }).click();
+    expect(await order()).toEqual(["Summary", "Title", "Pages"]);
     await card(page, "Story").getByLabel("Width of Title").selectOption({ label: "Two thirds" });
     await card(page, "Story").getByLabel("Width of Pages").selectOption({ label: "Third" });
     await card(page, "Facts").getByLabel("Display of Writer").selectOption({ label: "Embedded" });

@@ -46,7 +46,8 @@ export function LayoutEditor({ model, models, projectId }: { model: Model; model
     void client.invalidateQueries({ queryKey: keys.models(projectId) });
   };
   const save = useMutation({
-    mutationFn: () => layoutApi.save(model.id, D.layoutOf(draft)),
+    // A field removed from the model since the editor opened is left out, as the server would refuse it.
+    mutationFn: () => layoutApi.save(model.id, D.layoutOf(D.draftOf(D.layoutOf(draft), model.fields))),
     onSuccess: (m) => afterWrite(m, "Layout saved. The entry editor of this model follows it now."),
     // Focus goes to the input or field the refusal names, so the person lands where to fix it.
     onError: (e) => {

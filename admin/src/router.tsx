@@ -102,6 +102,13 @@ const modelRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/models/model-screen.tsx"), "ModelScreen"),
 });
 
+/** The entry layout editor of one model, with its live preview. */
+const layoutRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "models/$modelId/layout",
+  component: lazyRouteComponent(() => import("./screens/layouts/layout-screen.tsx"), "LayoutScreen"),
+});
+
 /** One webhook endpoint with its deliveries log. */
 const webhookRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -116,7 +123,7 @@ const screenRoutes = SCREENS.map(([path, title]) =>
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute]),
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute, layoutRoute]),
 ]);
 
 /** The router, mounted under /admin. */

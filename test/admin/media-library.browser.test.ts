@@ -259,10 +259,13 @@ describe("the media library", () => {
 
   test("a viewer reads the library and a record without Upload, Save or Delete", async () => {
     await addMember(env, "viewer@capa.local", "viewer", "viewer-password-1");
-    const viewer = await env.page();
+    // On a phone, in the dark theme: the folders stack above the files.
+    const viewer = await env.page({ width: 360, height: 800, colorScheme: "dark" });
     await signInAs(viewer, env.origin, "viewer@capa.local", "viewer-password-1", `/admin/media?folder=${shootId}`);
     await viewer.getByText("Your role (viewer) can look at the library; owners, admins and editors upload and change files.").waitFor();
     await viewer.getByRole("link", { name: "dropped.png" }).waitFor();
+    await expectAccessible(viewer);
+    await screenshot(viewer, "media-grid-360-dark");
     expect(await viewer.getByLabel("Upload", { exact: true }).count()).toBe(0);
     expect(await viewer.getByRole("button", { name: "New folder" }).count()).toBe(0);
     await viewer.getByRole("link", { name: "dropped.png" }).click();

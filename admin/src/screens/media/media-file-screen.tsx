@@ -136,7 +136,7 @@ function RecordEditor({ file }: { file: MediaFile }) {
               <FocalPointPicker file={file} value={draft.focalPoint} onChange={canEdit ? (focalPoint) => set({ focalPoint }) : undefined} />
             </section>
           )}
-          <form className="card form-stack" onSubmit={submit} aria-labelledby="record-title">
+          <form className="card record-form" onSubmit={submit} aria-labelledby="record-title">
             <h2 id="record-title">Record</h2>
             <fieldset className="plain" disabled={!canEdit}>
               <TextField

@@ -95,7 +95,7 @@ export function UploadList({ items, onClear }: { items: Upload[]; onClear(): voi
                 x.name
               )}
             </span>
-            <progress max={1} value={x.sent} aria-label={`Upload of ${x.name}`} />
+            {x.state === "failed" ? <span /> : <progress max={1} value={x.sent} aria-label={`Upload of ${x.name}`} />}
             <span className={x.state === "failed" ? "form-error" : "muted"}>
               {x.state === "sending" ? `${Math.round(x.sent * 100)}%` : x.state === "done" ? "Uploaded" : x.problem}
             </span>

@@ -49,6 +49,11 @@ export function FocalPointPicker({ file, value, onChange }: { file: MediaFile; v
   );
 }
 
+const AXES = [
+  ["x", "Across (%)"],
+  ["y", "Down (%)"],
+] as const;
+
 /** The focal point as two percentages, each 0 to 100; both empty is the centre (null). */
 export function FocalInputs({ value, onChange, disabled }: { value: Focal; onChange(v: Focal): void; disabled: boolean }) {
   const set = (axis: "x" | "y", raw: string) => {
@@ -61,30 +66,20 @@ export function FocalInputs({ value, onChange, disabled }: { value: Focal; onCha
   return (
     <fieldset className="focal-inputs" disabled={disabled}>
       <legend>Focal point</legend>
-      <div className="field">
-        <label htmlFor="focal-x">Across (%)</label>
-        <input
-          id="focal-x"
-          type="number"
-          min={0}
-          max={100}
-          step={1}
-          value={value ? Math.round(value.x * 100) : ""}
-          onChange={(e) => set("x", e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="focal-y">Down (%)</label>
-        <input
-          id="focal-y"
-          type="number"
-          min={0}
-          max={100}
-          step={1}
-          value={value ? Math.round(value.y * 100) : ""}
-          onChange={(e) => set("y", e.target.value)}
-        />
-      </div>
+      {AXES.map(([axis, words]) => (
+        <div className="field" key={axis}>
+          <label htmlFor={`focal-${axis}`}>{words}</label>
+          <input
+            id={`focal-${axis}`}
+            type="number"
+            min={0}
+            max={100}
+            step={1}
+            value={value ? Math.round(value[axis] * 100) : ""}
+            onChange={(e) => set(axis, e.target.value)}
+          />
+        </div>
+      ))}
       <button type="button" className="btn btn-quiet" disabled={value === null} onClick={() => onChange(null)}>
         Use the centre
       </button>

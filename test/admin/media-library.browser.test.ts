@@ -136,6 +136,28 @@ describe("the media library", () => {
     await page.getByText("3 files", { exact: true }).waitFor();
   }, 60_000);
 
+  test("All files comes 40 at a time; Load more follows the cursor to the last page", async () => {
+    const all: string[] = [];
+    let after: string | null = null;
+    do {
+      const p: { data: { filename: string }[]; next: string | null } = await v2(env, "GET", `/v2/media?limit=100${after ? `&after=${after}` : ""}`);
+      all.push(...p.data.map((f) => f.filename));
+      after = p.next;
+    } while (after);
+    // The demo project's pictures and this test's three: more than one page, fewer than two.
+    expect(all.length).toBeGreaterThan(40);
+    expect(all.length).toBeLessThanOrEqual(80);
+    await page.getByRole("navigation", { name: "Media folders" }).getByRole("link", { name: "All files" }).click();
+    await page.getByText("40 files shown; more below", { exact: true }).waitFor();
+    expect(await shownNames("Files: All files", "list")).toEqual(all.slice(0, 40));
+    await page.getByRole("button", { name: "Load more" }).click();
+    await page.getByText(`${all.length} files`, { exact: true }).waitFor();
+    expect(await shownNames("Files: All files", "list")).toEqual(all);
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    await page.getByRole("navigation", { name: "Media folders" }).getByRole("link", { name: "Test shoot" }).click();
+    await page.getByText("3 files", { exact: true }).waitFor();
+  }, 60_000);
+
   test("folders: rename, a refused delete of a folder with files, a file moved into another folder, an empty folder deleted", async () => {
     await page.getByRole("button", { name: "Rename folder" }).click();
     const rename = page.getByRole("dialog", { name: "Rename Test shoot" });

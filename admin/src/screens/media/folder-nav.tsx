@@ -5,7 +5,7 @@
 import { type FormEvent, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { keys } from "../../api/client.ts";
+import { ApiError, keys } from "../../api/client.ts";
 import { mediaApi } from "../../api/media.ts";
 import type { MediaFolder } from "../../api/types.ts";
 import type { MediaSearch } from "../../router.tsx";
@@ -153,8 +153,8 @@ function FolderActions({ project, current, search }: { project: string; current:
 }
 
 /** A refused folder delete: `folder_not_empty` says what the folder still holds. */
-function FolderRefusal({ error }: { error: Error & { code?: string | null; body?: Record<string, unknown> | null } }) {
-  if (error.code !== "folder_not_empty") return <Refusal error={error} />;
+function FolderRefusal({ error }: { error: Error }) {
+  if (!(error instanceof ApiError) || error.code !== "folder_not_empty") return <Refusal error={error} />;
   const files = Number(error.body?.files ?? 0);
   const folders = Number(error.body?.folders ?? 0);
   const held = [files ? `${files} file${files === 1 ? "" : "s"}` : null, folders ? `${folders} folder${folders === 1 ? "" : "s"}` : null]

@@ -124,7 +124,7 @@ function NodeItem({ node, ctx }: { node: TreeNode; ctx: Ctx }) {
       );
     case "media_folder":
       return (
-        <Link to="/media" search={{ folder: node.mediaFolderId }} activeOptions={{ includeSearch: true }}>
+        <Link to="/media" search={{ folder: node.mediaFolderId }}>
           {ctx.folders.find((f) => f.id === node.mediaFolderId)?.name ?? "Media folder"}
         </Link>
       );

@@ -137,6 +137,13 @@ const modelRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/models/model-screen.tsx"), "ModelScreen"),
 });
 
+/** The entry layout editor of one model, with its live preview. */
+const layoutRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "models/$modelId/layout",
+  component: lazyRouteComponent(() => import("./screens/layouts/layout-screen.tsx"), "LayoutScreen"),
+});
+
 /** One webhook endpoint with its deliveries log. */
 const webhookRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -151,7 +158,7 @@ const screenRoutes = (Object.keys(PLAIN) as (keyof typeof PLAIN)[]).map((path) =
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, mediaRoute, mediaFileRoute, webhookRoute, modelRoute]),
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, mediaRoute, mediaFileRoute, webhookRoute, modelRoute, layoutRoute]),
 ]);
 
 /** The router, mounted under /admin. */

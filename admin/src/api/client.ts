@@ -55,8 +55,9 @@ export async function requestHeaders(extra: Record<string, string> = {}): Promis
 /** The ApiError of a refused answer (`json` is its parsed body, if any); a 401 also signs out. */
 export function refusalOf(status: number, json: Record<string, unknown> | null): ApiError {
   if (status === 401) signOut();
-  const field = typeof json?.field === "string" ? json.field : typeof json?.param === "string" ? json.param : null;
-  return new ApiError(status, String(json?.error ?? `The server answered ${status}.`), (json?.code as string) ?? null, field, json);
+  // `path` is how a layout refusal names the part of the document to fix (interface.md, Entry layouts).
+  const named = [json?.field, json?.param, json?.path].find((v): v is string => typeof v === "string");
+  return new ApiError(status, String(json?.error ?? `The server answered ${status}.`), (json?.code as string) ?? null, named ?? null, json);
 }
 
 /** Sends one /v2 request; screens reach it through the typed functions of api/*.ts. */

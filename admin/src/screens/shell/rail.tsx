@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
-import type { Model, TreeNode } from "../../api/types.ts";
+import type { MediaFolder, Model, TreeNode } from "../../api/types.ts";
 
 const COLLAPSED = "capa.rail.collapsed";
 
@@ -22,6 +22,12 @@ export function Rail({ projectId }: { projectId: string }) {
   const workspaces = useQuery({ queryKey: keys.workspaces(projectId), queryFn: api.workspaces.list });
   const wsId = workspaces.data ? (workspaces.data.current ?? workspaces.data.default) : null;
   const tree = useQuery({ queryKey: keys.tree(projectId, wsId ?? ""), queryFn: () => api.workspaces.tree(wsId!), enabled: !!wsId });
+  // Media folder nodes are named by their folder: the list is asked for only when the tree has one.
+  const mediaFolders = useQuery({
+    queryKey: keys.mediaFolders(projectId),
+    queryFn: api.mediaFolders.list,
+    enabled: !!tree.data && hasMediaFolder(tree.data),
+  });
   const [collapsed, setCollapsed] = useState(readCollapsed);
 
   function toggle(id: string) {
@@ -39,7 +45,7 @@ export function Rail({ projectId }: { projectId: string }) {
   const name = wsId ? workspaces.data?.data.find((w) => w.id === wsId)?.name : null;
   let body: React.ReactNode;
   if (models.isPending || workspaces.isPending || (wsId && tree.isPending)) body = <p className="muted">Loading…</p>;
-  else if (wsId && tree.data) body = <Nodes nodes={tree.data} models={models.data ?? []} collapsed={collapsed} toggle={toggle} />;
+  else if (wsId && tree.data) body = <Nodes nodes={tree.data} ctx={{ models: models.data ?? [], folders: mediaFolders.data ?? [], collapsed, toggle }} />;
   else body = <ModelList models={models.data ?? []} />;
 
   return (
@@ -65,28 +71,40 @@ function ModelList({ models }: { models: Model[] }) {
   );
 }
 
-function Nodes({ nodes, models, collapsed, toggle }: { nodes: TreeNode[]; models: Model[]; collapsed: Set<string>; toggle(id: string): void }) {
+/** What every node of the tree needs: models and media folders by id, and the folders' state. */
+interface Ctx {
+  models: Model[];
+  folders: MediaFolder[];
+  collapsed: Set<string>;
+  toggle(id: string): void;
+}
+
+function hasMediaFolder(nodes: TreeNode[]): boolean {
+  return nodes.some((n) => n.type === "media_folder" || (n.type === "folder" && hasMediaFolder(n.children)));
+}
+
+function Nodes({ nodes, ctx }: { nodes: TreeNode[]; ctx: Ctx }) {
   return (
     <ul>
       {nodes.map((n) => (
         <li key={n.id}>
-          <NodeItem node={n} models={models} collapsed={collapsed} toggle={toggle} />
+          <NodeItem node={n} ctx={ctx} />
         </li>
       ))}
     </ul>
   );
 }
 
-function NodeItem({ node, models, collapsed, toggle }: { node: TreeNode; models: Model[]; collapsed: Set<string>; toggle(id: string): void }) {
+function NodeItem({ node, ctx }: { node: TreeNode; ctx: Ctx }) {
   switch (node.type) {
     case "folder": {
-      const open = !collapsed.has(node.id);
+      const open = !ctx.collapsed.has(node.id);
       return (
         <>
-          <button type="button" className="folder-toggle" aria-expanded={open} onClick={() => toggle(node.id)}>
+          <button type="button" className="folder-toggle" aria-expanded={open} onClick={() => ctx.toggle(node.id)}>
             {open ? "▾" : "▸"} {node.name}
           </button>
-          {open && node.children.length > 0 && <Nodes nodes={node.children} models={models} collapsed={collapsed} toggle={toggle} />}
+          {open && node.children.length > 0 && <Nodes nodes={node.children} ctx={ctx} />}
         </>
       );
     }
@@ -105,6 +123,10 @@ function NodeItem({ node, models, collapsed, toggle }: { node: TreeNode; models:
         </Link>
       );
     case "media_folder":
-      return <Link to="/media">Media folder</Link>;
+      return (
+        <Link to="/media" search={{ folder: node.mediaFolderId }}>
+          {ctx.folders.find((f) => f.id === node.mediaFolderId)?.name ?? "Media folder"}
+        </Link>
+      );
   }
 }

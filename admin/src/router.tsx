@@ -71,6 +71,7 @@ export const entryRoute = createRoute({
 /** The screens reached from the rail's foot; placeholders until their issues are built. */
 const SCREENS = [
   ["models", "Models"],
+  ["workspaces", "Workspaces"],
   ["media", "Media"],
   ["keys", "API keys"],
   ["webhooks", "Webhooks"],
@@ -81,6 +82,7 @@ const SCREENS = [
 /** The screens built so far (issue 14), each its own chunk loaded when first opened. */
 const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
   models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
+  workspaces: lazyRouteComponent(() => import("./screens/workspaces/workspaces-screen.tsx"), "WorkspacesScreen"),
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
   webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
   people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
@@ -102,6 +104,13 @@ const modelRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/models/model-screen.tsx"), "ModelScreen"),
 });
 
+/** One workspace: its details, its arrangement editor and its members. */
+const workspaceRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "workspaces/$workspaceId",
+  component: lazyRouteComponent(() => import("./screens/workspaces/workspace-screen.tsx"), "WorkspaceScreen"),
+});
+
 /** One webhook endpoint with its deliveries log. */
 const webhookRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -116,7 +125,7 @@ const screenRoutes = SCREENS.map(([path, title]) =>
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute]),
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute, workspaceRoute]),
 ]);
 
 /** The router, mounted under /admin. */

@@ -60,6 +60,7 @@ export const keys = {
   models: (project: string) => ["models", project] as const,
   workspaces: (project: string) => ["workspaces", project] as const,
   tree: (project: string, workspace: string) => ["workspace-tree", project, workspace] as const,
+  mediaFolders: (project: string) => ["media-folders", project] as const,
   entries: (project: string, model: string) => ["entries", project, model] as const,
   entryList: (project: string, model: string, filter: EntryFilter) => ["entries", project, model, filter] as const,
   entry: (project: string, id: string) => ["entry", project, id] as const,
@@ -113,6 +114,8 @@ export const api = {
     list: () => call<{ data: Model[] }>("GET", "/v2/models").then((r) => r.data),
   },
   media: {
+    /** The library's folders (GET /v2/media-folders), each with its parent's id. */
+    folders: () => call<{ data: { id: string; name: string; parent: string | null }[] }>("GET", "/v2/media-folders").then((r) => r.data),
     /** One file of the library (GET /v2/media/:id). */
     get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
     /** Files, newest first, matching `q` (filename, title, alt) and of one kind. */

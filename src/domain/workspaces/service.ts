@@ -183,8 +183,7 @@ function checkNewVisibility(s: Services, h: ProjectHandle, p: Principal, row: Wo
 /** `PUT /v2/workspaces/:id { name?, icon?, visibility? }`: rename, change the icon or the visibility. */
 export function updateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body))
-    if (!["name", "icon", "visibility"].includes(k)) badField(k, `${k} cannot be changed here; send name, icon or visibility`);
+  for (const k of Object.keys(body)) if (!["name", "icon", "visibility"].includes(k)) badField(k, `${k} cannot be changed here; send name, icon or visibility`);
   const patch: Partial<WorkspaceRow> = { updatedAt: iso(s.clock.now()) };
   if (body.name !== undefined) patch.name = checkName(body.name);
   if (body.icon !== undefined) patch.icon = checkIcon(body.icon, "icon");

@@ -16,6 +16,11 @@ function readCollapsed(): Set<string> {
   }
 }
 
+/** Whether a tree holds a media folder node anywhere. */
+function holdsMediaFolder(nodes: TreeNode[]): boolean {
+  return nodes.some((n) => n.type === "media_folder" || (n.type === "folder" && holdsMediaFolder(n.children)));
+}
+
 /** The rail's workspace navigation for one project. */
 export function Rail({ projectId }: { projectId: string }) {
   const models = useQuery({ queryKey: keys.models(projectId), queryFn: api.models.list });
@@ -23,6 +28,10 @@ export function Rail({ projectId }: { projectId: string }) {
   const wsId = workspaces.data ? (workspaces.data.current ?? workspaces.data.default) : null;
   const tree = useQuery({ queryKey: keys.tree(projectId, wsId ?? ""), queryFn: () => api.workspaces.tree(wsId!), enabled: !!wsId });
   const [collapsed, setCollapsed] = useState(readCollapsed);
+  // Media folder nodes carry only an id: their names come from the library, asked only when needed.
+  const hasMediaFolders = !!tree.data && holdsMediaFolder(tree.data);
+  const mediaFolders = useQuery({ queryKey: keys.mediaFolders(projectId), queryFn: api.media.folders, enabled: hasMediaFolders });
+  const folderNames = new Map((mediaFolders.data ?? []).map((f) => [f.id, f.name]));
 
   function toggle(id: string) {
     const next = new Set(collapsed);
@@ -39,7 +48,7 @@ export function Rail({ projectId }: { projectId: string }) {
   const name = wsId ? workspaces.data?.data.find((w) => w.id === wsId)?.name : null;
   let body: React.ReactNode;
   if (models.isPending || workspaces.isPending || (wsId && tree.isPending)) body = <p className="muted">Loading…</p>;
-  else if (wsId && tree.data) body = <Nodes nodes={tree.data} models={models.data ?? []} collapsed={collapsed} toggle={toggle} />;
+  else if (wsId && tree.data) body = <Nodes nodes={tree.data} ctx={{ collapsed, toggle, folderNames }} />;
   else body = <ModelList models={models.data ?? []} />;
 
   return (
@@ -65,28 +74,35 @@ function ModelList({ models }: { models: Model[] }) {
   );
 }
 
-function Nodes({ nodes, models, collapsed, toggle }: { nodes: TreeNode[]; models: Model[]; collapsed: Set<string>; toggle(id: string): void }) {
+/** What every rail node shares: the collapsed folders, the toggle, and media folder names by id. */
+interface NodeContext {
+  collapsed: Set<string>;
+  toggle(id: string): void;
+  folderNames: Map<string, string>;
+}
+
+function Nodes({ nodes, ctx }: { nodes: TreeNode[]; ctx: NodeContext }) {
   return (
     <ul>
       {nodes.map((n) => (
         <li key={n.id}>
-          <NodeItem node={n} models={models} collapsed={collapsed} toggle={toggle} />
+          <NodeItem node={n} ctx={ctx} />
         </li>
       ))}
     </ul>
   );
 }
 
-function NodeItem({ node, models, collapsed, toggle }: { node: TreeNode; models: Model[]; collapsed: Set<string>; toggle(id: string): void }) {
+function NodeItem({ node, ctx }: { node: TreeNode; ctx: NodeContext }) {
   switch (node.type) {
     case "folder": {
-      const open = !collapsed.has(node.id);
+      const open = !ctx.collapsed.has(node.id);
       return (
         <>
-          <button type="button" className="folder-toggle" aria-expanded={open} onClick={() => toggle(node.id)}>
+          <button type="button" className="folder-toggle" aria-expanded={open} onClick={() => ctx.toggle(node.id)}>
             {open ? "▾" : "▸"} {node.name}
           </button>
-          {open && node.children.length > 0 && <Nodes nodes={node.children} models={models} collapsed={collapsed} toggle={toggle} />}
+          {open && node.children.length > 0 && <Nodes nodes={node.children} ctx={ctx} />}
         </>
       );
     }
@@ -105,6 +121,6 @@ function NodeItem({ node, models, collapsed, toggle }: { node: TreeNode; models:
         </Link>
       );
     case "media_folder":
-      return <Link to="/media">Media folder</Link>;
+      return <Link to="/media">{ctx.folderNames.get(node.mediaFolderId) ?? "Media folder"}</Link>;
   }
 }

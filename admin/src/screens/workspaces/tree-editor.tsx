@@ -30,6 +30,8 @@ import {
 } from "./tree-edit.ts";
 import { TreeRows, type RowAction, type RowContext } from "./tree-rows.tsx";
 
+const SAVED = "Arrangement saved.";
+
 /** The arrangement of one workspace, editable when `editable`. */
 export function TreeEditor({ workspaceId, editable }: { workspaceId: string; editable: boolean }) {
   const { project } = useProject();
@@ -52,7 +54,7 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
     onSuccess: (saved) => {
       client.setQueryData(workspaceKeys.tree(project.id, workspaceId), saved);
       setDraft(null);
-      setSaid("Arrangement saved.");
+      setSaid(SAVED);
       void client.invalidateQueries({ queryKey: workspaceKeys.list(project.id) });
     },
   });
@@ -158,10 +160,10 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
             {errorKey ? " The item is marked below." : ""}
           </p>
         )}
-        <p aria-live="polite" className="visually-hidden">
+        {/* One live region: moves are read out, and a save also shows as a notice. */}
+        <p aria-live="polite" className={said === SAVED ? "notice" : "visually-hidden"}>
           {said}
         </p>
-        {said === "Arrangement saved." && <p className="notice">Arrangement saved.</p>}
         {current.length === 0 ? (
           <p className="muted">Nothing arranged yet{editable ? ": add a folder, a model, an entry or a media folder below." : "."}</p>
         ) : (

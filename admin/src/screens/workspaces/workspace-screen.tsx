@@ -201,9 +201,9 @@ export function WorkspaceScreen() {
       {use.error && <Refusal error={use.error} />}
       {setDefault.error && <Refusal error={setDefault.error} />}
       {!arrange && <p className="notice">Your role ({project.role}) can use this workspace; editors and above arrange it.</p>}
-      {arrange && <Details key={workspace.id} workspace={workspace} />}
-      <TreeEditor key={workspace.id} workspaceId={workspace.id} editable={arrange} />
-      {assign && workspace.visibility === "team" && <AssignCard key={workspace.id} workspace={workspace} members={members.data} />}
+      {arrange && <Details key={`details-${workspace.id}`} workspace={workspace} />}
+      <TreeEditor key={`tree-${workspace.id}`} workspaceId={workspace.id} editable={arrange} />
+      {assign && workspace.visibility === "team" && <AssignCard key={`assign-${workspace.id}`} workspace={workspace} members={members.data} />}
     </>
   );
 }

@@ -141,6 +141,11 @@ describe("workspaces", () => {
     await page.getByText("Unsaved changes").waitFor();
     await expectAccessible(page);
     await screenshot(page, "workspace-editor");
+    // Leaving with unsaved changes asks first; Cancel stays with them.
+    await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Models" }).click();
+    await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Cancel" }).click();
+    expect(new URL(page.url()).pathname).toBe(`/admin/workspaces/${editorial.id}`);
+    expect(await rows(page)).toEqual(arranged);
 
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Arrangement saved.", { exact: true }).waitFor();
@@ -255,7 +260,7 @@ describe("workspaces", () => {
   }, 120_000);
 
   test("a viewer reads workspaces and may use one, with no edit controls", async () => {
-    const page = await env.page();
+    const page = await env.page({ width: 360, colorScheme: "dark" });
     await signInAs(page, env.origin, "viewer@capa.local", "viewer-password-1", `/admin/workspaces/${editorial.id}`);
     await page.getByRole("heading", { name: "Editorial desk", level: 1 }).waitFor();
     await page.getByText("Your role (viewer) can use this workspace; editors and above arrange it.").waitFor();
@@ -267,6 +272,7 @@ describe("workspaces", () => {
     expect(await page.locator("[draggable=true]").count()).toBe(0);
     expect(await page.getByLabel("Name", { exact: true }).count()).toBe(0);
     await expectAccessible(page);
+    await screenshot(page, "workspace-viewer-360-dark");
     // The viewer's rail shows the default; Use switches to Shop.
     await openWorkspaces(page);
     expect(await page.getByRole("button", { name: "New workspace" }).count()).toBe(0);

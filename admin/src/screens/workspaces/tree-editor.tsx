@@ -2,8 +2,9 @@
 // rename, remove, drag and drop, and the keyboard's row buttons), then `Save` sends it whole
 // (PUT /v2/workspaces/:id/tree, mode replace). A refusal naming a node (`tree[0].children[1]...`)
 // is shown beside that node; the rail shares the tree's query key, so it follows a save at once.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useBlocker } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
 import { folderPaths, workspaceApi, workspaceKeys } from "../../api/workspaces.ts";
 import { useProject } from "../shell/project-context.ts";
@@ -48,10 +49,15 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
   const [focusAfter, setFocusAfter] = useState<{ key: string; action: string } | null>(null);
   const current = draft ?? base;
   const dirty = !!draft && !!base && JSON.stringify(toDocument(draft)) !== JSON.stringify(toDocument(base));
+  // Leaving with an unsaved arrangement asks first, in the app and on unload (as the entry editor does).
+  const dirtyNow = useRef(dirty);
+  dirtyNow.current = dirty;
+  const blocker = useBlocker({ shouldBlockFn: () => dirtyNow.current, enableBeforeUnload: () => dirtyNow.current, withResolver: true });
 
   const save = useMutation({
     mutationFn: (nodes: EditNode[]) => workspaceApi.saveTree(workspaceId, toDocument(nodes)),
     onSuccess: (saved) => {
+      dirtyNow.current = false;
       client.setQueryData(workspaceKeys.tree(project.id, workspaceId), saved);
       setDraft(null);
       setSaid(SAVED);
@@ -177,6 +183,17 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
           onAdd={(node, words) => change(addNode(current, node), `${words} added at the end of the top level.`)}
         />
       )}
+      <Dialog open={blocker.status === "blocked"} title="Leave without saving?" onCancel={() => blocker.reset?.()}>
+        <p>Your changes to this arrangement are not saved.</p>
+        <div className="toolbar">
+          <button type="button" className="btn btn-danger-solid" onClick={() => blocker.proceed?.()}>
+            Leave
+          </button>
+          <button type="button" className="btn" onClick={() => blocker.reset?.()}>
+            Cancel
+          </button>
+        </div>
+      </Dialog>
       <MoveDialog
         node={movingNode ? { key: movingNode.node.key, label: labelOf(movingNode.node), parent: movingNode.parent?.key ?? null } : null}
         choices={moving ? folderChoices(current, moving) : []}

@@ -177,7 +177,7 @@ export function WorkspaceScreen() {
           </button>
         )}
       </div>
-      <dl className="facts">
+      <dl className="facts workspace-facts">
         <div>
           <dt>Visibility</dt>
           <dd>{VISIBILITY_WORDS[workspace.visibility]}</dd>

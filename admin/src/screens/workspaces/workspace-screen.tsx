@@ -203,6 +203,9 @@ export function WorkspaceScreen() {
       {!arrange && <p className="notice">Your role ({project.role}) can use this workspace; editors and above arrange it.</p>}
       {arrange && <Details key={`details-${workspace.id}`} workspace={workspace} />}
       <TreeEditor key={`tree-${workspace.id}`} workspaceId={workspace.id} editable={arrange} />
+      {assign && workspace.visibility === "private" && (
+        <p className="muted screen-section">A private workspace can be neither the project's default nor assigned to members.</p>
+      )}
       {assign && workspace.visibility === "team" && <AssignCard key={`assign-${workspace.id}`} workspace={workspace} members={members.data} />}
     </>
   );

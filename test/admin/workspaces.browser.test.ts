@@ -279,4 +279,24 @@ describe("workspaces", () => {
     await page.getByRole("button", { name: "Use Shop" }).click();
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("button", { name: "▾ Products" }).waitFor();
   }, 60_000);
+
+  test("deleting a workspace asks first and leaves every record as it was", async () => {
+    const doomed = await v2(env, "POST", "/v2/workspaces", { name: "Scratch", tree: [{ model: "post" }] });
+    const models = await v2(env, "GET", "/v2/models");
+    const page = await env.page();
+    await signIn(page, env.origin, `/admin/workspaces/${doomed.id}`);
+    await page.getByRole("heading", { name: "Scratch", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "Delete workspace" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Scratch?" });
+    await dialog.getByText("Models, entries and media stay exactly as they are.", { exact: false }).waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect((await v2(env, "GET", "/v2/workspaces")).data.map((w: any) => w.name)).toContain("Scratch");
+    await page.getByRole("button", { name: "Delete workspace" }).click();
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("heading", { name: "Workspaces", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "Scratch" }).waitFor({ state: "detached" });
+    expect((await v2(env, "GET", "/v2/workspaces")).data.map((w: any) => w.name)).toEqual(["Editorial desk", "Shop"]);
+    expect(await v2(env, "GET", "/v2/models")).toEqual(models);
+  }, 60_000);
 });

@@ -119,8 +119,8 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
       const lifted = at.node.type === "folder" && at.node.children.length > 0 ? "; what it held moved up a level" : "";
       return change(removeNode(current, key), `${label} removed${lifted}. Save to keep this.`);
     }
-    if (action === "indent") change(next, `${label} moved into ${indentTarget(current, key) ? labelOf(indentTarget(current, key)!) : "the folder above"}.`);
-    else change(next, placeWords(next, key));
+    const into = action === "indent" ? indentTarget(current, key) : null;
+    change(next, into ? `${label} moved into ${labelOf(into)}.` : placeWords(next, key));
     setFocusAfter({ key, action });
   }
 

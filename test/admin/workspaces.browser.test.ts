@@ -126,6 +126,8 @@ describe("workspaces", () => {
     await page.keyboard.press("Enter");
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Remove Settings" }).click();
+    // Focus moves to the row that took its place.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Remove Featured");
     await page.getByRole("button", { name: "Rename Pages" }).click();
     await page.getByLabel("Folder name", { exact: true }).first().fill("Landing pages");
     await page.getByRole("button", { name: "Rename folder" }).click();

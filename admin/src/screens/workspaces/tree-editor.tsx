@@ -117,7 +117,11 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
     else if (action === "move") return setMoving(key);
     else if (action === "remove") {
       const lifted = at.node.type === "folder" && at.node.children.length > 0 ? "; what it held moved up a level" : "";
-      return change(removeNode(current, key), `${label} removed${lifted}. Save to keep this.`);
+      // Focus goes to the row that takes its place (or the one above, or its folder), not to the page.
+      const heir = (at.node.type === "folder" ? at.node.children[0] : undefined) ?? at.siblings[at.index + 1] ?? at.siblings[at.index - 1] ?? at.parent;
+      change(removeNode(current, key), `${label} removed${lifted}. Save to keep this.`);
+      if (heir) setFocusAfter({ key: heir.key, action });
+      return;
     }
     const into = action === "indent" ? indentTarget(current, key) : null;
     change(next, into ? `${label} moved into ${labelOf(into)}.` : placeWords(next, key));
@@ -195,6 +199,7 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
         </div>
       </Dialog>
       <MoveDialog
+        key={moving ?? "none"}
         node={movingNode ? { key: movingNode.node.key, label: labelOf(movingNode.node), parent: movingNode.parent?.key ?? null } : null}
         choices={moving ? folderChoices(current, moving) : []}
         onCancel={() => setMoving(null)}

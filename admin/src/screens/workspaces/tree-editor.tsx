@@ -32,6 +32,13 @@ import {
 import { TreeRows, type RowAction, type RowContext } from "./tree-rows.tsx";
 
 const SAVED = "Arrangement saved.";
+const GONE: Record<string, string> = { model: "model", entry: "entry", media_folder: "media folder" };
+
+/** The sentence shown beside a refused node: in words for a reference that is gone, else the server's own. */
+function nodeSentence(field: string, message: string): string {
+  const kind = /\.(model|entry|media_folder)$/.exec(field)?.[1];
+  return kind && message.includes(" names no ") ? `This ${GONE[kind]} is no longer in the project: remove it, then save.` : message;
+}
 
 /** The arrangement of one workspace, editable when `editable`. */
 export function TreeEditor({ workspaceId, editable }: { workspaceId: string; editable: boolean }) {
@@ -132,7 +139,7 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
     tree: current,
     editable,
     labelOf,
-    error: errorKey && refusal ? { key: errorKey, message: refusal.message } : null,
+    error: errorKey && refusal ? { key: errorKey, message: nodeSentence(refusal.field ?? "", refusal.message) } : null,
     act,
     rename: (key, name) => change(renameFolder(current, key, name), `Folder renamed to ${name}.`),
     drop(key: string, target: string, where: Drop) {

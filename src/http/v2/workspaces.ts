@@ -75,94 +75,91 @@ function workspaceGroup(s: Services, mount: Mount): AnyElysia {
 
 /** A workspace's tree and nodes, on one mount. */
 function nodeGroup(s: Services, mount: Mount): AnyElysia {
-  return (
-    new Elysia({ prefix: `${mount}/workspaces` })
-      .use(managementAuth(s, mount))
-      .get(
-        "/:id/tree",
-        ({ principal: p, project: h, params }) => {
-          return getTree(h, p, params.id);
-        },
-        { scope: "workspace:read" },
-      )
-      .get(
-        "/:id/document",
-        ({ principal: p, project: h, params }) => {
-          return getDocument(h, p, params.id);
-        },
-        { scope: "workspace:read" },
-      )
-      .put(
-        "/:id/tree",
-        async ({ principal: p, project: h, request, params }) => {
-          return putTree(s, h, p, params.id, await jsonBody(request));
-        },
-        { scope: "workspace:update" },
-      )
-      .post(
-        "/:id/nodes",
-        async ({ principal: p, project: h, request, params, set }) => {
-          const n = addNode(s, h, p, params.id, await jsonBody(request));
-          set.status = 201;
-          return n;
-        },
-        { scope: "workspace:update" },
-      )
-      .post(
-        "/:id/nodes/move",
-        async ({ principal: p, project: h, request, params }) => {
-          return moveNodes(s, h, p, params.id, await jsonBody(request));
-        },
-        { scope: "workspace:update" },
-      )
-      .post(
-        "/:id/nodes/group",
-        async ({ principal: p, project: h, request, params, set }) => {
-          const n = groupNodes(s, h, p, params.id, await jsonBody(request));
-          set.status = 201;
-          return n;
-        },
-        { scope: "workspace:update" },
-      )
-      .put(
-        "/:id/nodes/:nodeId",
-        async ({ principal: p, project: h, request, params }) => {
-          return changeNode(s, h, p, params.id, params.nodeId, await jsonBody(request));
-        },
-        { scope: "workspace:update" },
-      )
-      .delete(
-        "/:id/nodes/:nodeId",
-        ({ principal: p, project: h, params, query, set }) => {
-          deleteNode(s, h, p, params.id, params.nodeId, query.withChildren);
-          set.status = 204;
-          return null;
-        },
-        { scope: "workspace:update" },
-      )
-      .put(
-        "/:id/default",
-        ({ principal: p, project: h, params }) => {
-          return setDefault(h, p, params.id);
-        },
-        { person: "settings:update" },
-      )
-      // Added with the admin's Workspaces screen: who is assigned, in the form PUT answers.
-      .get(
-        "/:id/assign",
-        ({ principal: p, project: h, params }) => {
-          return assignedMembers(s, h, p, params.id);
-        },
-        { person: "settings:update" },
-      )
-      .put(
-        "/:id/assign",
-        async ({ principal: p, project: h, request, params }) => {
-          return assignWorkspace(s, h, p, params.id, await jsonBody(request));
-        },
-        { person: "settings:update" },
-      )
-  );
+  return new Elysia({ prefix: `${mount}/workspaces` })
+    .use(managementAuth(s, mount))
+    .get(
+      "/:id/tree",
+      ({ principal: p, project: h, params }) => {
+        return getTree(h, p, params.id);
+      },
+      { scope: "workspace:read" },
+    )
+    .get(
+      "/:id/document",
+      ({ principal: p, project: h, params }) => {
+        return getDocument(h, p, params.id);
+      },
+      { scope: "workspace:read" },
+    )
+    .put(
+      "/:id/tree",
+      async ({ principal: p, project: h, request, params }) => {
+        return putTree(s, h, p, params.id, await jsonBody(request));
+      },
+      { scope: "workspace:update" },
+    )
+    .post(
+      "/:id/nodes",
+      async ({ principal: p, project: h, request, params, set }) => {
+        const n = addNode(s, h, p, params.id, await jsonBody(request));
+        set.status = 201;
+        return n;
+      },
+      { scope: "workspace:update" },
+    )
+    .post(
+      "/:id/nodes/move",
+      async ({ principal: p, project: h, request, params }) => {
+        return moveNodes(s, h, p, params.id, await jsonBody(request));
+      },
+      { scope: "workspace:update" },
+    )
+    .post(
+      "/:id/nodes/group",
+      async ({ principal: p, project: h, request, params, set }) => {
+        const n = groupNodes(s, h, p, params.id, await jsonBody(request));
+        set.status = 201;
+        return n;
+      },
+      { scope: "workspace:update" },
+    )
+    .put(
+      "/:id/nodes/:nodeId",
+      async ({ principal: p, project: h, request, params }) => {
+        return changeNode(s, h, p, params.id, params.nodeId, await jsonBody(request));
+      },
+      { scope: "workspace:update" },
+    )
+    .delete(
+      "/:id/nodes/:nodeId",
+      ({ principal: p, project: h, params, query, set }) => {
+        deleteNode(s, h, p, params.id, params.nodeId, query.withChildren);
+        set.status = 204;
+        return null;
+      },
+      { scope: "workspace:update" },
+    )
+    .put(
+      "/:id/default",
+      ({ principal: p, project: h, params }) => {
+        return setDefault(h, p, params.id);
+      },
+      { person: "settings:update" },
+    )
+    .get(
+      "/:id/assign",
+      ({ principal: p, project: h, params }) => {
+        return assignedMembers(s, h, p, params.id);
+      },
+      { person: "settings:update" },
+    )
+    .put(
+      "/:id/assign",
+      async ({ principal: p, project: h, request, params }) => {
+        return assignWorkspace(s, h, p, params.id, await jsonBody(request));
+      },
+      { person: "settings:update" },
+    );
 }
 
 /** The workspace routes on every mount. */

@@ -31,7 +31,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   },
   admin: {
     about:
-      "the admin app in Chromium: a click on a model to 25 rendered rows of 100k entries, first-screen bytes, keydown to next frame with 60 fields, /v2 list page 4,000 by cursor",
+      "the admin app in Chromium: a click on a model to 25 rendered rows of 100k entries, first-screen bytes, main-thread work per keystroke and keydown to the next frame with 60 fields (each against the same page without scripts), /v2 list page 4,000 by cursor",
     run: figures(benchAdmin),
   },
   media: {

@@ -111,6 +111,13 @@ const workspaceRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/workspaces/workspace-screen.tsx"), "WorkspaceScreen"),
 });
 
+/** The entry layout editor of one model, with its live preview. */
+const layoutRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "models/$modelId/layout",
+  component: lazyRouteComponent(() => import("./screens/layouts/layout-screen.tsx"), "LayoutScreen"),
+});
+
 /** One webhook endpoint with its deliveries log. */
 const webhookRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -125,7 +132,7 @@ const screenRoutes = SCREENS.map(([path, title]) =>
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute, workspaceRoute]),
+  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute, layoutRoute, workspaceRoute]),
 ]);
 
 /** The router, mounted under /admin. */

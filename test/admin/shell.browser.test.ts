@@ -15,9 +15,15 @@ afterAll(async () => {
 describe("sign in and out", () => {
   test("a browser opening / lands on the sign-in screen; a wrong password is said; the right one opens the project", async () => {
     const page = await env.page();
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname.startsWith("/v2/")) asked.push(new URL(r.url()).pathname);
+    });
     await page.goto(`${env.origin}/`);
     await page.getByRole("heading", { name: "Sign in to Capa" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/sign-in");
+    // With no session hint cookie there is nothing to resume: no refresh is tried (none fails).
+    expect(asked).toEqual([]);
     await expectAccessible(page);
     await screenshot(page, "sign-in");
 
@@ -45,8 +51,9 @@ describe("sign in and out", () => {
     expect(stored).not.toContain("eyJ");
     expect(stored).not.toContain("rt_");
     const cookies = await page.context().cookies();
-    expect(cookies.map((c) => [c.name, c.path, c.httpOnly, c.sameSite, c.value.startsWith("rt_")])).toEqual([
+    expect(cookies.map((c) => [c.name, c.path, c.httpOnly, c.sameSite, c.value.startsWith("rt_")]).sort()).toEqual([
       ["capa_refresh", "/v2/user", true, "Strict", true],
+      ["capa_session", "/admin", false, "Strict", false],
     ]);
 
     // A reload keeps the person signed in: the cookie resumes the session.

@@ -24,7 +24,11 @@ describe("the cookie session", () => {
     expect(Object.keys(r.body)).toEqual(["accessToken"]);
     const cookie = cookieOf(r)!;
     expect(cookie).toMatch(/^rt_[A-Za-z0-9_-]+$/);
-    expect(r.headers.get("set-cookie")).toBe(`capa_refresh=${cookie}; Path=/v2/user; Max-Age=2592000; HttpOnly; SameSite=Strict`);
+    // Beside it, a hint with no secret that scripts may read: the admin app skips the refresh when it is absent.
+    expect(r.headers.getSetCookie()).toEqual([
+      `capa_refresh=${cookie}; Path=/v2/user; Max-Age=2592000; HttpOnly; SameSite=Strict`,
+      "capa_session=1; Path=/admin; Max-Age=2592000; SameSite=Strict",
+    ]);
     expect(r.headers.get("cache-control")).toBe("no-store");
     // Without the header, sign-in answers both tokens in the body and sets no cookie, as before.
     const plain = await h.json("POST", "/v2/user/login", { body: creds });
@@ -54,12 +58,18 @@ describe("the cookie session", () => {
     const noCsrf = await h.json("POST", "/v2/user/logout", { headers: { cookie: `capa_refresh=${cookie}` } });
     expect(noCsrf.status).toBe(403);
     const out = await h.json("POST", "/v2/user/logout", { headers: { cookie: `capa_refresh=${cookie}`, "x-capa-csrf": "1" } });
-    expect([out.status, out.headers.get("set-cookie")]).toEqual([204, "capa_refresh=; Path=/v2/user; Max-Age=0; HttpOnly; SameSite=Strict"]);
+    expect([out.status, out.headers.getSetCookie()]).toEqual([
+      204,
+      ["capa_refresh=; Path=/v2/user; Max-Age=0; HttpOnly; SameSite=Strict", "capa_session=; Path=/admin; Max-Age=0; SameSite=Strict"],
+    ]);
     expect((await refresh(cookie)).status).toBe(401);
   });
 
   test("behind an https proxy the cookie is Secure", async () => {
     const r = await h.json("POST", "/v2/user/login", { body: creds, headers: { "x-capa-session": "cookie", "x-forwarded-proto": "https" } });
-    expect(r.headers.get("set-cookie")).toEndWith("; HttpOnly; SameSite=Strict; Secure");
+    expect(r.headers.getSetCookie().map((c) => c.slice(c.indexOf("; Max-Age")))).toEqual([
+      "; Max-Age=2592000; HttpOnly; SameSite=Strict; Secure",
+      "; Max-Age=2592000; SameSite=Strict; Secure",
+    ]);
   });
 });

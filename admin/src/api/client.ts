@@ -47,7 +47,9 @@ export async function call<T>(method: string, path: string, opts: { body?: unkno
   const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (!res.ok) {
     if (res.status === 401) signOut();
-    const field = typeof json?.field === "string" ? json.field : typeof json?.param === "string" ? json.param : null;
+    // `path` is how a layout refusal names the part of the document to fix (interface.md, Entry layouts).
+    const named = [json?.field, json?.param, json?.path].find((v): v is string => typeof v === "string");
+    const field = named ?? null;
     throw new ApiError(res.status, String(json?.error ?? `The server answered ${res.status}.`), (json?.code as string) ?? null, field);
   }
   return json as T;

@@ -109,14 +109,24 @@ export function refreshNow(): Promise<void> {
   return refreshing;
 }
 
+/**
+ * Whether the server set the session cookie's readable hint (`capa_session=1`, no secret): without
+ * it there is no session to resume, and asking would only log a failed request.
+ */
+function hasSessionHint(): boolean {
+  return document.cookie.split(";").some((c) => c.trim() === "capa_session=1");
+}
+
 /** On the first visit of a page load: whether the cookie still holds a session (then it is resumed). */
 export function restoreSession(): Promise<boolean> {
   restored ??= held
     ? Promise.resolve(true)
-    : refreshNow().then(
-        () => true,
-        () => false,
-      );
+    : !hasSessionHint()
+      ? Promise.resolve(false)
+      : refreshNow().then(
+          () => true,
+          () => false,
+        );
   return restored;
 }
 

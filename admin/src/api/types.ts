@@ -53,7 +53,7 @@ export interface LayoutCard {
   t: "card";
   id: string;
   title: string;
-  description?: string;
+  description?: string | null;
   collapsible: boolean;
   collapsed: boolean;
   items: LayoutField[];

@@ -4,7 +4,7 @@
 // the limit is refused the moment the limit is crossed and nothing of the upload stays on disk.
 // The multipart grammar is @fastify/busboy's (the parser undici's own FormData uses), fed from the
 // Request's Web stream by hand so back-pressure reaches the socket and a failure cancels the read.
-import { Busboy, type BusboyFileStream, type BusboyInstance } from "@fastify/busboy";
+import type { BusboyFileStream, BusboyInstance } from "@fastify/busboy";
 import { createHash } from "node:crypto";
 import { closeSync, openSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -68,6 +68,8 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
   if (!/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) throw new AppError("upload_not_multipart");
   const maxFiles = opts.maxFiles ?? MAX_FILES;
   let bb: BusboyInstance;
+  // Loaded on the first upload, like sharp (render.ts): a server that is never sent a file never needs it.
+  const { Busboy } = await import("@fastify/busboy");
   try {
     bb = Busboy({
       headers: { "content-type": contentType },

@@ -3,9 +3,7 @@
 // decoded, so a decompression bomb (a tiny PNG declaring 50,000 x 50,000) costs nothing.
 // Audio and video get their duration from the container's headers (music-metadata, told not to
 // scan the whole file), where it is cheap; a file whose headers say nothing keeps a null duration.
-import { parseBlob } from "music-metadata";
 import { readFile } from "node:fs/promises";
-import sharp from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import { AppError } from "../../errors.ts";
 import type { Sniffed } from "./sniff.ts";
@@ -42,6 +40,8 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: { maxPixel
     input = await readFile(path);
   }
   try {
+    // Loaded on first use, as in render.ts: libvips is not needed until an image arrives.
+    const { default: sharp } = await import("sharp");
     const meta = await sharp(input, { limitInputPixels: false }).metadata();
     const width = meta.autoOrient?.width ?? meta.width;
     const height = meta.autoOrient?.height ?? meta.height;
@@ -69,6 +69,8 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: { maxPixel
 export async function probeDuration(path: string, mimeType: string): Promise<number | null> {
   try {
     // A Blob of the file is read lazily by range; its type (sniffed, not the name) picks the parser.
+    // Loaded on the first audio or video file: 40-odd modules an idle server does not need.
+    const { parseBlob } = await import("music-metadata");
     const { format } = await parseBlob(Bun.file(path, { type: mimeType }), { duration: false, skipCovers: true, skipPostHeaders: true });
     const seconds = format.duration ?? Math.max(0, ...format.trackInfo.map((t) => (t as { duration?: number }).duration ?? 0));
     return seconds > 0 && Number.isFinite(seconds) ? Math.round(seconds * 1000) / 1000 : null;

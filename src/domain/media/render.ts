@@ -2,7 +2,7 @@
 // scaled to cover the box, then the box is placed so the focal point sits as near its centre as
 // the edges allow. Nothing is ever enlarged past its own pixels: a box larger than the image
 // shrinks, keeping its aspect ratio. EXIF orientation is applied; metadata is not copied.
-import sharp from "sharp";
+import type { Sharp } from "sharp";
 import { AppError } from "../../errors.ts";
 import type { ResolvedTransform } from "./transform.ts";
 import type { FocalPoint } from "./types.ts";
@@ -42,7 +42,10 @@ export function coverGeometry(
 export async function renderVariant(input: string | Uint8Array, t: ResolvedTransform, focal: FocalPoint | null, maxPixels: number): Promise<Rendered> {
   try {
     const source = typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-    let img = sharp(source, { limitInputPixels: maxPixels, autoOrient: true });
+    // sharp (libvips, its threads) is loaded on the first image, not at start: about 25 MB of an
+    // idle server's RSS otherwise (docs/performance.md). The module system caches it after that.
+    const { default: sharp } = await import("sharp");
+    let img: Sharp = sharp(source, { limitInputPixels: maxPixels, autoOrient: true });
     if (t.fit === "cover" && t.width !== null && t.height !== null) {
       const meta = await img.metadata();
       const width = meta.autoOrient?.width ?? meta.width!;

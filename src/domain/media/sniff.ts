@@ -2,7 +2,6 @@
 // client's name or Content-Type. Binary formats come from file-type's magic numbers; text formats
 // (which have none) from a look at the first bytes, after the WHATWG MIME sniffing standard's
 // idea: HTML and SVG are recognised so they can be served as attachments, never inline.
-import { fileTypeFromFile } from "file-type";
 import { open } from "node:fs/promises";
 import type { MediaKind } from "./types.ts";
 
@@ -44,6 +43,8 @@ export function kindOf(mimeType: string): MediaKind {
 
 /** Sniffs a file on disk: file-type first, then the text formats, else `unknown`. */
 export async function sniffFile(path: string): Promise<Sniffed> {
+  // Loaded on the first upload, not at start: it costs an idle server about 10 MB (docs/performance.md).
+  const { fileTypeFromFile } = await import("file-type");
   const found = await fileTypeFromFile(path);
   // file-type names any XML document application/xml; an SVG is one, and must be known as such.
   if (found && found.mime !== "application/xml") return { kind: kindOf(found.mime), mimeType: found.mime };

@@ -13,12 +13,15 @@ import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../i
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
-import { refusal, runGraphql, type GraphqlAnswer, type GraphqlParams } from "../../graphql/execute.ts";
-import { checkNesting, checkSize, LIMITS } from "../../graphql/limits.ts";
-import { SchemaCache } from "../../graphql/schema.ts";
+import type { GraphqlAnswer, GraphqlParams } from "../../graphql/execute.ts";
+import type { SchemaCache } from "../../graphql/schema.ts";
 import { apiAuth, KEYED_VARY, type ApiCall } from "../plugins/keyed.ts";
 
 const PROD_CACHE = "public, max-age=60";
+
+/** graphql-js and our schema builder, loaded on the first GraphQL request (src/graphql/engine.ts). */
+type Engine = typeof import("../../graphql/engine.ts");
+const loadEngine = (): Promise<Engine> => import("../../graphql/engine.ts");
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +40,8 @@ function jsonParam(raw: string | null, param: string): Json | null {
 }
 
 /** The parameters of a POST body (`{ query, variables, operationName, extensions }`). */
-async function fromBody(request: Request): Promise<GraphqlParams> {
+async function fromBody(g: Engine, request: Request): Promise<GraphqlParams> {
+  const { checkNesting, checkSize, LIMITS } = g;
   const declared = Number(request.headers.get("content-length") ?? 0);
   checkSize("POST body", declared, LIMITS.bodyBytes);
   const type = request.headers.get("content-type");
@@ -92,7 +96,8 @@ async function fromBody(request: Request): Promise<GraphqlParams> {
 }
 
 /** The parameters of a GET query string (`variables` and `extensions` as JSON text). */
-function fromQuery(url: URL): GraphqlParams {
+function fromQuery(g: Engine, url: URL): GraphqlParams {
+  const { checkNesting, checkSize, LIMITS } = g;
   checkSize("GET URL", Buffer.byteLength(url.pathname + url.search), LIMITS.urlBytes);
   const q = url.searchParams;
   const rawVars = q.get("variables");
@@ -113,10 +118,14 @@ function fromQuery(url: URL): GraphqlParams {
  */
 export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOutcome> = (job) => s.reads.run(job)) {
   const cache = s.renderCache;
-  const schemas = new SchemaCache(s.config.graphqlSchemas); // read-perf: bounded by CAPA_GRAPHQL_SCHEMAS
-  s.changes.on("models", (pid) => schemas.drop(pid));
+  // The engine and the schema cache (bounded by CAPA_GRAPHQL_SCHEMAS), made on the first GraphQL request.
+  const loaded: { g: Engine | null; schemas: SchemaCache | null } = { g: null, schemas: null };
+  s.changes.on("models", (pid) => loaded.schemas?.drop(pid));
 
   async function handle(request: Request, get: boolean, ip: string): Promise<Response> {
+    loaded.g ??= await loadEngine();
+    loaded.schemas ??= new loaded.g.SchemaCache(s.config.graphqlSchemas);
+    const { g, schemas } = loaded;
     const info = s.requests.of(request);
     const docsBase = s.config.docsUrl ?? info.url.origin;
     let call: ApiCall | null = null;
@@ -127,7 +136,7 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       call = apiAuth(s, request);
       const key = call.key;
       const h = s.projects.get(key.row.projectId);
-      const params = get ? fromQuery(info.url) : await fromBody(request);
+      const params = get ? fromQuery(g, info.url) : await fromBody(g, request);
       const prod = key.row.environment === "production";
       // A production key with ?preview= sees the drafts the token covers; such answers are never cached.
       const previewToken = info.url.search.includes("preview=") ? info.url.searchParams.get("preview") : null;
@@ -149,9 +158,9 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       }
       if (cached) answer = { status: 200, body: {}, cacheable: true, models: [], entryIds: [] };
       else {
-        const built = schemas.get(h, readerOf(key.readGrants, PUBLISHED).readable);
+        const schema = schemas.get(h, readerOf(key.readGrants, PUBLISHED).readable);
         const slots = readSlots(s.config.inFlight, key.row.id, ip, h.id);
-        answer = await runGraphql({ s, call, h, built, run, docsBase, preview, acquire: () => s.limits.inFlight.acquire(slots) }, params);
+        answer = await g.runGraphql({ s, call, h, built: schema, run, docsBase, preview, acquire: () => s.limits.inFlight.acquire(slots) }, params);
         if (cacheable && answer.cacheable) {
           cached = renderedAnswer(new TextEncoder().encode(JSON.stringify(answer.body)), h.id, answer.models, answer.entryIds);
           cache.set(cacheKey, cached);
@@ -159,7 +168,7 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       }
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      answer = refusal(e, docsBase);
+      answer = g.refusal(e, docsBase);
       return respond(request, answer, info.version ?? LATEST_VERSION, e.code === "invalid_version" ? LATEST_VERSION : null, e.headers);
     }
     // Svc-Page: what the page read, recorded off the response path (the REST reads each root field became).

@@ -9,6 +9,13 @@ import { fail } from "../../errors.ts";
 /** The cookie that holds the refresh token. */
 export const SESSION_COOKIE = "capa_refresh";
 
+/**
+ * A cookie scripts may read, holding no secret (its value is `1`): it tells the admin app that a
+ * session cookie exists, so a signed-out visit does not ask the server to refresh and get a 400
+ * (which the browser logs as a failed request). It lives and dies with the session cookie.
+ */
+export const SESSION_HINT_COOKIE = "capa_session";
+
 /** The header a client sends to ask for the cookie session at sign-in. */
 export const COOKIE_SESSION_HEADER = "x-capa-session";
 
@@ -41,12 +48,17 @@ function secure(request: Request): boolean {
   return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
 }
 
-/** The Set-Cookie value that stores a refresh token for `maxAgeMs`. */
-export function setSessionCookie(request: Request, token: string, maxAgeMs: number): string {
-  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/v2/user; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Strict${secure(request) ? "; Secure" : ""}`;
+/** The Set-Cookie values that store a refresh token for `maxAgeMs`, and its hint for the admin app. */
+export function setSessionCookie(request: Request, token: string, maxAgeMs: number): string[] {
+  const tail = `Max-Age=${Math.floor(maxAgeMs / 1000)}; SameSite=Strict${secure(request) ? "; Secure" : ""}`;
+  return [
+    `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/v2/user; ${tail.replace("; ", "; HttpOnly; ")}`,
+    `${SESSION_HINT_COOKIE}=1; Path=/admin; ${tail}`,
+  ];
 }
 
-/** The Set-Cookie value that removes the session cookie. */
-export function clearSessionCookie(request: Request): string {
-  return `${SESSION_COOKIE}=; Path=/v2/user; Max-Age=0; HttpOnly; SameSite=Strict${secure(request) ? "; Secure" : ""}`;
+/** The Set-Cookie values that remove the session cookie and its hint. */
+export function clearSessionCookie(request: Request): string[] {
+  const tail = `Max-Age=0; SameSite=Strict${secure(request) ? "; Secure" : ""}`;
+  return [`${SESSION_COOKIE}=; Path=/v2/user; ${tail.replace("; ", "; HttpOnly; ")}`, `${SESSION_HINT_COOKIE}=; Path=/admin; ${tail}`];
 }

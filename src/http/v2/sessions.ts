@@ -10,7 +10,7 @@ import { jsonBody } from "./body.ts";
 import { clearSessionCookie, cookieToken, requireCsrfHeader, setSessionCookie, wantsCookie } from "./session-cookie.ts";
 import { clientIp } from "../context.ts";
 
-type SetLike = { headers: Record<string, string | number> };
+type SetLike = { headers: Record<string, string | number> & { "set-cookie"?: string | string[] } };
 
 /** A session answer: with a cookie session, the refresh token moves from the body into the cookie. */
 function answer(request: Request, set: SetLike, tokens: { accessToken: string; refreshToken: string }, cookie: boolean) {

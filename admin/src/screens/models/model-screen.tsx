@@ -132,6 +132,9 @@ export function ModelScreen() {
         <h1>{model.name}</h1>
         <span className="mono muted">{model.namespace}</span>
         <span className="spacer" />
+        <Link className="btn" to="/models/$modelId/layout" params={{ modelId: model.id }}>
+          {shape ? "Edit layout" : "View layout"}
+        </Link>
         <Link className="btn" to="/content/$model" params={{ model: model.namespace }}>
           Open entries
         </Link>

@@ -1,13 +1,12 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
-import type { EntrySort, EntryStatus } from "./api/types.ts";
+import { type EntrySort, type EntryStatus, KIND_WORDS, type MediaKind } from "./api/types.ts";
 import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
 import { Home } from "./screens/home/home.tsx";
 import { EntryList } from "./screens/entries/entry-list.tsx";
-import { Placeholder } from "./screens/placeholder/placeholder.tsx";
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -68,7 +67,7 @@ export const entryRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/entry/entry-screen.tsx"), "EntryScreen"),
 });
 
-/** The screens reached from the rail's foot; placeholders until their issues are built. */
+/** The screens reached from the rail's foot, in the order of its links. */
 const SCREENS = [
   ["models", "Models"],
   ["workspaces", "Workspaces"],
@@ -79,8 +78,8 @@ const SCREENS = [
   ["settings", "Settings"],
 ] as const;
 
-/** The screens built so far (issue 14), each its own chunk loaded when first opened. */
-const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
+/** The screens without filters in the URL (issue 14), each its own chunk loaded when first opened. */
+const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media">, RouteComponent> = {
   models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
   workspaces: lazyRouteComponent(() => import("./screens/workspaces/workspaces-screen.tsx"), "WorkspacesScreen"),
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
@@ -88,6 +87,42 @@ const BUILT: Partial<Record<(typeof SCREENS)[number][0], RouteComponent>> = {
   people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
   settings: lazyRouteComponent(() => import("./screens/settings/settings-screen.tsx"), "SettingsScreen"),
 };
+
+/** How the library shows its files. */
+export type MediaView = "grid" | "list";
+
+/**
+ * The library's state in the URL: a folder (`none`: the files in no folder; absent: every file),
+ * a kind, the search text and the view (absent: the view last chosen in this browser).
+ */
+export interface MediaSearch {
+  folder?: string;
+  kind?: MediaKind;
+  q?: string;
+  view?: MediaView;
+}
+
+const MEDIA_KINDS = new Set<string>(Object.keys(KIND_WORDS));
+
+/** The media library. */
+export const mediaRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "media",
+  validateSearch: (s: Record<string, unknown>): MediaSearch => ({
+    ...(typeof s.folder === "string" && s.folder !== "" ? { folder: s.folder } : {}),
+    ...(typeof s.kind === "string" && MEDIA_KINDS.has(s.kind) ? { kind: s.kind as MediaKind } : {}),
+    ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
+    ...(s.view === "grid" || s.view === "list" ? { view: s.view } : {}),
+  }),
+  component: lazyRouteComponent(() => import("./screens/media/media-screen.tsx"), "MediaScreen"),
+});
+
+/** One file of the library in its record editor. */
+const mediaFileRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "media/$mediaId",
+  component: lazyRouteComponent(() => import("./screens/media/media-file-screen.tsx"), "MediaFileScreen"),
+});
 
 /** The page an invitation link opens; outside the shell, signed in or not. */
 export const inviteRoute = createRoute({
@@ -125,14 +160,26 @@ const webhookRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/webhooks/webhook-screen.tsx"), "WebhookScreen"),
 });
 
-const screenRoutes = SCREENS.map(([path, title]) =>
-  createRoute({ getParentRoute: () => appRoute, path, component: BUILT[path] ?? (() => <Placeholder title={title} />) }),
+const screenRoutes = (Object.keys(PLAIN) as (keyof typeof PLAIN)[]).map((path) =>
+  createRoute({ getParentRoute: () => appRoute, path, component: PLAIN[path] }),
 );
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, webhookRoute, modelRoute, layoutRoute, workspaceRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    listRoute,
+    newEntryRoute,
+    entryRoute,
+    ...screenRoutes,
+    mediaRoute,
+    mediaFileRoute,
+    webhookRoute,
+    modelRoute,
+    layoutRoute,
+    workspaceRoute,
+  ]),
 ]);
 
 /** The router, mounted under /admin. */

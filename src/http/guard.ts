@@ -49,11 +49,17 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
   return new Response(JSON.stringify(v2Body(err)), { status: err.status, headers });
 }
 
+/** What the guard needs of the HTTP server: whether a request came over one of its sockets. */
+type SocketServer = { requestIP(r: Request): unknown } | null | undefined;
+
 /** The refusal of a request before routing, or undefined to let it through. */
-function preRouting(s: Services, request: Request): Response | undefined {
+function preRouting(s: Services, request: Request, server: SocketServer): Response | undefined {
   const config = s.config;
   const url = s.requests.of(request).url;
-  if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
+  // Bun's server already answers 431 past 16 KiB on a socket; only a request handed to the app in
+  // process (no socket, so no address) is counted here. Counting walks every header, which a
+  // profile of /api/me under wrk put at a tenth of the answer's time.
+  if (!server?.requestIP(request) && headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
   try {
     decodeURIComponent(url.pathname + url.search);
   } catch {
@@ -84,8 +90,8 @@ export function guardedApp(s: Services) {
     new Elysia()
       // Destructure `request` only: Elysia reads a hook's parameters to decide what to parse, and a
       // hook that takes the whole context makes it parse every body before the routes read it.
-      .onRequest(({ request }) => {
-        const res = preRouting(s, request);
+      .onRequest(({ request, server }) => {
+        const res = preRouting(s, request, server);
         if (res) observe(request, undefined, res.status);
         return res;
       })

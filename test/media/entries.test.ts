@@ -132,7 +132,7 @@ describe("reading references", () => {
 
   test("usage lists the entry; an alt edit shows at once in a cached production answer", async () => {
     const usage = await h.json("GET", `/v2/media/${fileB.id}/usage`, as());
-    expect(usage.body.entries).toEqual([{ id: first, modelId: expect.any(String), namespace: "post", copies: ["draft", "published"] }]);
+    expect(usage.body.entries).toEqual([{ id: first, modelId: expect.any(String), namespace: "post", title: "Refs", copies: ["draft", "published"] }]);
     expect((await entries(prod)).data[0].cover.alt).toBe("File A");
     expect((await entries(prod)).data[0].cover.alt).toBe("File A");
     await h.json("PATCH", `/v2/media/${fileA.id}`, { ...as(), body: { alt: "Edited" } });

@@ -381,7 +381,7 @@ describe("delete and usage", () => {
 
   test("usage names the entries; DELETE answers 409 media_in_use while used and keeps everything", async () => {
     const u = await h.json("GET", `/v2/media/${fileId}/usage`, as(token));
-    expect(u.body).toEqual({ entries: [{ id: entryId, modelId: expect.any(String), namespace: "post", copies: ["draft"] }] });
+    expect(u.body).toEqual({ entries: [{ id: entryId, modelId: expect.any(String), namespace: "post", title: "Hello", copies: ["draft"] }] });
     const r = await h.json("DELETE", `/v2/media/${fileId}`, as(token));
     expect(r.status).toBe(409);
     expect(r.body).toEqual({

@@ -2,15 +2,30 @@
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
 import { authHeaders, signOut } from "./session.ts";
-import type { Entry, EntryPage, EntrySort, EntryStatus, Member, Model, Project, Resolved, ScheduledAction, TreeNode, Version, WorkspaceList } from "./types.ts";
+import type {
+  Entry,
+  EntryPage,
+  EntrySort,
+  EntryStatus,
+  MediaFolder,
+  Member,
+  Model,
+  Project,
+  Resolved,
+  ScheduledAction,
+  TreeNode,
+  Version,
+  WorkspaceList,
+} from "./types.ts";
 
-/** A refusal from the server: the status, its `code`, and the field it names, if any. */
+/** A refusal from the server: the status, its `code`, the field it names, if any, and the whole body. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly code: string | null,
     readonly field: string | null,
+    readonly body: Record<string, unknown> | null = null,
   ) {
     super(message);
   }
@@ -30,10 +45,24 @@ export function currentProjectId(): string | null {
 
 type Query = Record<string, string | number | undefined | null>;
 
+/** The headers of every /v2 request: JSON answers, the person's bearer token, the project acted in. */
+export async function requestHeaders(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { accept: "application/json", ...extra, ...(await authHeaders()) };
+  if (projectId) headers["x-svc-project"] = projectId;
+  return headers;
+}
+
+/** The ApiError of a refused answer (`json` is its parsed body, if any); a 401 also signs out. */
+export function refusalOf(status: number, json: Record<string, unknown> | null): ApiError {
+  if (status === 401) signOut();
+  // `path` is how a layout refusal names the part of the document to fix (interface.md, Entry layouts).
+  const named = [json?.field, json?.param, json?.path].find((v): v is string => typeof v === "string");
+  return new ApiError(status, String(json?.error ?? `The server answered ${status}.`), (json?.code as string) ?? null, named ?? null, json);
+}
+
 /** Sends one /v2 request; screens reach it through the typed functions of api/*.ts. */
 export async function call<T>(method: string, path: string, opts: { body?: unknown; query?: Query; headers?: Record<string, string> } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json", ...opts.headers, ...(await authHeaders()) };
-  if (projectId) headers["x-svc-project"] = projectId;
+  const headers = await requestHeaders(opts.headers);
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   let url = path;
   if (opts.query) {
@@ -45,13 +74,7 @@ export async function call<T>(method: string, path: string, opts: { body?: unkno
   const res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   if (res.status === 204) return undefined as T;
   const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-  if (!res.ok) {
-    if (res.status === 401) signOut();
-    // `path` is how a layout refusal names the part of the document to fix (interface.md, Entry layouts).
-    const named = [json?.field, json?.param, json?.path].find((v): v is string => typeof v === "string");
-    const field = named ?? null;
-    throw new ApiError(res.status, String(json?.error ?? `The server answered ${res.status}.`), (json?.code as string) ?? null, field);
-  }
+  if (!res.ok) throw refusalOf(res.status, json);
   return json as T;
 }
 
@@ -62,12 +85,12 @@ export const keys = {
   models: (project: string) => ["models", project] as const,
   workspaces: (project: string) => ["workspaces", project] as const,
   tree: (project: string, workspace: string) => ["workspace-tree", project, workspace] as const,
-  mediaFolders: (project: string) => ["media-folders", project] as const,
   entries: (project: string, model: string) => ["entries", project, model] as const,
   entryList: (project: string, model: string, filter: EntryFilter) => ["entries", project, model, filter] as const,
   entry: (project: string, id: string) => ["entry", project, id] as const,
   versions: (project: string, id: string) => ["versions", project, id] as const,
   scheduled: (project: string, id: string) => ["scheduled", project, id] as const,
+  mediaFolders: (project: string) => ["media-folders", project] as const,
 };
 
 /** The filters of an entry list. */
@@ -83,19 +106,6 @@ export interface BulkAnswer {
   dryRun?: true;
   counts?: { done: number; skipped: number; failed: number };
   batchId?: string;
-}
-
-/** A file of the media library (decisions.md section 10), as the editor uses it. */
-export interface MediaFile {
-  id: string;
-  filename: string;
-  kind: string;
-  mimeType: string;
-  alt: string;
-  title: string;
-  url: string;
-  width: number | null;
-  height: number | null;
 }
 
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
@@ -115,25 +125,9 @@ export const api = {
   models: {
     list: () => call<{ data: Model[] }>("GET", "/v2/models").then((r) => r.data),
   },
-  media: {
-    /** The library's folders (GET /v2/media-folders), each with its parent's id. */
-    folders: () => call<{ data: { id: string; name: string; parent: string | null }[] }>("GET", "/v2/media-folders").then((r) => r.data),
-    /** One file of the library (GET /v2/media/:id). */
-    get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
-    /** Files, newest first, matching `q` (filename, title, alt) and of one kind. */
-    list: (q: string, kind?: string) => call<{ data: MediaFile[] }>("GET", "/v2/media", { query: { q, kind, limit: 50 } }).then((r) => r.data),
-    /** Uploads one file (POST /v2/media, multipart); the answer is its record. */
-    upload: async (file: File, alt?: string): Promise<MediaFile> => {
-      const body = new FormData();
-      body.append("file", file, file.name);
-      if (alt) body.append("alt", alt);
-      const headers: Record<string, string> = { accept: "application/json", ...(await authHeaders()) };
-      if (projectId) headers["x-svc-project"] = projectId;
-      const res = await fetch("/v2/media", { method: "POST", headers, body });
-      const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-      if (!res.ok) throw new ApiError(res.status, String(json?.error ?? `The server answered ${res.status}.`), (json?.code as string) ?? null, null);
-      return json as unknown as MediaFile;
-    },
+  mediaFolders: {
+    /** Every media folder of the project (the rail names its media folder nodes; the library builds the tree). */
+    list: () => call<{ data: MediaFolder[] }>("GET", "/v2/media-folders").then((r) => r.data),
   },
   previews: {
     /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */

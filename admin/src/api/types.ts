@@ -178,3 +178,26 @@ export interface ScheduledAction {
   resolved: Resolved;
   status: "pending" | "running" | "done" | "failed" | "dead" | "cancelled";
 }
+
+/** A folder of the media library (GET /v2/media-folders): a tree by `parent`. */
+export interface MediaFolder {
+  id: string;
+  name: string;
+  parent: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The recorded kind of a file (interface.md MediaKind). */
+export type MediaKind = "image" | "video" | "audio" | "document" | "pdf" | "file" | "unknown";
+
+/** Every kind with the word people read, in the order interface.md lists them. */
+export const KIND_WORDS: Record<MediaKind, string> = {
+  image: "Image",
+  video: "Video",
+  audio: "Audio",
+  document: "Document",
+  pdf: "PDF",
+  file: "File",
+  unknown: "Unknown",
+};

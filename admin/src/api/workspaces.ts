@@ -2,7 +2,7 @@
 // lazily loaded Workspaces screens. The rail reads the list and the tree through `api` in
 // client.ts with the same query keys, so a change made here shows in the rail at once.
 import { api, call, keys } from "./client.ts";
-import type { TreeNode, Workspace, WorkspaceList } from "./types.ts";
+import type { MediaFolder, TreeNode, Workspace, WorkspaceList } from "./types.ts";
 
 /** A node of the document form that `PUT .../tree` takes; `id` is kept when given. */
 export type DocNode =
@@ -10,13 +10,6 @@ export type DocNode =
   | { id?: string; model: string }
   | { id?: string; entry: string }
   | { id?: string; media_folder: string };
-
-/** A folder of the media library (GET /v2/media-folders). */
-export interface MediaFolder {
-  id: string;
-  name: string;
-  parent: string | null;
-}
 
 /**
  * The templates a workspace is created from (interface.md, Workspace: `blank`, `website`,
@@ -48,7 +41,7 @@ export const workspaceApi = {
   setDefault: (id: string) => call<Workspace>("PUT", `/v2/workspaces/${id}/default`),
   assigned: (id: string) => call<{ workspaceId: string; userIds: string[] }>("GET", `/v2/workspaces/${id}/assign`).then((r) => r.userIds),
   assign: (id: string, userIds: string[]) => call<{ workspaceId: string; userIds: string[] }>("PUT", `/v2/workspaces/${id}/assign`, { body: { userIds } }),
-  mediaFolders: (): Promise<MediaFolder[]> => api.media.folders(),
+  mediaFolders: (): Promise<MediaFolder[]> => api.mediaFolders.list(),
 };
 
 /** Query keys of the Workspaces screens; the list and trees share the rail's keys. */

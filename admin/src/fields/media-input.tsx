@@ -1,46 +1,45 @@
 // A media field's value (decisions.md section 10): a reference `{ id, alt? }` to a file of the
 // project's library, chosen from the library or uploaded here, with the field's own alt text
 // (the file's alt shows through when it is empty). A value written before the library existed
-// (a full object with a url) is shown by its URL until it is replaced.
+// (a full object with a url) is shown by its URL until it is replaced. The picker is the
+// library's own grid (ui/media-grid.tsx), searched on the server and paged by cursor.
 import { useId, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type MediaFile } from "../api/client.ts";
+import { type MediaFile, mediaApi, mediaKeys, uploadProblem } from "../api/media.ts";
+import type { MediaKind } from "../api/types.ts";
 import { labelOf } from "../api/models.ts";
+import { useProject } from "../screens/shell/project-context.ts";
 import { Dialog } from "../ui/dialog.tsx";
+import { LoadMore, MediaGrid, useMediaPages } from "../ui/media-grid.tsx";
+import { MediaThumb } from "../ui/media-thumb.tsx";
 import type { InputProps } from "./kinds.tsx";
 
 type MediaValue = { id: string; alt?: string; url?: string } | null;
 
 /** The library kinds a field of each type takes (an image field lists images only). */
-const KIND_OF: Record<string, string | undefined> = { image: "image", video: "video" };
+const KIND_OF: Record<string, MediaKind | undefined> = { image: "image", video: "video" };
 
-/**
- * A small preview URL of a file: an image at 160 px in the best format the browser takes, from
- * this server's own /media path (the record's URL may name a CDN host the admin's CSP refuses).
- */
-function thumb(f: MediaFile): string | null {
-  return f.kind === "image" && !f.mimeType.includes("svg") ? `${new URL(f.url).pathname}?w=160&fm=auto` : null;
-}
-
-/** The library, searchable, as a list of files to choose from. */
-function LibraryDialog(props: { open: boolean; label: string; kind: string | undefined; onChoose(f: MediaFile): void; onCancel(): void }) {
+/** The library, searchable, as a grid of files to choose from. */
+function LibraryDialog(props: { open: boolean; label: string; kind: MediaKind | undefined; onChoose(f: MediaFile): void; onCancel(): void }) {
+  const { project } = useProject();
   const [q, setQ] = useState("");
-  const files = useQuery({ queryKey: ["media", q, props.kind], queryFn: () => api.media.list(q, props.kind), enabled: props.open });
+  const pages = useMediaPages(project.id, { q: q || undefined, kind: props.kind }, props.open);
   return (
     <Dialog open={props.open} title={`Choose a file for ${props.label}`} onCancel={props.onCancel}>
       <input type="search" aria-label="Search the library" value={q} onChange={(e) => setQ(e.target.value)} />
-      {files.isError && <p role="alert">{files.error.message}</p>}
-      <ul className="media-grid">
-        {(files.data ?? []).map((f) => (
-          <li key={f.id}>
-            <button type="button" className="btn btn-quiet" onClick={() => props.onChoose(f)}>
-              {thumb(f) && <img src={thumb(f)!} alt="" width={80} height={60} />}
-              {`Choose ${f.filename}`}
-            </button>
-          </li>
-        ))}
-        {files.data?.length === 0 && <li className="muted">No files match.</li>}
-      </ul>
+      {pages.isError && <p role="alert">{pages.error.message}</p>}
+      <MediaGrid
+        files={pages.files}
+        label="Files of the library"
+        control={(f, body) => (
+          <button type="button" className="btn btn-quiet" onClick={() => props.onChoose(f)}>
+            <span className="visually-hidden">Choose </span>
+            {body}
+          </button>
+        )}
+      />
+      {pages.isSuccess && pages.files.length === 0 && <p className="muted">No files match.</p>}
+      <LoadMore pages={pages} />
       <button type="button" className="btn" onClick={props.onCancel}>
         Cancel
       </button>
@@ -51,37 +50,40 @@ function LibraryDialog(props: { open: boolean; label: string; kind: string | und
 /** The input of an image, video or file field. */
 export function MediaInput(p: InputProps) {
   const client = useQueryClient();
+  const { project } = useProject();
   const label = labelOf(p.field);
   const uploadId = useId();
   const value = (p.value && typeof p.value === "object" && !Array.isArray(p.value) ? p.value : null) as MediaValue;
   const ref = value && !value.url ? value.id : null;
-  const file = useQuery({ queryKey: ["media-file", ref], queryFn: () => api.media.get(ref!), enabled: ref !== null });
+  const file = useQuery({ queryKey: mediaKeys.file(project.id, ref ?? ""), queryFn: () => mediaApi.get(ref!), enabled: ref !== null });
   const [choosing, setChoosing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The share of the upload sent, while one runs.
+  const [sent, setSent] = useState<number | null>(null);
+  const busy = sent !== null;
 
   const upload = async (f: File | undefined) => {
     if (!f) return;
-    setBusy(true);
+    setSent(0);
     setProblem(null);
     try {
-      const made = await api.media.upload(f);
-      client.setQueryData(["media-file", made.id], made);
+      const made = await mediaApi.upload(f, { onProgress: setSent });
+      client.setQueryData(mediaKeys.file(project.id, made.id), made);
+      void client.invalidateQueries({ queryKey: mediaKeys.all(project.id) });
       p.onChange({ id: made.id });
     } catch (e) {
-      setProblem(e instanceof Error ? e.message : String(e));
+      setProblem(uploadProblem(e));
     } finally {
-      setBusy(false);
+      setSent(null);
     }
   };
 
-  const shown = file.data ? thumb(file.data) : null;
   return (
     <div className="media-input">
       {value?.url && <p className="muted">{value.url}</p>}
       {file.data && (
         <figure>
-          {shown && <img src={shown} alt={value?.alt || file.data.alt || ""} width={160} />}
+          <MediaThumb file={file.data} width={160} alt={value?.alt || file.data.alt || ""} />
           <figcaption>{file.data.filename}</figcaption>
         </figure>
       )}
@@ -91,7 +93,7 @@ export function MediaInput(p: InputProps) {
           Choose from library
         </button>
         <label className="btn" htmlFor={uploadId}>
-          {busy ? "Uploading…" : "Upload"}
+          {sent !== null ? `Uploading… ${Math.round(sent * 100)}%` : "Upload"}
           <input
             id={uploadId}
             type="file"
@@ -123,7 +125,7 @@ export function MediaInput(p: InputProps) {
         kind={KIND_OF[p.field.type === "array" ? (p.field.arrayType ?? "") : p.field.type]}
         onCancel={() => setChoosing(false)}
         onChoose={(f) => {
-          client.setQueryData(["media-file", f.id], f);
+          client.setQueryData(mediaKeys.file(project.id, f.id), f);
           p.onChange({ id: f.id });
           setChoosing(false);
         }}

@@ -16,3 +16,8 @@ export function Refusal({ error }: { error: Error }) {
 export function canIntegrate(role: string): boolean {
   return role === "owner" || role === "admin" || role === "developer";
 }
+
+/** Whether a project role may upload, edit and delete media (decisions.md 2: owner, admin, editor). */
+export function canEditMedia(role: string): boolean {
+  return role === "owner" || role === "admin" || role === "editor";
+}

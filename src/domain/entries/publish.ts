@@ -127,7 +127,7 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
 }
 
 /** An entry's title for events: its `title` text field, else its first text field, else null. */
-export function titleOf(m: Model, data: Record<string, unknown>): string | null {
+export function titleOf(m: Pick<Model, "fields">, data: Record<string, unknown>): string | null {
   const f = m.fields.find((x) => x.namespace === "title" && x.type === "string") ?? m.fields.find((x) => x.type === "string");
   const v = f ? data[f.id] : null;
   return typeof v === "string" ? v : null;

@@ -3,13 +3,15 @@
 // SQLite narrows the rows with a LIKE on the quoted id (ids are UUIDs, so the text occurs nowhere
 // else by chance); each candidate's media fields are then read to be sure.
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { titleOf } from "../entries/publish.ts";
 import { type FieldDef, isMediaField } from "../models/fields.ts";
 
-/** One entry that uses a file, and which of its copies do. */
+/** One entry that uses a file, its title (from the draft), and which of its copies do. */
 export interface MediaUse {
   id: string;
   modelId: string;
   namespace: string;
+  title: string | null;
   copies: ("draft" | "published")[];
 }
 
@@ -23,13 +25,14 @@ export function mediaIdsOf(value: unknown): string[] {
   return out;
 }
 
-/** The media field ids of every model, by model id. */
-function mediaFieldsByModel(h: ProjectHandle): Map<string, { namespace: string; fields: string[] }> {
+/** The models with media fields, by model id: namespace, every field (for the title) and the media field ids. */
+function mediaFieldsByModel(h: ProjectHandle): Map<string, { namespace: string; all: FieldDef[]; fields: string[] }> {
   const rows = h.sqlite.query("SELECT id, namespace, fields FROM models").all() as { id: string; namespace: string; fields: string }[];
-  const out = new Map<string, { namespace: string; fields: string[] }>();
+  const out = new Map<string, { namespace: string; all: FieldDef[]; fields: string[] }>();
   for (const r of rows) {
-    const fields = (JSON.parse(r.fields) as FieldDef[]).filter(isMediaField).map((f) => f.id);
-    if (fields.length) out.set(r.id, { namespace: r.namespace, fields });
+    const all = JSON.parse(r.fields) as FieldDef[];
+    const fields = all.filter(isMediaField).map((f) => f.id);
+    if (fields.length) out.set(r.id, { namespace: r.namespace, all, fields });
   }
   return out;
 }
@@ -46,15 +49,13 @@ export function mediaUsage(h: ProjectHandle, mediaId: string): MediaUse[] {
   for (const r of rows) {
     const m = models.get(r.model_id);
     if (!m) continue;
-    const uses = (data: string | null) => {
-      if (data === null) return false;
-      const d = JSON.parse(data) as Record<string, unknown>;
-      return m.fields.some((f) => mediaIdsOf(d[f]).includes(mediaId));
-    };
+    const draft = JSON.parse(r.draft_data) as Record<string, unknown>;
+    const uses = (d: Record<string, unknown> | null) => d !== null && m.fields.some((f) => mediaIdsOf(d[f]).includes(mediaId));
     const copies: MediaUse["copies"] = [];
-    if (uses(r.draft_data)) copies.push("draft");
-    if (uses(r.published_data)) copies.push("published");
-    if (copies.length) out.push({ id: r.id, modelId: r.model_id, namespace: m.namespace, copies });
+    if (uses(draft)) copies.push("draft");
+    if (uses(r.published_data === null ? null : (JSON.parse(r.published_data) as Record<string, unknown>))) copies.push("published");
+    // The title lets a person (the admin's usage list, the in-use warning) tell the entries apart.
+    if (copies.length) out.push({ id: r.id, modelId: r.model_id, namespace: m.namespace, title: titleOf({ fields: m.all }, draft), copies });
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
-import type { Model, TreeNode } from "../../api/types.ts";
+import type { MediaFolder, Model, TreeNode } from "../../api/types.ts";
 
 const COLLAPSED = "capa.rail.collapsed";
 
@@ -16,22 +16,19 @@ function readCollapsed(): Set<string> {
   }
 }
 
-/** Whether a tree holds a media folder node anywhere. */
-function holdsMediaFolder(nodes: TreeNode[]): boolean {
-  return nodes.some((n) => n.type === "media_folder" || (n.type === "folder" && holdsMediaFolder(n.children)));
-}
-
 /** The rail's workspace navigation for one project. */
 export function Rail({ projectId }: { projectId: string }) {
   const models = useQuery({ queryKey: keys.models(projectId), queryFn: api.models.list });
   const workspaces = useQuery({ queryKey: keys.workspaces(projectId), queryFn: api.workspaces.list });
   const wsId = workspaces.data ? (workspaces.data.current ?? workspaces.data.default) : null;
   const tree = useQuery({ queryKey: keys.tree(projectId, wsId ?? ""), queryFn: () => api.workspaces.tree(wsId!), enabled: !!wsId });
+  // Media folder nodes are named by their folder: the list is asked for only when the tree has one.
+  const mediaFolders = useQuery({
+    queryKey: keys.mediaFolders(projectId),
+    queryFn: api.mediaFolders.list,
+    enabled: !!tree.data && hasMediaFolder(tree.data),
+  });
   const [collapsed, setCollapsed] = useState(readCollapsed);
-  // Media folder nodes carry only an id: their names come from the library, asked only when needed.
-  const hasMediaFolders = !!tree.data && holdsMediaFolder(tree.data);
-  const mediaFolders = useQuery({ queryKey: keys.mediaFolders(projectId), queryFn: api.media.folders, enabled: hasMediaFolders });
-  const folderNames = new Map((mediaFolders.data ?? []).map((f) => [f.id, f.name]));
 
   function toggle(id: string) {
     const next = new Set(collapsed);
@@ -48,7 +45,7 @@ export function Rail({ projectId }: { projectId: string }) {
   const name = wsId ? workspaces.data?.data.find((w) => w.id === wsId)?.name : null;
   let body: React.ReactNode;
   if (models.isPending || workspaces.isPending || (wsId && tree.isPending)) body = <p className="muted">Loading…</p>;
-  else if (wsId && tree.data) body = <Nodes nodes={tree.data} ctx={{ collapsed, toggle, folderNames }} />;
+  else if (wsId && tree.data) body = <Nodes nodes={tree.data} ctx={{ models: models.data ?? [], folders: mediaFolders.data ?? [], collapsed, toggle }} />;
   else body = <ModelList models={models.data ?? []} />;
 
   return (
@@ -74,14 +71,19 @@ function ModelList({ models }: { models: Model[] }) {
   );
 }
 
-/** What every rail node shares: the collapsed folders, the toggle, and media folder names by id. */
-interface NodeContext {
+/** What every node of the tree needs: models and media folders by id, and the folders' state. */
+interface Ctx {
+  models: Model[];
+  folders: MediaFolder[];
   collapsed: Set<string>;
   toggle(id: string): void;
-  folderNames: Map<string, string>;
 }
 
-function Nodes({ nodes, ctx }: { nodes: TreeNode[]; ctx: NodeContext }) {
+function hasMediaFolder(nodes: TreeNode[]): boolean {
+  return nodes.some((n) => n.type === "media_folder" || (n.type === "folder" && hasMediaFolder(n.children)));
+}
+
+function Nodes({ nodes, ctx }: { nodes: TreeNode[]; ctx: Ctx }) {
   return (
     <ul>
       {nodes.map((n) => (
@@ -93,7 +95,7 @@ function Nodes({ nodes, ctx }: { nodes: TreeNode[]; ctx: NodeContext }) {
   );
 }
 
-function NodeItem({ node, ctx }: { node: TreeNode; ctx: NodeContext }) {
+function NodeItem({ node, ctx }: { node: TreeNode; ctx: Ctx }) {
   switch (node.type) {
     case "folder": {
       const open = !ctx.collapsed.has(node.id);
@@ -121,6 +123,10 @@ function NodeItem({ node, ctx }: { node: TreeNode; ctx: NodeContext }) {
         </Link>
       );
     case "media_folder":
-      return <Link to="/media">{ctx.folderNames.get(node.mediaFolderId) ?? "Media folder"}</Link>;
+      return (
+        <Link to="/media" search={{ folder: node.mediaFolderId }}>
+          {ctx.folders.find((f) => f.id === node.mediaFolderId)?.name ?? "Media folder"}
+        </Link>
+      );
   }
 }

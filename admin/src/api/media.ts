@@ -1,0 +1,140 @@
+// The media library routes of /v2 (decisions.md section 10), shared by the library screens and
+// the entry editor's media fields. Uploads go one file per request through XMLHttpRequest, so
+// each file reports its own progress and its own refusal, with the same headers `call` sends.
+import { ApiError, call, refusalOf, requestHeaders } from "./client.ts";
+import type { MediaFolder, MediaKind } from "./types.ts";
+
+/** A file of the library: the record of decisions.md section 10. */
+export interface MediaFile {
+  id: string;
+  filename: string;
+  kind: MediaKind;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration?: number | null;
+  alt: string;
+  title: string;
+  folder: string | null;
+  focalPoint: { x: number; y: number } | null;
+  /** ThumbHash of images, base64. */
+  placeholder: string | null;
+  url: string;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+}
+
+/** What a record's editor may change (PATCH /v2/media/:id). */
+export type MediaPatch = Partial<Pick<MediaFile, "alt" | "title" | "folder" | "focalPoint" | "filename">>;
+
+/** An entry that references a file (GET /v2/media/:id/usage, and the `entries` of 409 media_in_use). */
+export interface MediaUse {
+  id: string;
+  modelId: string;
+  namespace: string;
+  title: string | null;
+  copies: ("draft" | "published")[];
+}
+
+/** The list's filters: a folder id (`""` the files in no folder), a kind, and text. */
+export interface MediaFilter {
+  folder?: string;
+  kind?: MediaKind;
+  q?: string;
+}
+
+/** One page of the library, newest first, with the cursor of the next page. */
+export interface MediaPage {
+  data: MediaFile[];
+  next: string | null;
+}
+
+/** How one upload is going: the share of bytes sent, from 0 to 1. */
+export type Progress = (sent: number) => void;
+
+/**
+ * Uploads one file into the library (POST /v2/media, multipart), reporting the bytes sent. The
+ * answer is the record; a refusal (too large, empty, unreadable) rejects with its ApiError.
+ */
+async function upload(file: File, opts: { folder?: string | null; onProgress?: Progress } = {}): Promise<MediaFile> {
+  const body = new FormData();
+  body.append("file", file, file.name);
+  if (opts.folder) body.append("folder", opts.folder);
+  const headers = await requestHeaders();
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/v2/media");
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) opts.onProgress?.(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let json: Record<string, unknown> | null = null;
+      try {
+        json = JSON.parse(xhr.responseText) as Record<string, unknown>;
+      } catch {
+        // A body that is not JSON leaves the status to speak.
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(json as unknown as MediaFile);
+      else reject(refusalOf(xhr.status, json));
+    };
+    xhr.onerror = () => reject(new Error("The upload was cut off: the connection to the server failed."));
+    xhr.send(body);
+  });
+}
+
+/** The library routes, one function per documented route. */
+export const mediaApi = {
+  list: (filter: MediaFilter, after: string | null, limit = 40) =>
+    call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, after, limit } }),
+  get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
+  update: (id: string, patch: MediaPatch) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
+  /** Deletes a file; without `force` a file in use answers 409 media_in_use naming the entries. */
+  remove: (id: string, force = false) => call<void>("DELETE", `/v2/media/${id}`, { query: { force: force ? "true" : undefined } }),
+  usage: (id: string) => call<{ entries: MediaUse[] }>("GET", `/v2/media/${id}/usage`).then((r) => r.entries),
+  upload,
+  folders: {
+    create: (name: string, parent: string | null) => call<MediaFolder>("POST", "/v2/media-folders", { body: { name, parent } }),
+    update: (id: string, patch: { name?: string; parent?: string | null }) => call<MediaFolder>("PATCH", `/v2/media-folders/${id}`, { body: patch }),
+    remove: (id: string) => call<void>("DELETE", `/v2/media-folders/${id}`),
+  },
+};
+
+/** Query keys of the library; everything of a project's library sits under `all`. */
+export const mediaKeys = {
+  all: (project: string) => ["media", project] as const,
+  list: (project: string, filter: MediaFilter) => ["media", project, "list", filter] as const,
+  file: (project: string, id: string) => ["media", project, "file", id] as const,
+  usage: (project: string, id: string) => ["media", project, "usage", id] as const,
+};
+
+/**
+ * A preview URL of a file at `width` px in the best format the browser takes, from this server's
+ * own /media path (the record's URL may name a CDN host the admin's CSP refuses); null for files
+ * that are not raster images.
+ */
+export function thumbUrl(f: Pick<MediaFile, "kind" | "mimeType" | "url">, width = 160): string | null {
+  return f.kind === "image" && !f.mimeType.includes("svg") ? `${new URL(f.url).pathname}?w=${width}&fm=auto` : null;
+}
+
+const units = ["bytes", "KB", "MB", "GB"];
+
+/** A size in bytes as people read it (1,024 bytes to the KB). */
+export function sizeWords(bytes: number): string {
+  let n = bytes;
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} bytes` : `${n.toFixed(n < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+/** An upload's refusal in words for the row of its file (the limit in KB or MB rather than bytes). */
+export function uploadProblem(e: unknown): string {
+  if (e instanceof ApiError && e.code === "file_too_large" && typeof e.body?.limit === "number") return `Too large: the limit is ${sizeWords(e.body.limit)}.`;
+  if (e instanceof ApiError && e.code === "file_empty") return "The file is empty.";
+  return e instanceof Error ? e.message : String(e);
+}

@@ -70,6 +70,7 @@ export const entryRoute = createRoute({
 /** The screens reached from the rail's foot, in the order of its links. */
 const SCREENS = [
   ["models", "Models"],
+  ["workspaces", "Workspaces"],
   ["media", "Media"],
   ["keys", "API keys"],
   ["webhooks", "Webhooks"],
@@ -80,6 +81,7 @@ const SCREENS = [
 /** The screens without filters in the URL (issue 14), each its own chunk loaded when first opened. */
 const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media">, RouteComponent> = {
   models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
+  workspaces: lazyRouteComponent(() => import("./screens/workspaces/workspaces-screen.tsx"), "WorkspacesScreen"),
   keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
   webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
   people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
@@ -137,6 +139,13 @@ const modelRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/models/model-screen.tsx"), "ModelScreen"),
 });
 
+/** One workspace: its details, its arrangement editor and its members. */
+const workspaceRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "workspaces/$workspaceId",
+  component: lazyRouteComponent(() => import("./screens/workspaces/workspace-screen.tsx"), "WorkspaceScreen"),
+});
+
 /** The entry layout editor of one model, with its live preview. */
 const layoutRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -158,7 +167,19 @@ const screenRoutes = (Object.keys(PLAIN) as (keyof typeof PLAIN)[]).map((path) =
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  appRoute.addChildren([homeRoute, listRoute, newEntryRoute, entryRoute, ...screenRoutes, mediaRoute, mediaFileRoute, webhookRoute, modelRoute, layoutRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    listRoute,
+    newEntryRoute,
+    entryRoute,
+    ...screenRoutes,
+    mediaRoute,
+    mediaFileRoute,
+    webhookRoute,
+    modelRoute,
+    layoutRoute,
+    workspaceRoute,
+  ]),
 ]);
 
 /** The router, mounted under /admin. */

@@ -229,9 +229,9 @@ describe("listing, visibility and editing", () => {
   });
 
   test("PUT refuses other keys, a bad name and an unknown id", async () => {
-    const vis = await h.json("PUT", `/v2/workspaces/${team.id}`, as(editor, { visibility: "private" }));
-    expect(vis.status).toBe(400);
-    expect(vis.body).toEqual({ error: "visibility cannot be changed here; send name or icon", code: "invalid_body", field: "visibility" });
+    const other = await h.json("PUT", `/v2/workspaces/${team.id}`, as(editor, { template: "website" }));
+    expect(other.status).toBe(400);
+    expect(other.body).toEqual({ error: "template cannot be changed here; send name, icon or visibility", code: "invalid_body", field: "template" });
     const bad = await h.json("PUT", `/v2/workspaces/${team.id}`, as(editor, { name: "" }));
     expect(bad.body).toEqual({ error: "name must be 1 to 120 characters", code: "invalid_body", field: "name" });
     const unknown = await h.json("PUT", "/v2/workspaces/0192f0c1-0000-7000-8000-000000000000", as(editor, { name: "X" }));

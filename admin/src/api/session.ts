@@ -130,6 +130,18 @@ export function restoreSession(): Promise<boolean> {
   return restored;
 }
 
+/** The signed-in person's user id (the access token's `sub`), or null when signed out. */
+export function signedInUserId(): string | null {
+  if (!held) return null;
+  try {
+    const part = held.accessToken.split(".")[1] ?? "";
+    const json = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: unknown };
+    return typeof json.sub === "string" ? json.sub : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether a person is signed in. */
 export function isSignedIn(): boolean {
   return held !== null;

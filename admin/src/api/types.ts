@@ -117,6 +117,15 @@ export interface EntryPage {
 export interface Workspace {
   id: string;
   name: string;
+  icon: string | null;
+  visibility: "team" | "private";
+  template: string;
+  /** Who created it: a person (`user`) or a key (`api_key`), by id. */
+  createdBy: { kind: string; id: string };
+  createdAt: string;
+  updatedAt: string;
+  /** How many nodes its tree holds. */
+  nodes: number;
   isCurrent: boolean;
   isDefault: boolean;
 }
@@ -130,7 +139,7 @@ export interface WorkspaceList {
 
 /** A node of a workspace tree (GET /v2/workspaces/:id/tree). */
 export type TreeNode =
-  | { id: string; type: "folder"; name: string; children: TreeNode[] }
+  | { id: string; type: "folder"; name: string; icon?: string | null; children: TreeNode[] }
   | { id: string; type: "model"; modelId: string; namespace: string | null; name: string | null; missing: boolean }
   | { id: string; type: "entry"; entryId: string; modelId: string | null; namespace: string | null; title: string | null; missing: boolean }
   | { id: string; type: "media_folder"; mediaFolderId: string };

@@ -164,13 +164,30 @@ export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, bod
   return recordFor(h, p, workspaceOrFail(h, p, row.id));
 }
 
-/** `PUT /v2/workspaces/:id { name?, icon? }`: rename or change the icon. */
+/**
+ * A change of visibility. Private means "its creator's" (interface.md, Workspace), so only the
+ * creator may make a workspace private, and never while it is the project's default or assigned
+ * to members: those pointers would lead others to a workspace they can no longer see.
+ */
+function checkNewVisibility(s: Services, h: ProjectHandle, p: Principal, row: WorkspaceRow, v: unknown): string {
+  const visibility = checkVisibility(p, v, row.visibility);
+  if (visibility === "private" && row.visibility !== "private") {
+    if (row.createdBy !== principalKey(p)) badField("visibility", "Only the person who created a workspace can make it private");
+    if (defaultId(h) === row.id) badField("visibility", "The project's default workspace stays team; make another workspace the default first");
+    const assigned = assignedUserIds(s, h, row.id).length;
+    if (assigned > 0) badField("visibility", `This workspace is assigned to ${assigned} member${assigned === 1 ? "" : "s"}; assign them another first`);
+  }
+  return visibility;
+}
+
+/** `PUT /v2/workspaces/:id { name?, icon?, visibility? }`: rename, change the icon or the visibility. */
 export function updateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["name", "icon"].includes(k)) badField(k, `${k} cannot be changed here; send name or icon`);
+  for (const k of Object.keys(body)) if (!["name", "icon", "visibility"].includes(k)) badField(k, `${k} cannot be changed here; send name, icon or visibility`);
   const patch: Partial<WorkspaceRow> = { updatedAt: iso(s.clock.now()) };
   if (body.name !== undefined) patch.name = checkName(body.name);
   if (body.icon !== undefined) patch.icon = checkIcon(body.icon, "icon");
+  if (body.visibility !== undefined) patch.visibility = checkNewVisibility(s, h, p, row, body.visibility);
   h.db.update(workspaces).set(patch).where(eq(workspaces.id, row.id)).run();
   return recordFor(h, p, workspaceOrFail(h, p, row.id));
 }
@@ -242,6 +259,19 @@ export function setDefault(h: ProjectHandle, p: Principal, id: string) {
     .onConflictDoUpdate({ target: settings.name, set: { value: row.id } })
     .run();
   return recordFor(h, p, row);
+}
+
+/** `GET /v2/workspaces/:id/assign`: the members assigned this workspace, in the form `PUT .../assign` answers. */
+export function assignedMembers(s: Services, h: ProjectHandle, p: Principal, id: string) {
+  const row = workspaceOrFail(h, p, id);
+  return { workspaceId: row.id, userIds: assignedUserIds(s, h, row.id) };
+}
+
+/** The members (still in the project) assigned a workspace, sorted. */
+function assignedUserIds(s: Services, h: ProjectHandle, workspaceId: string): string[] {
+  const prefs = h.db.select().from(workspacePrefs).where(eq(workspacePrefs.assignedWorkspaceId, workspaceId)).all();
+  const ids = prefs.filter((r) => r.principal.startsWith("user:")).map((r) => r.principal.slice("user:".length));
+  return ids.filter((u) => membershipOf(s, h.id, u)).sort();
 }
 
 /**

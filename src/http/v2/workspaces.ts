@@ -5,6 +5,7 @@ import type { Services } from "../../services.ts";
 import { managementAuth, MOUNTS, type Mount } from "../plugins/management.ts";
 import { jsonBody } from "./body.ts";
 import {
+  assignedMembers,
   assignWorkspace,
   createWorkspace,
   deleteWorkspace,
@@ -142,6 +143,13 @@ function nodeGroup(s: Services, mount: Mount): AnyElysia {
       "/:id/default",
       ({ principal: p, project: h, params }) => {
         return setDefault(h, p, params.id);
+      },
+      { person: "settings:update" },
+    )
+    .get(
+      "/:id/assign",
+      ({ principal: p, project: h, params }) => {
+        return assignedMembers(s, h, p, params.id);
       },
       { person: "settings:update" },
     )

@@ -7,6 +7,7 @@ import { signOut } from "../../api/session.ts";
 import { SCREEN_LINKS } from "../../router.tsx";
 import { lastProject, ProjectContext, rememberProject, type ProjectState } from "./project-context.ts";
 import { Rail } from "./rail.tsx";
+import { PaletteHost } from "../palette/palette-host.tsx";
 
 /** The shell around every signed-in screen. */
 export function Shell() {
@@ -57,6 +58,7 @@ export function Shell() {
               ))}
             </select>
           </div>
+          <PaletteHost />
           <Rail key={state.project.id} projectId={state.project.id} />
           <div className="rail-foot">
             <nav aria-label="Screens">

@@ -48,6 +48,7 @@ export function createUser(s: Services, input: { email: string; password: string
     passwordHash: input.password === null ? null : Bun.password.hashSync(checkPassword(input.password)),
     lastProjectId: null,
     createdAt: iso(s.clock.now()),
+    sessionVersion: 0,
   };
   s.control.db.insert(users).values(row).run();
   return row;
@@ -55,7 +56,8 @@ export function createUser(s: Services, input: { email: string; password: string
 
 async function issueTokens(s: Services, user: User, ttlS: number) {
   const nowS = Math.floor(s.clock.now() / 1000);
-  const accessToken = await s.tokens.sign({ sub: user.id, iat: nowS, exp: nowS + ttlS });
+  // `sv` is the account's session version: a password change moves it and ends older tokens.
+  const accessToken = await s.tokens.sign({ sub: user.id, sv: user.sessionVersion, iat: nowS, exp: nowS + ttlS });
   const refreshToken = `rt_${randomToken(40)}`;
   s.control.db
     .insert(refreshTokens)

@@ -83,7 +83,9 @@ function ProfileForm({ me }: { me: Me }) {
 
   return (
     <>
-      <h1>Your profile</h1>
+      <div className="toolbar">
+        <h1>Your profile</h1>
+      </div>
       <form className="form-stack" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="profile-email">Email</label>

@@ -51,6 +51,8 @@ export function NewEntryScreen() {
 /** Splits a server error into a message per field namespace (`data.<ns>` or `<ns>`), else a general one. */
 function placeError(model: Model, err: unknown): { fields: Record<string, string>; general: string | null } {
   const message = err instanceof Error ? err.message : String(err);
+  // A refusal for the person's role (a role changed while the editor was open, say) is said as such.
+  if (err instanceof ApiError && err.status === 403) return { fields: {}, general: `Your role cannot do this here: ${message}` };
   if (err instanceof ApiError && err.field) {
     const ns = err.field.replace(/^data\./, "").split(/[.[]/)[0]!;
     if (model.fields.some((f) => f.namespace === ns)) return { fields: { [ns]: message }, general: null };

@@ -35,7 +35,7 @@ describe("sign in and out", () => {
     expect(await rail.getByRole("link").allTextContents()).toEqual(["Author", "Category", "Post", "Settings"]);
     const screens = page.getByRole("navigation", { name: "Screens" });
     await screens.getByRole("link", { name: "Settings", exact: true }).waitFor();
-    expect(await screens.getByRole("link").allTextContents()).toEqual(["Models", "Media", "API keys", "Webhooks", "People", "Settings"]);
+    expect(await screens.getByRole("link").allTextContents()).toEqual(["Scheduled", "Models", "Media", "API keys", "Webhooks", "People", "Settings"]);
     await expectAccessible(page);
     await screenshot(page, "home");
 

@@ -27,6 +27,11 @@ afterAll(async () => {
 
 const count = (page: Page, role: "button" | "link", name: string) => page.getByRole(role, { name, exact: true }).count();
 
+/** The Body field's CodeMirror editor, once loaded (a read-only textarea stands in until then). */
+function bodyEditor(page: Page) {
+  return page.getByRole("textbox", { name: "Body", exact: true }).and(page.locator(".cm-content"));
+}
+
 /** The words of the rail's Screens links. */
 async function screenLinks(page: Page): Promise<string[]> {
   return page.getByRole("navigation", { name: "Screens" }).getByRole("link").allTextContents();
@@ -54,6 +59,8 @@ describe("a viewer", () => {
     for (const word of ["Save", "Publish", "Unpublish", "Delete", "Schedule"]) expect(await count(page, "button", word)).toBe(0);
     expect(await page.getByLabel("Title", { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Role check");
+    // The code editors (CodeMirror) of markdown fields read but do not edit.
+    expect(await bodyEditor(page).getAttribute("contenteditable")).toBe("false");
     // What is scheduled is shown; no way to reschedule or cancel it.
     await page.getByText(/^Unpublish at .* UTC/).waitFor();
     expect(await page.getByRole("button", { name: /^(Reschedule|Cancel)/ }).count()).toBe(0);
@@ -112,6 +119,7 @@ describe("an editor", () => {
     await page.getByRole("heading", { name: "Role check", level: 1 }).waitFor();
     for (const word of ["Save", "Unpublish", "Delete", "Schedule"]) expect(await count(page, "button", word)).toBe(1);
     expect(await page.getByLabel("Title", { exact: true }).isDisabled()).toBe(false);
+    expect(await bodyEditor(page).getAttribute("contenteditable")).toBe("true");
 
     await open(page, "/scheduled", "Scheduled");
     await page.getByRole("button", { name: "Reschedule unpublish “Role check”" }).waitFor();

@@ -173,7 +173,7 @@ describe("scheduled actions", () => {
     expect(await day.getByRole("listitem").allTextContents()).toEqual(["08:30 Publish Spring launch Pending"]);
     expect(await day.getByRole("link", { name: "Spring launch" }).getAttribute("href")).toBe(`/admin/content/post/${launch}`);
     // Weeks start on Monday: March 2027 begins on a Monday, so its first cell is the 1st.
-    expect(await page.getByRole("table", { name: "Scheduled actions in March 2027" }).getByRole("cell").first().textContent()).toBe("1");
+    expect(await page.getByRole("table", { name: "Scheduled actions in March 2027" }).getByRole("cell").first().innerText()).toBe("1");
     await expectAccessible(page);
     await screenshot(page, "scheduled-calendar");
     await page.getByRole("link", { name: "Previous month" }).click();
@@ -208,4 +208,16 @@ describe("scheduled actions", () => {
     expect(after.counts.cancelled).toBe(24);
     expect(after.actions.every((a: { resolved: { at: string } }) => a.resolved.at === new Date(Math.floor(later / MIN) * MIN).toISOString())).toBe(true);
   }, 120_000);
+
+  test("at 360 px wide in dark mode the list and the calendar still read", async () => {
+    const page = await env.page({ width: 360, height: 780, colorScheme: "dark", timezoneId: "Europe/Berlin" });
+    await signIn(page, env.origin, "/admin/scheduled?status=cancelled");
+    await page.getByRole("table", { name: "Scheduled actions" }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "scheduled-list-360-dark");
+    await page.goto(`${env.origin}/admin/scheduled?view=calendar&month=2027-03`);
+    await page.getByRole("list", { name: "Actions on 2027-03-14" }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "scheduled-calendar-360-dark");
+  }, 60_000);
 });

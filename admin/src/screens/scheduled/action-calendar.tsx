@@ -103,6 +103,10 @@ export function ActionCalendar({ projectId, month, status }: { projectId: string
                   return (
                     <td key={d} className={d.startsWith(month) ? "cal-day" : "cal-day cal-other"} aria-current={d === today ? "date" : undefined}>
                       <time dateTime={d} className="cal-date">
+                        {/* The weekday shows only on narrow screens, where the days stack and the column headers are gone. */}
+                        <span className="cal-weekday" aria-hidden="true">
+                          {WEEKDAYS[(new Date(`${d}T00:00:00Z`).getUTCDay() + 6) % 7]![0]}{" "}
+                        </span>
                         {Number(d.slice(8))}
                       </time>
                       {actions.length > 0 && (
@@ -124,6 +128,7 @@ export function ActionCalendar({ projectId, month, status }: { projectId: string
         </table>
       </div>
       {list.isPending && <p>Loading…</p>}
+      {list.data && list.data.data.length === 0 && <p className="muted">Nothing is scheduled in these weeks.</p>}
     </section>
   );
 }

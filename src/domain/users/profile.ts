@@ -1,13 +1,11 @@
 // A person's own account: their profile (id, e-mail, name) and their password. Only the person
 // changes these, signed in as themselves (decisions.md section 2: no one ever sets another
 // person's password); the operator's CLI (`capa user password`) stays for accounts on the server.
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { refreshTokens, users } from "../../storage/control/schema.ts";
+import { eq } from "drizzle-orm";
+import { users } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
-import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
-import { writeControl } from "../unit-of-work.ts";
-import { checkPassword, getUser, startSession, type User } from "./service.ts";
+import { checkPassword, getUser, replacePassword, startSession, type User } from "./service.ts";
 
 /** The longest name a person may give themselves. */
 export const NAME_MAX = 100;
@@ -75,20 +73,7 @@ export async function changePassword(s: Services, userId: string, body: Record<s
   const ok = user.passwordHash !== null && (await Bun.password.verify(body.currentPassword, user.passwordHash));
   settle(ok);
   if (!ok) fail("wrong_password", { param: "currentPassword", extra: { field: "currentPassword" } });
-  const hash = await Bun.password.hash(next);
-  const now = iso(s.clock.now());
-  const changed = writeControl(s, () => {
-    s.control.db
-      .update(users)
-      .set({ passwordHash: hash, sessionVersion: sql`${users.sessionVersion} + 1` })
-      .where(eq(users.id, userId))
-      .run();
-    s.control.db
-      .update(refreshTokens)
-      .set({ usedAt: now })
-      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.usedAt)))
-      .run();
-    return getUser(s, userId)!;
-  });
+  replacePassword(s, userId, await Bun.password.hash(next));
+  const changed = getUser(s, userId)!;
   return startSession(s, changed);
 }

@@ -172,8 +172,9 @@ describe("scheduled actions", () => {
     const day = page.getByRole("list", { name: "Actions on 2027-03-14" });
     expect(await day.getByRole("listitem").allTextContents()).toEqual(["08:30 Publish Spring launch Pending"]);
     expect(await day.getByRole("link", { name: "Spring launch" }).getAttribute("href")).toBe(`/admin/content/post/${launch}`);
-    // Weeks start on Monday: March 2027 begins on a Monday, so its first cell is the 1st.
-    expect(await page.getByRole("table", { name: "Scheduled actions in March 2027" }).getByRole("cell").first().innerText()).toBe("1");
+    // Weeks start on Monday: March 2027 begins on a Monday, so its first cell is Monday the 1st
+    // (the weekday is shown only on narrow screens).
+    expect(await page.getByRole("table", { name: "Scheduled actions in March 2027" }).getByRole("cell").first().textContent()).toBe("Mon 1");
     await expectAccessible(page);
     await screenshot(page, "scheduled-calendar");
     await page.getByRole("link", { name: "Previous month" }).click();

@@ -110,7 +110,7 @@ export function ActionCalendar({ projectId, month, status }: { projectId: string
                         {Number(d.slice(8))}
                       </time>
                       {actions.length > 0 && (
-                        <ul aria-label={`Actions on ${d}`}>
+                        <ul className="cal-actions" aria-label={`Actions on ${d}`}>
                           {actions.map((a) => (
                             <li key={a.id}>
                               <time dateTime={a.resolved.at}>{clockIn(a.resolved.at)}</time> {ACTION_WORDS[a.action]} <TargetLink action={a} />{" "}

@@ -84,6 +84,12 @@ export const CATALOGUE = {
     "Wait the number of seconds in the Retry-After header; each further failure doubles the wait, up to 15 minutes.",
   ),
   invalid_api_key: e(401, "Invalid API key", undefined, true),
+  // A 400, not a 401: the caller is signed in; only the password they typed to confirm is wrong.
+  wrong_password: e(
+    400,
+    "The current password is not right.",
+    "Type the password you sign in with now; forgot it? Ask the server's operator (capa user password).",
+  ),
   invalid_token: e(401, "Invalid or expired token", "Sign in again or refresh the access token."),
   insufficient_permissions: e(403, "Insufficient permissions", undefined, true),
   not_a_member: e(403, "You are not a member of this project", undefined, true),

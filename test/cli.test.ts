@@ -35,16 +35,24 @@ describe("capa CLI", () => {
     expect(r.stdout).toContain("inactive");
   });
 
-  test("user password sets an account's password, and the old one stops working", async () => {
-    const r = await runCli(["user", "password", "--email", "ops@example.com", "--password", "ops-password-2"], env);
-    expect(r).toMatchObject({ code: 0, stdout: "Set the password of ops@example.com\n", stderr: "" });
+  test("user password sets an account's password; the old one and every session from before stop working", async () => {
     const { createApp } = await import("../src/app.ts");
     const { testConfig } = await import("../src/config.ts");
-    const { login } = await import("../src/domain/users/service.ts");
+    const { login, refresh } = await import("../src/domain/users/service.ts");
+    const { authenticatePerson } = await import("../src/domain/access/authenticate.ts");
+    const before = createApp(testConfig(data.dir));
+    const session = await login(before.services, "ops@example.com", "ops-password-1");
+    before.close();
+    const r = await runCli(["user", "password", "--email", "ops@example.com", "--password", "ops-password-2"], env);
+    expect(r).toMatchObject({ code: 0, stdout: "Set the password of ops@example.com\n", stderr: "" });
     const capa = createApp(testConfig(data.dir));
     try {
       expect(Object.keys(await login(capa.services, "ops@example.com", "ops-password-2"))).toEqual(["accessToken", "refreshToken"]);
       await expect(login(capa.services, "ops@example.com", "ops-password-1")).rejects.toMatchObject({ code: "invalid_credentials" });
+      // A reset by the operator is for a lost or stolen password: the sessions from before end.
+      const old = new Headers({ authorization: `Bearer ${session.accessToken}` });
+      await expect(authenticatePerson(capa.services, old)).rejects.toMatchObject({ code: "invalid_token" });
+      await expect(refresh(capa.services, session.refreshToken)).rejects.toMatchObject({ code: "invalid_token" });
     } finally {
       capa.close();
     }

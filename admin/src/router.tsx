@@ -160,6 +160,46 @@ const webhookRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/webhooks/webhook-screen.tsx"), "WebhookScreen"),
 });
 
+/** The filters and view of the Scheduled screen, kept in the URL. */
+export interface ScheduledSearch {
+  view?: "calendar";
+  status?: string;
+  page?: number;
+  month?: string;
+}
+
+const ACTION_STATUSES = new Set(["pending", "running", "done", "failed", "dead", "cancelled"]);
+
+/** Every scheduled action of the project: a list or a month calendar (issue 14 item 8). */
+const scheduledRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "scheduled",
+  validateSearch: (s: Record<string, unknown>): ScheduledSearch => {
+    const page = Number(s.page);
+    return {
+      ...(s.view === "calendar" ? { view: "calendar" as const } : {}),
+      ...(typeof s.status === "string" && s.status.split(",").every((x) => ACTION_STATUSES.has(x)) ? { status: s.status } : {}),
+      ...(Number.isInteger(page) && page > 1 ? { page } : {}),
+      ...(typeof s.month === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(s.month) ? { month: s.month } : {}),
+    };
+  },
+  component: lazyRouteComponent(() => import("./screens/scheduled/scheduled-screen.tsx"), "ScheduledScreen"),
+});
+
+/** One batch of scheduled actions with its counts per status. */
+const batchRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "scheduled/batch/$batchId",
+  component: lazyRouteComponent(() => import("./screens/scheduled/batch-screen.tsx"), "BatchScreen"),
+});
+
+/** The signed-in person's own name and password (issue 14 item 7). */
+const profileRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "profile",
+  component: lazyRouteComponent(() => import("./screens/profile/profile-screen.tsx"), "ProfileScreen"),
+});
+
 const screenRoutes = (Object.keys(PLAIN) as (keyof typeof PLAIN)[]).map((path) =>
   createRoute({ getParentRoute: () => appRoute, path, component: PLAIN[path] }),
 );
@@ -179,6 +219,9 @@ const routeTree = rootRoute.addChildren([
     modelRoute,
     layoutRoute,
     workspaceRoute,
+    scheduledRoute,
+    batchRoute,
+    profileRoute,
   ]),
 ]);
 
@@ -192,4 +235,4 @@ declare module "@tanstack/react-router" {
 }
 
 /** The links of the rail's foot: path and the word on the link (decisions.md 11). */
-export const SCREEN_LINKS = SCREENS;
+export const SCREEN_LINKS = [["scheduled", "Scheduled"] as const, ...SCREENS];

@@ -8,7 +8,7 @@ import chromium from "@sparticuz/chromium";
 import { chromium as playwright, type Browser, type Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect } from "bun:test";
-import { createApp, type CapaApp } from "../../src/app.ts";
+import { createApp, type AppDeps, type CapaApp } from "../../src/app.ts";
 import { testConfig, type Config } from "../../src/config.ts";
 import { bootstrap } from "../../src/domain/bootstrap.ts";
 import { buildAdmin } from "../../scripts/build-admin.ts";
@@ -23,18 +23,22 @@ export interface BrowserEnv {
   browser: Browser;
   demoProjectId: string;
   /** A fresh page in a fresh context (its own storage), 1280x800 unless told otherwise. */
-  page(opts?: { width?: number; height?: number; colorScheme?: "light" | "dark" }): Promise<Page>;
+  page(opts?: { width?: number; height?: number; colorScheme?: "light" | "dark"; timezoneId?: string }): Promise<Page>;
   /** A bearer token of the owner, for arranging data over /v2 as a script would. */
   token(): Promise<string>;
   close(): Promise<void>;
 }
 
-/** Builds the app if needed, starts the server on a free port and launches Chromium; `over` changes the config. */
-export async function startBrowserEnv(over: Partial<Config> = {}): Promise<BrowserEnv> {
+/**
+ * Builds the app if needed, starts the server on a free port and launches Chromium; `over` changes
+ * the config, `deps` may bring a clock (a ManualClock lets a test move the server's time, say to
+ * make a scheduled action due, without sleeping).
+ */
+export async function startBrowserEnv(over: Partial<Config> = {}, deps: AppDeps = {}): Promise<BrowserEnv> {
   await buildAdmin({ quiet: true });
   mkdirSync(SCREENS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "capa-admin-"));
-  const capa = createApp(testConfig(dir, { demo: true, adminPassword: OWNER.password, ...over }));
+  const capa = createApp(testConfig(dir, { demo: true, adminPassword: OWNER.password, ...over }), deps);
   const first = bootstrap(capa.services)!;
   capa.app.listen({ port: 0, hostname: "127.0.0.1" });
   const origin = `http://127.0.0.1:${capa.app.server!.port}`;
@@ -50,6 +54,7 @@ export async function startBrowserEnv(over: Partial<Config> = {}): Promise<Brows
         viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
         colorScheme: opts.colorScheme ?? "light",
         reducedMotion: "reduce",
+        ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
       });
       contexts.push(context);
       // Well inside the test's own timeout, so a failed wait fails the test, not the browser.

@@ -41,7 +41,16 @@ describe("sign in and out", () => {
     expect(await rail.getByRole("link").allTextContents()).toEqual(["Author", "Category", "Post", "Settings"]);
     const screens = page.getByRole("navigation", { name: "Screens" });
     await screens.getByRole("link", { name: "Settings", exact: true }).waitFor();
-    expect(await screens.getByRole("link").allTextContents()).toEqual(["Models", "Workspaces", "Media", "API keys", "Webhooks", "People", "Settings"]);
+    expect(await screens.getByRole("link").allTextContents()).toEqual([
+      "Scheduled",
+      "Models",
+      "Workspaces",
+      "Media",
+      "API keys",
+      "Webhooks",
+      "People",
+      "Settings",
+    ]);
     await expectAccessible(page);
     await screenshot(page, "home");
 

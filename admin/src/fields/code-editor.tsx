@@ -30,6 +30,8 @@ export default function CodeEditor(props: {
   useEffect(() => {
     const attrs: Record<string, string> = { "aria-labelledby": props.labelId, "aria-multiline": "true" };
     if (props.errorId) attrs["aria-describedby"] = props.errorId;
+    // Inside a disabled fieldset (a reader's entry) the text can be read and selected, not changed.
+    const readOnly = !!host.current!.closest("fieldset:disabled");
     const v = new EditorView({
       parent: host.current!,
       state: EditorState.create({
@@ -40,6 +42,8 @@ export default function CodeEditor(props: {
           // Tab is left to the browser so that keyboard users can leave the editor.
           keymap.of([...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
+          EditorState.readOnly.of(readOnly),
+          EditorView.editable.of(!readOnly),
           EditorView.cspNonce.of(NONCE),
           EditorView.contentAttributes.of(attrs),
           LANGUAGES[props.language](),

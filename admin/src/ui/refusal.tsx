@@ -12,6 +12,11 @@ export function Refusal({ error }: { error: Error }) {
   );
 }
 
+/** Whether a project role may write, publish, schedule and delete entries (every role but viewer holds `instance:*`). */
+export function canEditEntries(role: string): boolean {
+  return role !== "viewer";
+}
+
 /** Whether a project role may administer keys and webhooks (decisions.md 2: owner, admin, developer). */
 export function canIntegrate(role: string): boolean {
   return role === "owner" || role === "admin" || role === "developer";

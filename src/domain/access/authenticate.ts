@@ -23,8 +23,14 @@ export async function authenticatePerson(s: Services, headers: Headers): Promise
   if (!claims || typeof claims.sub !== "string" || typeof claims.exp !== "number" || claims.exp * 1000 <= s.clock.now()) {
     fail("invalid_token");
   }
-  const user = s.control.db.select({ id: users.id, lastProjectId: users.lastProjectId }).from(users).where(eq(users.id, claims.sub)).get();
-  if (!user) fail("invalid_token");
+  const user = s.control.db
+    .select({ id: users.id, lastProjectId: users.lastProjectId, sessionVersion: users.sessionVersion })
+    .from(users)
+    .where(eq(users.id, claims.sub))
+    .get();
+  // A token issued before the person last changed their password is over (tokens from before
+  // session versions existed carry none and count as version 0).
+  if (!user || (typeof claims.sv === "number" ? claims.sv : 0) !== user.sessionVersion) fail("invalid_token");
   const header = headers.get("x-svc-project");
   if (header !== null) {
     if (!UUID.test(header.trim())) fail("invalid_project_header");

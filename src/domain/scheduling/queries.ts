@@ -9,6 +9,7 @@ import { getProject } from "../projects/service.ts";
 import { isUuid } from "../models/fields.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { showTargets } from "./targets.ts";
 
 export type ActionRow = typeof scheduledActions.$inferSelect;
 export const STATUSES = ["pending", "running", "done", "failed", "dead", "cancelled"] as const;
@@ -93,7 +94,10 @@ function wholeNumber(v: unknown, field: string, min: number, max: number, dflt: 
   return n;
 }
 
-/** Lists actions by run time with the filters of interface.md (status, targetId, batchId, from, to, order, page, limit). */
+/**
+ * Lists actions by run time with the filters of interface.md (status, targetId, batchId, from, to,
+ * order, page, limit); `expand=target` adds each action's target in words (`targets.ts`).
+ */
 export function listActions(h: ProjectHandle, q: Record<string, string | undefined>) {
   const conds: SQL[] = [];
   if (q.status !== undefined) {
@@ -110,6 +114,7 @@ export function listActions(h: ProjectHandle, q: Record<string, string | undefin
   if (order !== "asc" && order !== "desc") badField("order", "order must be asc or desc (by run time)");
   const limit = wholeNumber(q.limit, "limit", 1, 200, 50);
   const page = wholeNumber(q.page, "page", 1, 1_000_000, 1);
+  if (q.expand !== undefined && q.expand !== "target") badField("expand", "expand must be target (each action's target in words)");
   const where = conds.length ? and(...conds) : undefined;
   const dir = order === "asc" ? asc : desc;
   const total = h.db.select({ n: sql<number>`count(*)` }).from(scheduledActions).where(where).get()!.n;
@@ -121,7 +126,9 @@ export function listActions(h: ProjectHandle, q: Record<string, string | undefin
     .limit(limit)
     .offset((page - 1) * limit)
     .all();
-  return { data: rows.map(actionRecord), page, limit, total };
+  if (q.expand !== "target") return { data: rows.map(actionRecord), page, limit, total };
+  const shown = showTargets(h, rows);
+  return { data: rows.map((r, i) => ({ ...actionRecord(r), target: shown[i]! })), page, limit, total };
 }
 
 /**

@@ -1,6 +1,6 @@
 // People and sessions: accounts with argon2id passwords, JWT access tokens (24 h) and opaque,
 // single-use refresh tokens stored as SHA-256 hashes.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { users, refreshTokens } from "../../storage/control/schema.ts";
 import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -48,6 +48,7 @@ export function createUser(s: Services, input: { email: string; password: string
     passwordHash: input.password === null ? null : Bun.password.hashSync(checkPassword(input.password)),
     lastProjectId: null,
     createdAt: iso(s.clock.now()),
+    sessionVersion: 0,
   };
   s.control.db.insert(users).values(row).run();
   return row;
@@ -55,7 +56,8 @@ export function createUser(s: Services, input: { email: string; password: string
 
 async function issueTokens(s: Services, user: User, ttlS: number) {
   const nowS = Math.floor(s.clock.now() / 1000);
-  const accessToken = await s.tokens.sign({ sub: user.id, iat: nowS, exp: nowS + ttlS });
+  // `sv` is the account's session version: a password change moves it and ends older tokens.
+  const accessToken = await s.tokens.sign({ sub: user.id, sv: user.sessionVersion, iat: nowS, exp: nowS + ttlS });
   const refreshToken = `rt_${randomToken(40)}`;
   s.control.db
     .insert(refreshTokens)
@@ -131,13 +133,29 @@ export function logout(s: Services, token: string): void {
 /** How long a refresh token (and the session cookie holding it) lives. */
 export const REFRESH_TTL_MS = REFRESH_TOKEN_TTL_MS;
 
-/** Sets a person's password (the operator's CLI). */
+/** Sets a person's password (the operator's CLI); like a change of one's own, it ends every session. */
 export function setPassword(s: Services, userId: string, password: string): void {
-  s.control.db
-    .update(users)
-    .set({ passwordHash: Bun.password.hashSync(checkPassword(password)) })
-    .where(eq(users.id, userId))
-    .run();
+  replacePassword(s, userId, Bun.password.hashSync(checkPassword(password)));
+}
+
+/**
+ * Stores a new password hash and ends every session of the account, in one transaction: the
+ * session version moves (access tokens issued before are refused) and every refresh token is spent.
+ */
+export function replacePassword(s: Services, userId: string, hash: string): void {
+  const now = iso(s.clock.now());
+  writeControl(s, () => {
+    s.control.db
+      .update(users)
+      .set({ passwordHash: hash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, userId))
+      .run();
+    s.control.db
+      .update(refreshTokens)
+      .set({ usedAt: now })
+      .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.usedAt)))
+      .run();
+  });
 }
 
 /** Whether any account exists; a data directory without one is on its first start. */

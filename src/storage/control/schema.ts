@@ -11,6 +11,9 @@ export const users = sqliteTable(
     passwordHash: text("password_hash"),
     lastProjectId: text("last_project_id"),
     createdAt: text("created_at").notNull(),
+    // Access tokens carry the version they were issued under; changing the password moves it,
+    // so every earlier access token stops working at once (docs/security.md, "Your own account").
+    sessionVersion: integer("session_version").notNull().default(0),
   },
   (t) => [uniqueIndex("users_email").on(t.email)],
 );

@@ -7,6 +7,7 @@ import { api, keys } from "../../api/client.ts";
 import { entryTitle, STATUS_WORDS } from "../../api/models.ts";
 import type { EntryStatus } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
+import { canEditEntries } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { BulkBar } from "./bulk-bar.tsx";
 
@@ -33,6 +34,8 @@ export function EntryList() {
   const [notice, setNotice] = useState<string | null>(null);
   const client = useQueryClient();
   const table = useRef<HTMLTableElement>(null);
+  // A viewer reads: no New entry, and no selection for bulk publishing.
+  const canWrite = canEditEntries(project.role);
 
   // Keys of the list (design/admin.md): `/` focuses search, `j`/`k` move between entries, Enter opens.
   useEffect(() => {
@@ -88,9 +91,11 @@ export function EntryList() {
       <div className="toolbar">
         <h1>{model?.name ?? ns}</h1>
         <span className="spacer" />
-        <Link className="btn btn-primary" to="/content/$model/new" params={{ model: ns }}>
-          New entry
-        </Link>
+        {canWrite && (
+          <Link className="btn btn-primary" to="/content/$model/new" params={{ model: ns }}>
+            New entry
+          </Link>
+        )}
       </div>
       <div className="toolbar">
         <div className="field">
@@ -123,20 +128,22 @@ export function EntryList() {
       {list.isPending || !model ? (
         <p>Loading…</p>
       ) : rows.length === 0 ? (
-        <p>No entries here yet. Use “New entry” to write the first one.</p>
+        <p>{canWrite ? "No entries here yet. Use “New entry” to write the first one." : "No entries here yet."}</p>
       ) : (
         <table ref={table}>
           <caption className="visually-hidden">Entries of {model.name}</caption>
           <thead>
             <tr>
-              <th scope="col">
-                <input
-                  type="checkbox"
-                  aria-label="Select all shown"
-                  checked={allChosen}
-                  onChange={() => setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.id)))}
-                />
-              </th>
+              {canWrite && (
+                <th scope="col">
+                  <input
+                    type="checkbox"
+                    aria-label="Select all shown"
+                    checked={allChosen}
+                    onChange={() => setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.id)))}
+                  />
+                </th>
+              )}
               <th scope="col">Title</th>
               <th scope="col">Status</th>
               <th scope="col" aria-sort={search.sort === "updatedAt" ? "ascending" : search.sort === "-updatedAt" ? "descending" : undefined}>
@@ -157,9 +164,11 @@ export function EntryList() {
           <tbody>
             {rows.map((e) => (
               <tr key={e.id}>
-                <td>
-                  <input type="checkbox" aria-label={`Select ${entryTitle(model, e)}`} checked={selected.has(e.id)} onChange={() => toggle(e.id)} />
-                </td>
+                {canWrite && (
+                  <td>
+                    <input type="checkbox" aria-label={`Select ${entryTitle(model, e)}`} checked={selected.has(e.id)} onChange={() => toggle(e.id)} />
+                  </td>
+                )}
                 <td>
                   <Link to="/content/$model/$entryId" params={{ model: ns, entryId: e.id }}>
                     {entryTitle(model, e)}
@@ -178,7 +187,7 @@ export function EntryList() {
         </table>
       )}
       <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
-      {chosen.length > 0 && (
+      {canWrite && chosen.length > 0 && (
         <BulkBar
           ids={chosen}
           onDone={(message) => {

@@ -15,6 +15,8 @@ export interface FormProps {
   onChange(ns: string, v: unknown): void;
   /** Extra cards for the aside (details, scheduling). */
   aside?: ReactNode;
+  /** Shows the values with every input disabled (a viewer's role). */
+  readOnly?: boolean;
 }
 
 interface BlockProps {
@@ -93,7 +95,8 @@ function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
         <h2 id={`${bodyId}-title`}>{card.title}</h2>
       )}
       {card.description && <p className="muted">{card.description}</p>}
-      <div className="card-fields" id={bodyId} hidden={!shown}>
+      {/* A fieldset, so one `disabled` turns off every input of the card for a reader. */}
+      <fieldset className="card-fields" id={bodyId} hidden={!shown} disabled={p.readOnly}>
         {fields.map(({ it, f }) => (
           <FieldBlock
             key={it.id}
@@ -107,7 +110,7 @@ function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
             projectId={p.projectId}
           />
         ))}
-      </div>
+      </fieldset>
     </section>
   );
 }

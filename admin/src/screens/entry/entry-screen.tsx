@@ -8,6 +8,7 @@ import { entryTitle, labelOf, previewUrlFor } from "../../api/models.ts";
 import type { Entry, Model } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
+import { canEditEntries } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { EntryForm } from "./entry-form.tsx";
 import { EntryDetails } from "./entry-details.tsx";
@@ -32,6 +33,15 @@ export function NewEntryScreen() {
   const { project } = useProject();
   const { model: ns } = useParams({ from: "/app/content/$model/new" });
   const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
+  // A viewer reads entries only: the screen says so instead of a form the server would refuse.
+  if (!canEditEntries(project.role)) {
+    return (
+      <>
+        <h1>New entry</h1>
+        <p className="notice">Your role ({project.role}) can read entries but not write them. Owners, admins, developers and editors can.</p>
+      </>
+    );
+  }
   if (!models.data) return <p>Loading…</p>;
   const model = models.data.find((m) => m.namespace === ns);
   if (!model) return <p role="alert">No model “{ns}” in this project.</p>;
@@ -41,6 +51,8 @@ export function NewEntryScreen() {
 /** Splits a server error into a message per field namespace (`data.<ns>` or `<ns>`), else a general one. */
 function placeError(model: Model, err: unknown): { fields: Record<string, string>; general: string | null } {
   const message = err instanceof Error ? err.message : String(err);
+  // A refusal for the person's role (a role changed while the editor was open, say) is said as such.
+  if (err instanceof ApiError && err.status === 403) return { fields: {}, general: `Your role cannot do this here: ${message}` };
   if (err instanceof ApiError && err.field) {
     const ns = err.field.replace(/^data\./, "").split(/[.[]/)[0]!;
     if (model.fields.some((f) => f.namespace === ns)) return { fields: { [ns]: message }, general: null };
@@ -69,6 +81,8 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   const { project } = useProject();
   const client = useQueryClient();
   const navigate = useNavigate();
+  // A viewer sees the entry as it is: no inputs to change and no Save, Publish or Delete.
+  const readOnly = !canEditEntries(project.role);
   const [values, setValues] = useState<Record<string, unknown>>(() => ({ ...(entry?.draft.data ?? {}) }));
   const [changed, setChanged] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -192,7 +206,7 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   // Ctrl+S (Cmd+S on a Mac) saves a draft, as in every editor (design/admin.md, The entry editor).
   const saveNow = useRef(() => save.mutate());
   saveNow.current = () => {
-    if (!busy) save.mutate();
+    if (!busy && !readOnly) save.mutate();
   };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -214,15 +228,17 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
         {entry && <StatusBadge status={status} />}
         {dirty && <span className="muted">Unsaved changes</span>}
         <span className="spacer" />
-        <button type="button" className="btn" disabled={busy} onClick={() => save.mutate()}>
-          Save
-        </button>
-        {(status !== "published" || dirty) && (
+        {!readOnly && (
+          <button type="button" className="btn" disabled={busy} onClick={() => save.mutate()}>
+            Save
+          </button>
+        )}
+        {!readOnly && (status !== "published" || dirty) && (
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => publish.mutate("publish")}>
             Publish
           </button>
         )}
-        {entry && status !== "draft" && (
+        {!readOnly && entry && status !== "draft" && (
           <button type="button" className="btn" disabled={busy} onClick={() => publish.mutate("unpublish")}>
             Unpublish
           </button>
@@ -232,12 +248,13 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
             Preview
           </button>
         )}
-        {entry && (
+        {!readOnly && entry && (
           <button type="button" className="btn btn-danger" disabled={busy} onClick={() => setConfirmDelete(true)}>
             Delete
           </button>
         )}
       </div>
+      {readOnly && <p className="notice">Your role ({project.role}) can read this entry but not change it.</p>}
       <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
       {general && (
         <p className="form-error" role="alert">
@@ -258,6 +275,7 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
         values={values}
         errors={errors}
         onChange={onChange}
+        readOnly={readOnly}
         aside={entry ? <EntryDetails entry={entry} model={model} onRestored={onRestored} /> : null}
       />
       <Dialog open={confirmDelete} title="Delete this entry?" onCancel={() => setConfirmDelete(false)}>

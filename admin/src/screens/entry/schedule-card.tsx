@@ -4,25 +4,12 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, keys } from "../../api/client.ts";
-import type { Resolved, ScheduledAction } from "../../api/types.ts";
+import type { Resolved } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
+import { canEditEntries } from "../../ui/refusal.tsx";
+import { utc, VIEWER_ZONE as BROWSER_ZONE, wallIn as wall, ZONES } from "../../ui/time-zones.ts";
 
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const ZONES = (() => {
-  const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-  return [BROWSER_ZONE, ...all.filter((z) => z !== BROWSER_ZONE)];
-})();
 const WORDS = { publish: "Publish", unpublish: "Unpublish" } as const;
-
-/** An instant in plain words, in UTC, as the server resolved it. */
-function utc(at: string): string {
-  return `${at.slice(0, 10)} ${at.slice(11, 16)} UTC`;
-}
-
-/** A wall time without seconds, as people write it. */
-function wall(a: Pick<ScheduledAction, "wallTime" | "timezone">): string {
-  return `${a.wallTime.slice(0, 16).replace("T", " ")} ${a.timezone}`;
-}
 
 /** The Schedule card of an entry. */
 export function ScheduleCard({ entryId }: { entryId: string }) {
@@ -73,61 +60,65 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
     schedule.mutate();
   }
 
+  // A viewer sees what is scheduled, with no form and no buttons.
+  const canWrite = canEditEntries(project.role);
   const pending = (actions.data ?? []).filter((a) => a.status === "pending" || a.status === "failed");
   return (
     <section className="card" aria-labelledby="schedule-title">
       <h2 id="schedule-title">Schedule</h2>
-      <form className="array-items" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="schedule-action">Action</label>
-          <select id="schedule-action" value={action} onChange={(e) => setAction(e.target.value as "publish" | "unpublish")}>
-            <option value="publish">Publish</option>
-            <option value="unpublish">Unpublish</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-time">Time</label>
-          <input
-            id="schedule-time"
-            type="datetime-local"
-            value={time}
-            onChange={(e) => setTime(e.target.value)}
-            aria-invalid={!!errors.wallTime || undefined}
-            aria-describedby={errors.wallTime ? "schedule-time-error" : undefined}
-          />
-          {errors.wallTime && (
-            <span className="error" id="schedule-time-error">
-              {errors.wallTime}
-            </span>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-zone">Time zone</label>
-          <input
-            id="schedule-zone"
-            list="schedule-zones"
-            value={zone}
-            onChange={(e) => setZone(e.target.value)}
-            aria-invalid={!!errors.timezone || undefined}
-            aria-describedby={errors.timezone ? "schedule-zone-error" : undefined}
-          />
-          <datalist id="schedule-zones">
-            {ZONES.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          {errors.timezone && (
-            <span className="error" id="schedule-zone-error">
-              {errors.timezone}
-            </span>
-          )}
-        </div>
-        <div>
-          <button type="submit" className="btn" disabled={schedule.isPending}>
-            Schedule
-          </button>
-        </div>
-      </form>
+      {canWrite && (
+        <form className="array-items" onSubmit={submit} noValidate>
+          <div className="field">
+            <label htmlFor="schedule-action">Action</label>
+            <select id="schedule-action" value={action} onChange={(e) => setAction(e.target.value as "publish" | "unpublish")}>
+              <option value="publish">Publish</option>
+              <option value="unpublish">Unpublish</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="schedule-time">Time</label>
+            <input
+              id="schedule-time"
+              type="datetime-local"
+              value={time}
+              onChange={(e) => setTime(e.target.value)}
+              aria-invalid={!!errors.wallTime || undefined}
+              aria-describedby={errors.wallTime ? "schedule-time-error" : undefined}
+            />
+            {errors.wallTime && (
+              <span className="error" id="schedule-time-error">
+                {errors.wallTime}
+              </span>
+            )}
+          </div>
+          <div className="field">
+            <label htmlFor="schedule-zone">Time zone</label>
+            <input
+              id="schedule-zone"
+              list="schedule-zones"
+              value={zone}
+              onChange={(e) => setZone(e.target.value)}
+              aria-invalid={!!errors.timezone || undefined}
+              aria-describedby={errors.timezone ? "schedule-zone-error" : undefined}
+            />
+            <datalist id="schedule-zones">
+              {ZONES.map((z) => (
+                <option key={z} value={z} />
+              ))}
+            </datalist>
+            {errors.timezone && (
+              <span className="error" id="schedule-zone-error">
+                {errors.timezone}
+              </span>
+            )}
+          </div>
+          <div>
+            <button type="submit" className="btn" disabled={schedule.isPending}>
+              Schedule
+            </button>
+          </div>
+        </form>
+      )}
       <div aria-live="polite">
         {resolved && (
           <p className="notice">
@@ -151,22 +142,26 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
               <span className="grow">
                 {WORDS[a.action]} at {wall(a)} ({utc(a.resolved.at)}){a.status === "failed" ? ", failed" : ""}
               </span>
-              <button
-                type="button"
-                className="btn btn-quiet"
-                aria-label={`Reschedule ${WORDS[a.action].toLowerCase()} at ${wall(a)} to the time above`}
-                onClick={() => (time ? reschedule.mutate(a.id) : setErrors({ wallTime: "Choose a date and time." }))}
-              >
-                Reschedule
-              </button>
-              <button
-                type="button"
-                className="btn btn-quiet"
-                aria-label={`Cancel ${WORDS[a.action].toLowerCase()} at ${wall(a)}`}
-                onClick={() => cancel.mutate(a.id)}
-              >
-                Cancel
-              </button>
+              {canWrite && (
+                <>
+                  <button
+                    type="button"
+                    className="btn btn-quiet"
+                    aria-label={`Reschedule ${WORDS[a.action].toLowerCase()} at ${wall(a)} to the time above`}
+                    onClick={() => (time ? reschedule.mutate(a.id) : setErrors({ wallTime: "Choose a date and time." }))}
+                  >
+                    Reschedule
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-quiet"
+                    aria-label={`Cancel ${WORDS[a.action].toLowerCase()} at ${wall(a)}`}
+                    onClick={() => cancel.mutate(a.id)}
+                  >
+                    Cancel
+                  </button>
+                </>
+              )}
             </li>
           ))}
         </ul>

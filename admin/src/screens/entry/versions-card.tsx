@@ -6,6 +6,7 @@ import { api, keys } from "../../api/client.ts";
 import { labelOf } from "../../api/models.ts";
 import type { Entry, Member, Model } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
+import { canEditEntries } from "../../ui/refusal.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -100,7 +101,7 @@ export function VersionsCard({ entry, model, onRestored }: { entry: Entry; model
                   </tbody>
                 </table>
               )}
-              {left.number !== entry.version && (
+              {left.number !== entry.version && canEditEntries(project.role) && (
                 <p>
                   <button type="button" className="btn" disabled={restore.isPending} onClick={() => restore.mutate(left.id)}>
                     {`Restore version ${left.number} as a new draft`}

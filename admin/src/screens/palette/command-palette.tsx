@@ -6,9 +6,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
 import { signOut } from "../../api/session.ts";
-import { SCREEN_LINKS } from "../../router.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { screenLinksFor } from "../shell/screen-links.ts";
 import { entryCommands, filterCommands, SEARCH_MODELS, SEARCH_PER_MODEL, staticCommands, type Command } from "./commands.ts";
 
 /** The palette; `onShortcuts` swaps it for the shortcuts list. */
@@ -33,7 +33,7 @@ export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onSh
       ),
   });
 
-  const base = useMemo(() => staticCommands(models.data ?? [], SCREEN_LINKS, project.role), [models.data, project.role]);
+  const base = useMemo(() => staticCommands(models.data ?? [], screenLinksFor(project.role), project.role), [models.data, project.role]);
   const shown: Command[] = useMemo(
     () => [...filterCommands(base, text), ...(query.length >= 2 && found.data ? entryCommands(found.data) : [])],
     [base, text, query, found.data],

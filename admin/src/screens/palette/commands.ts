@@ -3,6 +3,7 @@
 // the palette component only renders and navigates.
 import type { Entry, Model } from "../../api/types.ts";
 import { entryTitle } from "../../api/models.ts";
+import { canEditEntries } from "../../ui/refusal.tsx";
 
 /** One choice: the words shown (and matched), a second line, and where it leads. */
 export interface Command {
@@ -17,12 +18,13 @@ export function staticCommands(models: Model[], screens: readonly (readonly [str
   const out: Command[] = [];
   for (const m of models) out.push({ id: `model-${m.id}`, label: m.name, hint: "Entries", go: { to: "/content/$model", params: { model: m.namespace } } });
   // Viewers read only (decisions.md 2); the palette offers no write they would be refused.
-  if (role !== "viewer") {
+  if (canEditEntries(role)) {
     for (const m of models) {
       out.push({ id: `new-${m.id}`, label: `New entry in ${m.name}`, hint: "Action", go: { to: "/content/$model/new", params: { model: m.namespace } } });
     }
   }
   for (const [path, word] of screens) out.push({ id: `screen-${path}`, label: word, hint: "Screen", go: { to: `/${path}` } });
+  out.push({ id: "profile", label: "Your profile", hint: "Name and password", go: { to: "/profile" } });
   out.push({ id: "shortcuts", label: "Keyboard shortcuts", hint: "Help", go: "shortcuts" });
   out.push({ id: "sign-out", label: "Sign out", hint: "Action", go: "sign-out" });
   return out;

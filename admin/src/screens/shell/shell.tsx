@@ -1,10 +1,12 @@
-// The frame: the left rail (project switcher, workspace, screens, sign out) and the main area.
+// The frame: the left rail (project switcher, workspace, screens, the person's profile link and
+// sign out) and the main area.
 import { useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, Outlet, useNavigate } from "@tanstack/react-router";
 import { api, keys, actInProject } from "../../api/client.ts";
 import { signOut } from "../../api/session.ts";
-import { SCREEN_LINKS } from "../../router.tsx";
+import { meKey, profileApi } from "../../api/profile.ts";
+import { screenLinksFor } from "./screen-links.ts";
 import { lastProject, ProjectContext, rememberProject, type ProjectState } from "./project-context.ts";
 import { Rail } from "./rail.tsx";
 import { PaletteHost } from "../palette/palette-host.tsx";
@@ -12,6 +14,7 @@ import { PaletteHost } from "../palette/palette-host.tsx";
 /** The shell around every signed-in screen. */
 export function Shell() {
   const projects = useQuery({ queryKey: keys.projects(), queryFn: api.projects.list });
+  const me = useQuery({ queryKey: meKey, queryFn: profileApi.me });
   const [chosen, setChosen] = useState<string | null>(lastProject);
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -63,16 +66,22 @@ export function Shell() {
           <div className="rail-foot">
             <nav aria-label="Screens">
               <ul>
-                {SCREEN_LINKS.map(([path, word]) => (
+                {screenLinksFor(state.project.role).map(([path, word]) => (
                   <li key={path}>
                     <Link to={`/${path}`}>{word}</Link>
                   </li>
                 ))}
               </ul>
             </nav>
-            <button type="button" className="btn" onClick={signOut}>
-              Sign out
-            </button>
+            <div className="person">
+              <Link to="/profile" className="person-link">
+                <span className="person-name">{me.data ? (me.data.name ?? me.data.email) : "…"}</span>
+                <span className="muted">Your profile</span>
+              </Link>
+              <button type="button" className="btn" onClick={signOut}>
+                Sign out
+              </button>
+            </div>
           </div>
         </aside>
         <main className="main" id="main" tabIndex={-1}>

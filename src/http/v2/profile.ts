@@ -1,0 +1,31 @@
+// The signed-in person's own account under /v2/user: `GET /v2/user/me`, `PATCH /v2/user/me
+// { name }` and `POST /v2/user/password { currentPassword, newPassword }` (docs/security.md,
+// "Your own account"). A password change answers a new session, as sign-in does; a client that
+// sends `x-capa-session: cookie` gets its new refresh token in the session cookie.
+import { Elysia } from "elysia";
+import type { Services } from "../../services.ts";
+import { changePassword, getProfile, updateProfile } from "../../domain/users/profile.ts";
+import { REFRESH_TTL_MS } from "../../domain/users/service.ts";
+import { managementAuth } from "../plugins/management.ts";
+import { jsonBody } from "./body.ts";
+import { setSessionCookie, wantsCookie } from "./session-cookie.ts";
+import { clientIp } from "../context.ts";
+
+/** The routes of a person's own profile and password. */
+export function profileRoutes(s: Services) {
+  return new Elysia({ prefix: "/v2/user" })
+    .use(managementAuth(s, "/v2"))
+    .get("/me", ({ person: p }) => getProfile(s, p.userId), { signedIn: true })
+    .patch("/me", async ({ person: p, request }) => updateProfile(s, p.userId, await jsonBody(request)), { signedIn: true })
+    .post(
+      "/password",
+      async ({ person: p, request, set, server }) => {
+        const tokens = await changePassword(s, p.userId, await jsonBody(request), clientIp(server, request));
+        set.headers["cache-control"] = "no-store";
+        if (!wantsCookie(request)) return tokens;
+        set.headers["set-cookie"] = setSessionCookie(request, tokens.refreshToken, REFRESH_TTL_MS);
+        return { accessToken: tokens.accessToken };
+      },
+      { signedIn: true },
+    );
+}

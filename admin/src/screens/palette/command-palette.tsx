@@ -59,7 +59,9 @@ export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onSh
     }
   }
 
-  const status = query.length >= 2 && found.isFetching ? "Searching entries…" : `${shown.length} ${shown.length === 1 ? "result" : "results"}`;
+  // Searching until the entries of what is typed now have come (the deferred text may lag a render).
+  const searching = text.trim().length >= 2 && (query !== text.trim() || found.isFetching);
+  const status = searching ? "Searching entries…" : `${shown.length} ${shown.length === 1 ? "result" : "results"}`;
   return (
     <Dialog open title="Command palette" onCancel={onClose}>
       <div className="palette">
@@ -82,7 +84,7 @@ export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onSh
           }}
           onKeyDown={onKey}
         />
-        <p className="muted palette-status" aria-live="polite">
+        <p className="muted palette-status" role="status">
           {status}
         </p>
         {/* The input keeps focus (aria-activedescendant); an option takes focus only when clicked. */}

@@ -16,7 +16,10 @@ afterAll(async () => {
 
 const palette = (page: Page) => page.getByRole("dialog", { name: "Command palette" });
 /** Waits until the palette has the entries of what is typed (its status then counts results). */
-const settled = (page: Page) => palette(page).getByText(/^\d+ results?$/).waitFor();
+const settled = (page: Page) =>
+  palette(page)
+    .getByText(/^\d+ results?$/)
+    .waitFor();
 const options = async (page: Page) => (await palette(page).getByRole("option").allTextContents()).map((t) => t.replace(/\s+/g, " ").trim());
 
 describe("the command palette", () => {

@@ -4,15 +4,16 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useBlocker, useNavigate, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
-import { entryTitle, labelOf, previewUrlFor } from "../../api/models.ts";
+import { entryTitle, labelOf } from "../../api/models.ts";
 import type { Entry, Model } from "../../api/types.ts";
-import { StatusBadge } from "../../ui/status-badge.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { canEditEntries } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { EntryForm } from "./entry-form.tsx";
 import { EntryDetails } from "./entry-details.tsx";
 import { ConflictDialog } from "./conflict-dialog.tsx";
+import { EntryToolbar } from "./entry-toolbar.tsx";
+import { openPreview } from "./preview.ts";
 
 /** An existing entry in the editor. */
 export function EntryScreen() {
@@ -58,23 +59,6 @@ function placeError(model: Model, err: unknown): { fields: Record<string, string
     if (model.fields.some((f) => f.namespace === ns)) return { fields: { [ns]: message }, general: null };
   }
   return { fields: {}, general: message };
-}
-
-/**
- * Opens the model's preview URL for an entry with a fresh preview token. The tab opens at once (a
- * browser allows that only within the click), and is sent to the URL once the token is minted.
- */
-async function openPreview(model: Model, entry: Entry): Promise<void> {
-  const tab = window.open("about:blank", "_blank");
-  // The site page must not reach back into the admin through window.opener.
-  if (tab) tab.opener = null;
-  try {
-    const { token } = await api.previews.create([entry.id]);
-    const url = previewUrlFor(model, entry, token);
-    if (tab && url) tab.location.href = url;
-  } catch {
-    tab?.close();
-  }
 }
 
 function Editor({ model, models, entry }: { model: Model; models: Model[]; entry: Entry | null }) {
@@ -223,37 +207,18 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
 
   return (
     <>
-      <div className="toolbar">
-        <h1>{title}</h1>
-        {entry && <StatusBadge status={status} />}
-        {dirty && <span className="muted">Unsaved changes</span>}
-        <span className="spacer" />
-        {!readOnly && (
-          <button type="button" className="btn" disabled={busy} onClick={() => save.mutate()}>
-            Save
-          </button>
-        )}
-        {!readOnly && (status !== "published" || dirty) && (
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => publish.mutate("publish")}>
-            Publish
-          </button>
-        )}
-        {!readOnly && entry && status !== "draft" && (
-          <button type="button" className="btn" disabled={busy} onClick={() => publish.mutate("unpublish")}>
-            Unpublish
-          </button>
-        )}
-        {entry && model.previewUrl && (
-          <button type="button" className="btn" disabled={busy} onClick={() => void openPreview(model, entry)}>
-            Preview
-          </button>
-        )}
-        {!readOnly && entry && (
-          <button type="button" className="btn btn-danger" disabled={busy} onClick={() => setConfirmDelete(true)}>
-            Delete
-          </button>
-        )}
-      </div>
+      <EntryToolbar
+        title={title}
+        status={entry ? status : null}
+        dirty={dirty}
+        readOnly={readOnly}
+        busy={busy}
+        onSave={() => save.mutate()}
+        onPublish={() => publish.mutate("publish")}
+        onUnpublish={entry ? () => publish.mutate("unpublish") : null}
+        onPreview={entry && model.previewUrl ? () => void openPreview(model, entry) : null}
+        onDelete={entry ? () => setConfirmDelete(true) : null}
+      />
       {readOnly && <p className="notice">Your role ({project.role}) can read this entry but not change it.</p>}
       <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
       {general && (

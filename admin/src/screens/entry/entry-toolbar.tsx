@@ -1,0 +1,56 @@
+// The entry editor's header: the title, the status, "Unsaved changes", and the actions the
+// person's role allows (Save, Publish or Unpublish, Preview, Delete). An action that does not
+// apply (no entry yet, no preview URL) is passed as null and not shown.
+import type { EntryStatus } from "../../api/types.ts";
+import { StatusBadge } from "../../ui/status-badge.tsx";
+
+interface Props {
+  title: string;
+  /** The saved entry's status; null for a new entry. */
+  status: EntryStatus | null;
+  dirty: boolean;
+  readOnly: boolean;
+  busy: boolean;
+  onSave(): void;
+  onPublish(): void;
+  onUnpublish: (() => void) | null;
+  onPreview: (() => void) | null;
+  onDelete: (() => void) | null;
+}
+
+export function EntryToolbar(p: Props) {
+  const status = p.status ?? "draft";
+  return (
+    <div className="toolbar">
+      <h1>{p.title}</h1>
+      {p.status && <StatusBadge status={p.status} />}
+      {p.dirty && <span className="muted">Unsaved changes</span>}
+      <span className="spacer" />
+      {!p.readOnly && (
+        <button type="button" className="btn" disabled={p.busy} onClick={p.onSave}>
+          Save
+        </button>
+      )}
+      {!p.readOnly && (status !== "published" || p.dirty) && (
+        <button type="button" className="btn btn-primary" disabled={p.busy} onClick={p.onPublish}>
+          Publish
+        </button>
+      )}
+      {!p.readOnly && p.onUnpublish && status !== "draft" && (
+        <button type="button" className="btn" disabled={p.busy} onClick={p.onUnpublish}>
+          Unpublish
+        </button>
+      )}
+      {p.onPreview && (
+        <button type="button" className="btn" disabled={p.busy} onClick={p.onPreview}>
+          Preview
+        </button>
+      )}
+      {!p.readOnly && p.onDelete && (
+        <button type="button" className="btn btn-danger" disabled={p.busy} onClick={p.onDelete}>
+          Delete
+        </button>
+      )}
+    </div>
+  );
+}

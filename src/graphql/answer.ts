@@ -8,7 +8,8 @@ import { keyInfo } from "../domain/keys/info.ts";
 import { costOf, errorJson, internal } from "./error-render.ts";
 import type { ExecContext, GraphqlAnswer, GraphqlEnv, GraphqlParams } from "./execute.ts";
 import type { Planned } from "./plan.ts";
-import { planRoot, restUrl, type RootPlan, type TranslateContext } from "./translate.ts";
+import { restUrl } from "./rest-read.ts";
+import { planRoot, type RootPlan, type TranslateContext } from "./translate.ts";
 
 type Json = Record<string, unknown>;
 

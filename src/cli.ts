@@ -10,7 +10,7 @@ import type { Services } from "./services.ts";
 import { die, startupReason } from "./startup-failure.ts";
 import { createUser, findUserByEmail, setPassword } from "./domain/users/service.ts";
 import { createProject, getProjectByIdOrSlug, setSubscription, type Project } from "./domain/projects/service.ts";
-import { mintKey } from "./domain/keys/service.ts";
+import { mintKey } from "./domain/keys/mint.ts";
 
 type Options = Record<string, { type: "string" | "boolean" }>;
 type Values = Record<string, string | boolean | undefined>;

@@ -12,7 +12,7 @@ import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
 import { allModels } from "../../src/domain/models/catalog.ts";
-import { mintKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
 import { buildSchema, SchemaCache } from "../../src/graphql/schema.ts";
 import { graphqlRoutes } from "../../src/http/api/graphql.ts";
 import { runReadJob } from "../../src/domain/reads/job.ts";

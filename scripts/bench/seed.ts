@@ -5,7 +5,7 @@ import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
 import { comparisonKeys } from "../../src/domain/models/fields.ts";
-import { mintKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
 
 export interface Seeded {
   projectId: string;

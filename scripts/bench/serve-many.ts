@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
-import { mintKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
 import { seedBig } from "./seed.ts";
 
 const projects = Number(process.argv[2] ?? 20);

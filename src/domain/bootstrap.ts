@@ -5,7 +5,7 @@ import type { Services } from "../services.ts";
 import { randomToken } from "../infra/crypto.ts";
 import { createUser, hasUsers } from "./users/service.ts";
 import { createProject, type Project } from "./projects/service.ts";
-import { mintKey } from "./keys/service.ts";
+import { mintKey } from "./keys/mint.ts";
 import { seedDemo, type DemoCounts } from "./demo/seed.ts";
 import { writeControl } from "./unit-of-work.ts";
 

@@ -1,6 +1,7 @@
 // interface.md, GraphQL "Schema": the schema of one set of readable models, built from the model
 // definitions and cached per project, model-set version and readable model ids. Each field
-// carries `extensions.capa`, which says how translate.ts asks the entries read for it.
+// carries `extensions.capa`, which says how translate.ts (root fields) and select.ts (their
+// selections) ask the entries read for it.
 import {
   type GraphQLEnumType,
   GraphQLID,

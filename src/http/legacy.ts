@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { allModels, modelRecord } from "../domain/models/catalog.ts";
 import { runLimitedRead } from "../domain/reads/gateway.ts";
-import type { AuthKey } from "../domain/keys/service.ts";
+import type { AuthKey } from "../domain/keys/lookup.ts";
 import { keyedAuth } from "./plugins/keyed.ts";
 import { clientIp } from "./context.ts";
 

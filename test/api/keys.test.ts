@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startApp, withOwner, type Harness } from "../harness.ts";
-import { mintKey, updateKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
+import { updateKey } from "../../src/domain/keys/service.ts";
 import { v2Body, AppError } from "../../src/errors.ts";
 import { call, createModel, expectApiError, expectNoSecret, addMember, memberToken, HOUR, UUID, V1, type Answer } from "./helpers.ts";
 

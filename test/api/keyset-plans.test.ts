@@ -10,7 +10,7 @@ import { createModel } from "../../src/domain/models/service.ts";
 import type { Model } from "../../src/domain/models/catalog.ts";
 import { createEntry } from "../../src/domain/entries/service.ts";
 import { publishEntry } from "../../src/domain/entries/publish.ts";
-import { mintKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
 import type { ProjectHandle } from "../../src/storage/pool.ts";
 import { readList, type Reader } from "../../src/domain/reads/query.ts";
 import { DRAFTS, PUBLISHED } from "../../src/domain/reads/names.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { setSubscription, createProject } from "../../src/domain/projects/service.ts";
 import { createUser } from "../../src/domain/users/service.ts";
-import { mintKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
 import { call, createModel, expectApiError, expectNoSecret, HOUR, KEYED_VARY, V1 } from "./helpers.ts";
 
 const KEYS = "/v2/tenants/api-keys";

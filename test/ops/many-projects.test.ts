@@ -8,7 +8,7 @@ import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
 import { createEntry } from "../../src/domain/entries/service.ts";
 import { publishEntry } from "../../src/domain/entries/publish.ts";
-import { mintKey } from "../../src/domain/keys/service.ts";
+import { mintKey } from "../../src/domain/keys/mint.ts";
 
 let h: Harness;
 afterAll(() => h.close());

@@ -6,7 +6,7 @@ import { badField } from "../../errors.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { parseField } from "../models/service.ts";
+import { parseField } from "../models/validate.ts";
 import type { Model } from "../models/catalog.ts";
 import type { FieldDef } from "../models/fields.ts";
 import { convertible } from "./convert.ts";

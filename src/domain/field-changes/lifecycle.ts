@@ -10,7 +10,9 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, modelOrFail } from "../models/catalog.ts";
 import { readDiff, sameOps, type Diff } from "./diff.ts";
 import type { Decision } from "./stage.ts";
-import { activeChange, changeOrFail, changeRecord, clearStaging, keepBothFields, planOf, targetOf, type FieldChangeRow } from "./service.ts";
+import { clearStaging } from "./copies.ts";
+import { keepBothFields, targetOf } from "./decisions.ts";
+import { activeChange, changeOrFail, changeRecord, planOf, type FieldChangeRow } from "./record.ts";
 import { write } from "../unit-of-work.ts";
 
 /** `POST /v2/field-changes/:id/cancel`: allowed until the model starts moving; what was staged is dropped. */

@@ -19,7 +19,8 @@ import { pruneLayout, type Layout } from "../layouts/validate.ts";
 import { writeLayout } from "../layouts/service.ts";
 import { countEntries, type EntryCopies } from "./plan.ts";
 import { stageEntry, stopFailures, type StageCtx } from "./stage.ts";
-import { clearStaging, convertCtx, COPIES_SQL, planOf, type FieldChangeRow, type StoredCounts } from "./service.ts";
+import { clearStaging, convertCtx, COPIES_SQL } from "./copies.ts";
+import { planOf, type FieldChangeRow, type StoredCounts } from "./record.ts";
 import { hasWork } from "./work.ts";
 import { write } from "../unit-of-work.ts";
 

@@ -9,7 +9,7 @@ import { apiKeys, keyDomains } from "../../storage/control/schema.ts";
 import { iso } from "../../infra/clock.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
-import { lookupKey, type AuthKey } from "./service.ts";
+import { lookupKey, type AuthKey } from "./lookup.ts";
 import { writeControl } from "../unit-of-work.ts";
 
 const MINUTE = 60_000;

@@ -78,6 +78,23 @@ export function rowColumns(vis: Vis): string {
   ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data`;
 }
 
+/** A row as rowColumns selects it; a list read adds its sort values as s0, s1, ... */
+export interface EntryRowOut {
+  id: string;
+  model_id: string;
+  created_at: string;
+  published_at: string | null;
+  published_version_id: string | null;
+  published_version: number | null;
+  draft_version: number;
+  u: string;
+  ver: number;
+  tags: string;
+  folder: string | null;
+  data: string;
+  [k: `s${number}`]: unknown;
+}
+
 export type Resolved = { kind: "field"; field: FieldDef } | { kind: "system"; key: SystemKey };
 
 const ALIASES: Record<string, SystemKey> = { _tags: "tags", _version: "version", _folder: "folder" };

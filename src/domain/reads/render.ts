@@ -8,8 +8,8 @@ import { fits, isMediaField, isRelation, type FieldDef } from "../models/fields.
 import { type MediaSlot, noteMedia, resolveMedia } from "./media-refs.ts";
 import { statusOf } from "../entries/status.ts";
 import type { SelectList } from "./grammar.ts";
-import { resolveName, rowColumns, SYSTEM_KEYS, type SystemKey, type Vis } from "./names.ts";
-import type { EntryRowOut, Reader } from "./query.ts";
+import { resolveName, rowColumns, SYSTEM_KEYS, type EntryRowOut, type SystemKey, type Vis } from "./names.ts";
+import type { Reader } from "./query.ts";
 
 export interface ResolvedSelect {
   model: Model;

@@ -12,7 +12,8 @@ import { webhookAttempts, webhookDeliveries } from "../../storage/project/schema
 import { actorFrom, type WrittenEvent } from "../events/outbox.ts";
 import { write, type Tx } from "../unit-of-work.ts";
 import { UUID } from "../projects/service.ts";
-import { activeSubscribers, endpointOrFail } from "./endpoints.ts";
+import { endpointOrFail } from "./endpoints.ts";
+import { activeSubscribers } from "./subscribers.ts";
 
 /** The event sent by 'Send test event', to that endpoint only. */
 export const TEST_EVENT = "webhook.test";

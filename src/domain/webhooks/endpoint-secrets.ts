@@ -1,5 +1,6 @@
 // Webhook signing secrets at rest (docs/security.md, "Where secrets live"): sealed with the data
-// directory's key, the display prefix kept in the clear beside the sealed value.
+// directory's key, the display prefix kept in the clear beside the sealed value; and which of an
+// endpoint's secrets sign at a given time (a rotation's overlap).
 import { eq } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -38,4 +39,14 @@ export function sealClearSecrets(s: Services, h: ProjectHandle): number {
     }
   });
   return rows.length;
+}
+
+/** The secrets (as stored, sealed) that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
+export function signingSecrets(
+  row: Pick<typeof webhookEndpoints.$inferSelect, "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  now: number,
+): string[] {
+  const out = [row.secret];
+  if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) out.push(row.previousSecret);
+  return out;
 }

@@ -1,7 +1,8 @@
 // Webhook endpoints of a project (decisions.md section 6): create with a `whsec_` secret shown
 // once, list, read, edit, delete, and rotate the secret with an overlap in which both sign.
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { fail, badField } from "../../errors.ts";
+// Bodies are checked in endpoint-checks.ts; the active list the outbox reads is subscribers.ts.
+import { eq, sql } from "drizzle-orm";
+import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -10,31 +11,15 @@ import { webhookDeliveries, webhookEndpoints, webhookAttempts } from "../../stor
 import { webhookProjects } from "../../storage/control/schema.ts";
 import { UUID } from "../projects/service.ts";
 import { maskSecret, newSecret } from "./signing.ts";
-import { destinationRefusal } from "./safety.ts";
 import type { Static } from "@sinclair/typebox";
 import type { RotateBody } from "../access/body-models.ts";
 import { SecretBox } from "../../infra/secret-box.ts";
 import { sealedSecret } from "./endpoint-secrets.ts";
-
-/** The event types an endpoint may subscribe to. `webhook.test` goes only where a test is asked for. */
-export const EVENT_TYPES = [
-  "instance.published",
-  "instance.unpublished",
-  "instance.deleted",
-  "model.published",
-  "model.deleted",
-  "schedule.failed",
-  "media.uploaded",
-  "media.updated",
-  "media.deleted",
-] as const;
-
-/** Ticked on a new endpoint when `events` is not sent (interface.md, Event kinds). */
-export const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];
+import { checkBool, checkDescription, checkEvents, checkUrl, DEFAULT_EVENTS } from "./endpoint-checks.ts";
+import { endpointsChanged } from "./subscribers.ts";
+import { closeOpenDeliveries, SWITCHED_OFF } from "./switch-off.ts";
 
 const HOUR = 3_600_000;
-const MAX_URL = 2048;
-const MAX_DESCRIPTION = 500;
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -59,91 +44,11 @@ export function endpointOut(row: EndpointRow, now: number) {
   };
 }
 
-/** The secrets (as stored, sealed) that sign an attempt made at `now`: the current one, then the previous one during its overlap. */
-export function signingSecrets(row: Pick<EndpointRow, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: number): string[] {
-  const out = [row.secret];
-  if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) out.push(row.previousSecret);
-  return out;
-}
-
 /** An endpoint of the project, or 404. */
 export function endpointOrFail(h: ProjectHandle, id: string): EndpointRow {
   const row = UUID.test(id) ? h.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id.toLowerCase())).get() : undefined;
   if (!row) fail("not_found", { message: "No webhook endpoint with that id in this project." });
   return row;
-}
-
-const CACHE_KEY = "webhooks:active-endpoints";
-
-/** An active endpoint as the outbox listener needs it. */
-export interface Subscriber {
-  id: string;
-  events: ReadonlySet<string>;
-  includeContent: boolean;
-}
-
-/** The project's active endpoints, cached on the open handle until an endpoint changes. */
-export function activeSubscribers(h: ProjectHandle): Subscriber[] {
-  let list = h.cache.get(CACHE_KEY) as Subscriber[] | undefined;
-  if (!list) {
-    list = h.db
-      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events, includeContent: webhookEndpoints.includeContent })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.active, true))
-      .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
-      .all()
-      .map((r) => ({ id: r.id, events: new Set(JSON.parse(r.events) as string[]), includeContent: r.includeContent }));
-    h.cache.set(CACHE_KEY, list);
-  }
-  return list;
-}
-
-/** Forgets the cached endpoint list; called after every endpoint write. */
-export function endpointsChanged(h: ProjectHandle): void {
-  h.cache.delete(CACHE_KEY);
-}
-
-/** Checks a URL: absolute https, no credentials, and (unless allowed) no private destination. */
-async function checkUrl(s: Services, raw: unknown): Promise<string> {
-  if (typeof raw !== "string" || raw.trim() === "") badField("url", "url must be an https URL");
-  if (raw.length > MAX_URL) badField("url", `url must be at most ${MAX_URL} characters`);
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    badField("url", "url must be an absolute https URL, e.g. https://example.com/hooks/capa");
-  }
-  if (u.protocol !== "https:") badField("url", "url must use https");
-  if (u.username || u.password) badField("url", "url must not carry a user name or password; authenticate with the signature");
-  if (!s.config.webhookAllowPrivate) {
-    const why = await destinationRefusal(u);
-    if (why) fail("webhook_url_refused", { message: `The URL is refused: ${why}.`, extra: { field: "url" } });
-  }
-  return u.href;
-}
-
-function checkEvents(raw: unknown): string[] {
-  if (!Array.isArray(raw) || raw.length === 0) badField("events", `events must be a non-empty list of: ${EVENT_TYPES.join(", ")}`);
-  const out: string[] = [];
-  raw.forEach((t, i) => {
-    if (typeof t !== "string" || !(EVENT_TYPES as readonly string[]).includes(t)) {
-      badField(`events[${i}]`, `events[${i}] must be one of: ${EVENT_TYPES.join(", ")}`);
-    }
-    if (!out.includes(t)) out.push(t);
-  });
-  return out;
-}
-
-function checkDescription(raw: unknown): string | null {
-  if (raw === null) return null;
-  if (typeof raw !== "string") badField("description", "description must be a string or null");
-  if (raw.length > MAX_DESCRIPTION) badField("description", `description must be at most ${MAX_DESCRIPTION} characters`);
-  return raw;
-}
-
-function checkBool(raw: unknown, field: string): boolean {
-  if (typeof raw !== "boolean") badField(field, `${field} must be true or false`);
-  return raw;
 }
 
 /** Creates an endpoint; the answer is the only one that holds the full secret. */
@@ -223,29 +128,6 @@ export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, 
   return getEndpoint(s, h, id);
 }
 
-/** The note on a delivery ended because its endpoint was switched off by a person. */
-export const SWITCHED_OFF = "The endpoint was switched off before this delivery was sent.";
-
-/** Ends an endpoint's pending and retrying deliveries as failed; a redelivery can send them later. */
-export function closeOpenDeliveries(h: ProjectHandle, endpointId: string, now: string, note: string): void {
-  h.db
-    .update(webhookDeliveries)
-    .set({ status: "failed", nextAttemptAt: null, note, updatedAt: now, finishedAt: now })
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), inArray(webhookDeliveries.status, ["pending", "retrying"])))
-    .run();
-}
-
-/** Switches off an endpoint that has failed every attempt for too long (the sender calls this). */
-export function disableFailing(h: ProjectHandle, endpointId: string, now: string): void {
-  h.db
-    .update(webhookEndpoints)
-    .set({ active: false, disabledAt: now, disabledReason: "failing", updatedAt: now })
-    .where(eq(webhookEndpoints.id, endpointId))
-    .run();
-  closeOpenDeliveries(h, endpointId, now, "The endpoint was switched off after failing every delivery for 5 days.");
-  endpointsChanged(h);
-}
-
 /** Deletes an endpoint with its deliveries and their attempts. */
 export function deleteEndpoint(s: Services, projectId: string, h: ProjectHandle, id: string): void {
   const row = endpointOrFail(h, id);
@@ -288,15 +170,4 @@ export function rotateSecret(s: Services, h: ProjectHandle, id: string, body: St
       .run();
   });
   return { ...getEndpoint(s, h, id), secret };
-}
-
-/** The projects that have endpoints; markers of deleted projects are dropped on the way. */
-export function webhookProjectIds(s: Services): string[] {
-  const rows = s.control.sqlite.query("SELECT w.project_id AS id, p.id AS live FROM webhook_projects w LEFT JOIN projects p ON p.id = w.project_id").all() as {
-    id: string;
-    live: string | null;
-  }[];
-  const gone = rows.filter((r) => r.live === null);
-  for (const r of gone) s.control.db.delete(webhookProjects).where(eq(webhookProjects.projectId, r.id)).run();
-  return rows.filter((r) => r.live !== null).map((r) => r.id);
 }

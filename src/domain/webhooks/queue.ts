@@ -5,7 +5,9 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { write } from "../unit-of-work.ts";
-import { activeSubscribers, closeOpenDeliveries, disableFailing, signingSecrets, SWITCHED_OFF } from "./endpoints.ts";
+import { signingSecrets } from "./endpoint-secrets.ts";
+import { activeSubscribers } from "./subscribers.ts";
+import { closeOpenDeliveries, disableFailing, SWITCHED_OFF } from "./switch-off.ts";
 import { DISABLE_AFTER_MS, DUE_NOW, RETENTION_MS, RETRY_DELAYS_MS } from "./deliveries.ts";
 
 /** Everything one attempt needs, taken when a delivery is claimed. */

@@ -8,7 +8,7 @@ import { rootCertificates } from "node:tls";
 import type { Services } from "../../services.ts";
 import { RESPONSE_LIMIT } from "./deliveries.ts";
 import { claimNext, dueEndpoints, nextDueAt, pruneFinished, recordAttempt, requeueInterrupted, type AttemptResult, type Claimed } from "./queue.ts";
-import { activeSubscribers, webhookProjectIds } from "./endpoints.ts";
+import { activeSubscribers, webhookProjectIds } from "./subscribers.ts";
 import { SECRET_KIND, sealClearSecrets } from "./endpoint-secrets.ts";
 import { bareHost, checkDestination, pinnedUrl, type Destination } from "./safety.ts";
 import { signedHeaders } from "./signing.ts";

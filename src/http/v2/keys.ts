@@ -4,7 +4,9 @@ import type { Services } from "../../services.ts";
 import { jsonBody, typedBody } from "./body.ts";
 import { ActiveBody, RotateBody } from "../../domain/access/body-models.ts";
 import { managementAuth } from "../plugins/management.ts";
-import { deleteKey, domainsSeen, grantable, listKeys, mintKey, rotateKey, setActive, setAllowedOrigins, updateKey } from "../../domain/keys/service.ts";
+import { grantable } from "../../domain/keys/grants.ts";
+import { mintKey, rotateKey } from "../../domain/keys/mint.ts";
+import { deleteKey, domainsSeen, listKeys, setActive, setAllowedOrigins, updateKey } from "../../domain/keys/service.ts";
 
 export function keyRoutes(s: Services) {
   const keys = s.keys;

@@ -4,7 +4,9 @@ import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
 import { jsonBody } from "./body.ts";
-import { cancelAction, cancelBatch, rescheduleAction, rescheduleBatch, retryAction, scheduleActions, setDefaults } from "../../domain/scheduling/service.ts";
+import { cancelAction, cancelBatch } from "../../domain/scheduling/cancel.ts";
+import { rescheduleAction, rescheduleBatch } from "../../domain/scheduling/reschedule.ts";
+import { retryAction, scheduleActions, setDefaults } from "../../domain/scheduling/service.ts";
 import { defaults, failures, getAction, getBatch, listActions } from "../../domain/scheduling/queries.ts";
 
 function group(s: Services, mount: Mount): AnyElysia {

@@ -1,0 +1,64 @@
+// What an apply decides for each op of the plan (keep, convert, keep_both, ...; on a failed
+// conversion, clear or stop), read strictly from the body, and the fields those decisions give
+// the model once it moves: keep_both keeps the old values in a new field beside the changed one.
+import { badField } from "../../errors.ts";
+import type { Services } from "../../services.ts";
+import type { Model } from "../models/catalog.ts";
+import type { FieldDef } from "../models/fields.ts";
+import type { Diff, Op } from "./diff.ts";
+import type { Decision } from "./stage.ts";
+
+/** Reads `decisions: [{ opId, choice, onFailure? }]`: exactly one allowed decision per op. */
+export function readDecisions(ops: Op[], raw: unknown): Record<string, Decision> {
+  if (!Array.isArray(raw)) badField("decisions", "decisions must be a list of { opId, choice, onFailure? }, one per op of the plan");
+  const out: Record<string, Decision> = {};
+  raw.forEach((d, i) => {
+    const at = `decisions[${i}]`;
+    if (d === null || typeof d !== "object" || Array.isArray(d)) badField(at, `${at} must be { opId, choice, onFailure? }`);
+    const o = d as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!["opId", "choice", "onFailure"].includes(k)) badField(`${at}.${k}`, `${at}.${k} is not part of a decision`);
+    const op = ops.find((x) => x.id === o.opId);
+    if (!op) badField(`${at}.opId`, `${at}.opId is not an op of this plan`);
+    if (out[op.id]) badField(`${at}.opId`, `${at}.opId is decided twice`);
+    if (!op.choices.includes(o.choice as Op["choices"][number])) badField(`${at}.choice`, `${at}.choice must be one of ${op.choices.join(", ")} for this op`);
+    let onFailure: Decision["onFailure"] = null;
+    if (o.choice === "convert" && op.kind === "change") {
+      onFailure = (o.onFailure ?? "clear") as Decision["onFailure"];
+      if (onFailure !== "clear" && onFailure !== "stop") badField(`${at}.onFailure`, `${at}.onFailure must be clear or stop`);
+    } else if (o.onFailure !== undefined) {
+      badField(`${at}.onFailure`, `${at}.onFailure is only for a convert decision on a change of type`);
+    }
+    out[op.id] = { choice: o.choice as Decision["choice"], onFailure };
+  });
+  const missing = ops.find((op) => !out[op.id]);
+  if (missing) badField("decisions", `decisions has no decision for op ${missing.id} (field "${missing.namespace}")`);
+  return out;
+}
+
+/** The fields that keep old values for keep_both decisions (ids reused when given). */
+export function keepBothFields(
+  s: Services,
+  m: Model,
+  ops: Op[],
+  decisions: Record<string, Decision>,
+  prev: Record<string, FieldDef> = {},
+): Record<string, FieldDef> {
+  const out: Record<string, FieldDef> = {};
+  for (const op of ops) {
+    if (decisions[op.id]?.choice !== "keep_both") continue;
+    const before = m.fields.find((f) => f.id === op.fieldId)!;
+    out[op.id] = {
+      ...before,
+      id: prev[op.id]?.id ?? s.ids.uuid(),
+      namespace: op.keepBothNamespace!,
+      required: false,
+      label: `${before.label ?? before.namespace} (old)`.slice(0, 200),
+    };
+  }
+  return out;
+}
+
+/** The model's fields once the change moves it: the diff's fields, then the keep_both copies. */
+export function targetOf(diff: Pick<Diff, "fields" | "ops">, keepBoth: Record<string, FieldDef>): FieldDef[] {
+  return [...diff.fields, ...diff.ops.filter((o) => keepBoth[o.id]).map((o) => keepBoth[o.id]!)];
+}

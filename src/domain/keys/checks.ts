@@ -1,0 +1,55 @@
+// The rules of a key's own fields (name, environment, expiry, version pin, origins), shared by
+// minting and editing so both refuse the same input with the same words.
+import { badField } from "../../errors.ts";
+import { iso } from "../../infra/clock.ts";
+import type { Services } from "../../services.ts";
+import { isVersion, VERSIONS } from "../versions.ts";
+
+const HOUR = 3600_000;
+
+/** A key's name: 1 to 120 characters, trimmed; "API key" when not sent. */
+export function checkName(v: unknown): string {
+  if (v === undefined || v === null) return "API key";
+  if (typeof v !== "string" || v.trim().length === 0 || v.length > 120) badField("name", "name must be 1 to 120 characters");
+  return v.trim();
+}
+
+/** production (the default) or development. */
+export function checkEnvironment(v: unknown): string {
+  if (v === undefined || v === null) return "production";
+  if (v !== "production" && v !== "development") badField("environment", "environment must be production or development");
+  return v;
+}
+
+/** An ISO 8601 time at least an hour ahead, or null for a key that does not expire. */
+export function checkExpiry(s: Services, v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string" || Number.isNaN(Date.parse(v)) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) badField("expiresAt", "expiresAt must be an ISO 8601 time");
+  const t = Date.parse(v);
+  if (t < s.clock.now() + HOUR) badField("expiresAt", "expiresAt must be at least one hour ahead");
+  return iso(t);
+}
+
+/** A supported API version, or null when not sent. */
+export function checkApiVersion(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string" || !isVersion(v)) {
+    badField("apiVersion", `apiVersion must be a supported version: ${VERSIONS.map((x) => x.date).join(", ")}`);
+  }
+  return v;
+}
+
+/** Normalises an origin: scheme, host and port only. */
+export function checkOrigin(v: unknown, path: string): string {
+  if (typeof v !== "string") badField(path, `${path} must be an origin such as https://example.com`);
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    badField(path, `${path} must be an origin such as https://example.com`);
+  }
+  if (!["http:", "https:"].includes(u.protocol) || u.pathname !== "/" || u.search || u.hash || u.username) {
+    badField(path, `${path} must be an origin such as https://example.com, with no path`);
+  }
+  return u.origin;
+}

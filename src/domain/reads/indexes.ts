@@ -1,0 +1,22 @@
+// Indexes made on demand: a sort or filter on a customer field reads `json_extract` of the
+// stored data, which only an expression index of that exact expression can serve. Each is made
+// the first time a read needs it, partial to the model (and to published rows for the published
+// copy), so a project pays only for the fields it really sorts and filters by.
+import { sha256Hex } from "../../infra/crypto.ts";
+import type { ProjectHandle } from "../../storage/pool.ts";
+import type { Model } from "../models/catalog.ts";
+import type { Vis } from "./names.ts";
+
+/** Creates (once) the partial expression index that serves a customer-field sort or filter. */
+export function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string): void {
+  if (vis.tag === "v" || !expr.startsWith("json_extract(e.")) return;
+  const name = `cx_${vis.tag}_${sha256Hex(`${m.id}|${expr}|v2`).slice(0, 24)}`;
+  const made = (h.cache.get("indexes") as Set<string> | undefined) ?? new Set<string>();
+  h.cache.set("indexes", made);
+  if (made.has(name)) return;
+  const col = expr.replace(/\be\./g, "");
+  const where = `model_id = '${m.id}'${vis.prod ? " AND published_version_id IS NOT NULL" : ""}`;
+  // model_id leads so that the equality on it and the ORDER BY are served by this one index.
+  h.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${name} ON entries (model_id, ${col}, id) WHERE ${where}`);
+  made.add(name);
+}

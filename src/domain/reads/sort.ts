@@ -1,0 +1,81 @@
+// The `sort` parameter of a list read, resolved against the model: each key becomes the SQL
+// expression it orders by, whether it can be null (nulls go last), and a signature that cursors
+// carry so a cursor made for another order is refused. A key may hop once through a single
+// relation (`author.name`), read with a correlated subquery on the related entry.
+import { fail } from "../../errors.ts";
+import type { Model } from "../models/catalog.ts";
+import { TEXT_TYPES, itemType } from "../models/fields.ts";
+import { parseSort } from "./grammar.ts";
+import { fieldExpr, resolveName, systemExpr } from "./names.ts";
+import type { Reader } from "./query.ts";
+
+/** One sort key, resolved. */
+export interface SortKey {
+  expr: string;
+  desc: boolean;
+  nullable: boolean;
+  sig: string;
+}
+
+const SORTABLE = new Set([...TEXT_TYPES, "number", "true_false", "date"]);
+
+/** The sort keys of a list read; no `sort` is newest first. */
+export function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, src: string | null): SortKey[] {
+  const vis = reader.vis;
+  if (src === null || src.trim() === "") return [{ expr: "e.created_at", desc: true, nullable: false, sig: "createdAt-" }];
+  const terms = parseSort(src);
+  const bad: (message: string) => never = (message) =>
+    fail("invalid_sort", { message, param: "sort", hint: "Example: sort=-publishedAt,title,author.name (up to 3 keys; - for descending)" });
+  return terms.map((t) => {
+    const [first, second] = t.path;
+    const r = resolveName(m, first!.name, first!.system);
+    if (!r)
+      fail("unknown_field", {
+        message: `The model ${m.namespace} has no field "${first!.name}" to sort by.`,
+        param: "sort",
+        hint: "Example: sort=-createdAt,title",
+      });
+    const dir = t.desc ? "-" : "+";
+    if (second) {
+      if (r.kind !== "field" || r.field.type !== "relation") bad(`"${first!.name}" is not a single relation, so sort cannot hop through it.`);
+      if (!reader.readable(r.field.relation!)) fail("unknown_field", { message: `"${first!.name}" relates to a model this key cannot read.`, param: "sort" });
+      return hopSort(m, reader, byId, r.field.relation!, first!.name, second, t.desc, dir);
+    }
+    if (r.kind === "system") {
+      if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key))
+        bad(`sort takes createdAt, updatedAt, publishedAt, id and text, number, true_false or date fields; not ${r.key}.`);
+      // publishedAt is null for a draft; only the published view (no preview) never shows one.
+      return { expr: systemExpr(vis, "e", r.key), desc: t.desc, nullable: r.key === "publishedAt" && vis.tag !== "p", sig: `${r.key}${dir}` };
+    }
+    if (r.field.type === "array" || !SORTABLE.has(itemType(r.field)))
+      bad(`"${r.field.namespace}" cannot be sorted by; sort takes text, number, true_false and date fields.`);
+    return { expr: fieldExpr(vis, "e", r.field), desc: t.desc, nullable: true, sig: `f:${r.field.id}${dir}` };
+  });
+}
+
+function hopSort(
+  m: Model,
+  reader: Reader,
+  byId: Map<string, Model>,
+  targetId: string,
+  relName: string,
+  second: { name: string; system: boolean },
+  desc: boolean,
+  dir: string,
+): SortKey {
+  const target = byId.get(targetId);
+  if (!target) fail("unknown_field", { message: `"${relName}" relates to a model that no longer exists.`, param: "sort" });
+  const r = resolveName(target, second.name, second.system);
+  if (!r) fail("unknown_field", { message: `The model ${target.namespace} has no field "${second.name}" to sort by.`, param: "sort" });
+  let inner: string;
+  if (r.kind === "system") {
+    if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key)) fail("invalid_sort", { message: `sort cannot use ${r.key}.`, param: "sort" });
+    inner = systemExpr(reader.vis, "t", r.key);
+  } else {
+    if (r.field.type === "array" || !SORTABLE.has(itemType(r.field))) fail("invalid_sort", { message: `"${second.name}" cannot be sorted by.`, param: "sort" });
+    inner = fieldExpr(reader.vis, "t", r.field);
+  }
+  const relField = m.fields.find((f) => f.namespace === relName)!;
+  const expr = `(SELECT ${inner} FROM entries t WHERE t.id = ${fieldExpr(reader.vis, "e", relField)} AND t.model_id = '${target.id}' AND ${reader.vis.visible("t")})`;
+  return { expr, desc, nullable: true, sig: `h:${relField.id}.${r.kind === "field" ? r.field.id : r.key}${dir}` };
+}

@@ -1,0 +1,85 @@
+// A GraphQL selection as the REST `select` that reads exactly it: model fields by namespace,
+// system keys by their select names, relations expanded as `rel(...)` down to what the nested
+// selections ask, a relation list's sort keys included so its order can be applied.
+import { getNamedType, type FieldNode, type GraphQLField, type GraphQLObjectType } from "graphql";
+import { collectSubfields } from "graphql/execution/collectFields.js";
+import { getArgumentValues } from "graphql/execution/values.js";
+import { fail } from "../errors.ts";
+import { selectName } from "./descriptions.ts";
+import type { FieldInfo, ModelTypes } from "./schema.ts";
+import type { RelationOrder } from "./sorts.ts";
+import { systemName } from "./sorts.ts";
+import type { TranslateContext } from "./translate.ts";
+
+const fieldDef = (t: GraphQLObjectType, name: string) => t.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
+
+/** Collects the node selections under a connection's `edges { node }` and `nodes` (aliases included), and whether totalCount is asked. */
+export function connectionParts(ctx: TranslateContext, conn: GraphQLObjectType, nodes: readonly FieldNode[]) {
+  const s = ctx.built.schema;
+  const byName = (fns: Iterable<readonly FieldNode[]>, name: string) => [...fns].flat().filter((n) => n.name.value === name);
+  const parts = [...collectSubfields(s, ctx.fragments, ctx.variables, conn, nodes).values()];
+  const nodeNodes = byName(parts, "nodes");
+  const edges = byName(parts, "edges");
+  if (edges.length) {
+    const edgeType = getNamedType(fieldDef(conn, "edges")!.type) as GraphQLObjectType;
+    nodeNodes.push(...byName(collectSubfields(s, ctx.fragments, ctx.variables, edgeType, edges).values(), "node"));
+  }
+  return { nodeNodes, totalCount: byName(parts, "totalCount").length > 0 };
+}
+
+/**
+ * The REST `select` of a model type for the given selections: system keys as `$name` when a
+ * customer field holds the plain name, relations expanded as `rel(...)`. `nestedAfter` says
+ * whether a nested connection may take `after` (only under a single entry).
+ */
+export function selectFor(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): string {
+  return selectItems(ctx, t, nodes, nestedAfter).join(",");
+}
+
+function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): string[] {
+  const fields = collectSubfields(ctx.built.schema, ctx.fragments, ctx.variables, t.object, nodes);
+  const items = new Map<string, string>();
+  const relations = new Map<string, { info: FieldInfo & { kind: "relation" | "relationList" }; nodes: FieldNode[]; extra: Set<string> }>();
+  for (const [, fns] of fields) {
+    const name = fns[0]!.name.value;
+    if (name.startsWith("__")) continue;
+    const def = fieldDef(t.object, name)!;
+    const info = def.extensions.capa as FieldInfo;
+    if (info.kind === "system") {
+      if (info.key !== "id") items.set(name, info.select);
+    } else if (info.kind === "value") {
+      items.set(name, selectName(info.field.namespace));
+    } else {
+      let r = relations.get(name);
+      if (!r) {
+        r = { info, nodes: [], extra: new Set() };
+        relations.set(name, r);
+      }
+      if (info.kind === "relation") {
+        r.nodes.push(...fns);
+        continue;
+      }
+      const tt = ctx.built.byId.get(info.target.model.id)!;
+      for (const fn of fns) {
+        const args = getArgumentValues(def, fn, ctx.variables) as { after?: string | null; sort?: RelationOrder | null };
+        if (args.after != null && !nestedAfter) {
+          fail("invalid_parameter", {
+            message: `after on the nested connection ${name} works under a single entry only.`,
+            param: "after",
+            hint: "Page a relation list under <single>(id:), entry(id:) or node(id:).",
+          });
+        }
+        if (args.sort) r.extra.add(args.sort.select);
+        r.nodes.push(...connectionParts(ctx, tt.relationConnection, [fn]).nodeNodes);
+      }
+    }
+  }
+  for (const [name, r] of relations) {
+    const target = ctx.built.byId.get(r.info.target.model.id)!;
+    // Under a relation list there are several parents again, so nested after is refused there.
+    const sub = new Set(selectItems(ctx, target, r.nodes, nestedAfter && r.info.kind === "relation"));
+    for (const x of r.extra) sub.add(x);
+    items.set(name, `${selectName(r.info.field.namespace)}(${[...sub].join(",")})`);
+  }
+  return items.size ? [...items.values()] : [systemName(t.names.model, "id")];
+}

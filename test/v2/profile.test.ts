@@ -96,8 +96,11 @@ describe("POST /v2/user/password", () => {
   test("with x-capa-session: cookie the new refresh token goes into the session cookie", async () => {
     const r = await change({ currentPassword: OLD, newPassword: NEW }, { "x-capa-session": "cookie" });
     expect([r.status, Object.keys(r.body)]).toEqual([200, ["accessToken"]]);
-    const cookie = /^capa_refresh=(rt_[A-Za-z0-9_-]+); Path=\/v2\/user; Max-Age=2592000; HttpOnly; SameSite=Strict$/.exec(r.headers.get("set-cookie") ?? "");
+    // The refresh cookie, then the admin app's readable hint (no secret), as sign-in sets them.
+    const [refreshCookie, hint] = r.headers.getSetCookie();
+    const cookie = /^capa_refresh=(rt_[A-Za-z0-9_-]+); Path=\/v2\/user; Max-Age=2592000; HttpOnly; SameSite=Strict$/.exec(refreshCookie ?? "");
     expect(cookie).not.toBeNull();
+    expect(hint).toBe("capa_session=1; Path=/admin; Max-Age=2592000; SameSite=Strict");
     const refreshed = await h.json("POST", "/v2/user/refresh-token", { headers: { cookie: `capa_refresh=${cookie![1]}`, "x-capa-csrf": "1" } });
     expect(refreshed.status).toBe(200);
   });

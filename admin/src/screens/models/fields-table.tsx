@@ -36,14 +36,17 @@ export function FieldsTable(props: {
   const dragged = useRef<string | null>(null);
   // After a move the rows are drawn again in the new order; the focus stays on the button that
   // was pressed (or its twin when that one is now disabled, at the top or bottom).
-  const [refocus, setRefocus] = useState<{ id: string; dir: "up" | "down" } | null>(null);
+  const [refocus, setRefocus] = useState<{ id: string; dir: "up" | "down"; from: string } | null>(null);
+  const order = fields.map((f) => f.id).join();
   useEffect(() => {
-    if (!refocus) return;
+    // Acts once the saved order has come back (the rows are in their new places).
+    if (!refocus || refocus.from === order) return;
     const mine = document.getElementById(`move-${refocus.dir}-${refocus.id}`) as HTMLButtonElement | null;
     const twin = document.getElementById(`move-${refocus.dir === "up" ? "down" : "up"}-${refocus.id}`) as HTMLButtonElement | null;
     if (mine && !mine.disabled) mine.focus();
     else twin?.focus();
-  }, [refocus, fields]);
+    setRefocus(null);
+  }, [refocus, order]);
 
   const step = (f: Field, i: number, dir: "up" | "down") => {
     // Ignored while a save is on its way rather than disabled: a disabled button loses the focus.
@@ -51,7 +54,7 @@ export function FieldsTable(props: {
     const ids = fields.map((x) => x.id);
     const j = dir === "up" ? i - 1 : i + 1;
     [ids[i], ids[j]] = [ids[j]!, ids[i]!];
-    setRefocus({ id: f.id, dir });
+    setRefocus({ id: f.id, dir, from: order });
     props.onOrder(ids, f, dir === "up" ? "moved up" : "moved down");
   };
   const drop = (e: DragEvent, beforeId: string | null) => {

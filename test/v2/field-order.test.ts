@@ -1,6 +1,6 @@
 // PATCH /v2/models/:id { fieldOrder }: the order of a model's fields (issue 14 item 1). The order
 // is what GET /v2/models/:id lists and what a REST read writes customer fields in
-// (decisions.md section 3, "customer fields in model order").
+// (decisions.md section 3, "customer fields in model order") and the GraphQL schema's field order.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 
@@ -12,6 +12,15 @@ describe("PATCH /v2/models/:id fieldOrder", () => {
   let entryId: string;
   let model: { id: string; version: number; fields: { id: string; namespace: string }[] };
   const ids = (ns: string[]) => ns.map((n) => model.fields.find((f) => f.namespace === n)!.id);
+  /** The customer fields of the GraphQL type Post, in the schema's order. */
+  const graphqlFields = async () => {
+    const r = await h.json("POST", "/api/graphql", {
+      headers: { "x-api-key": devKey },
+      body: { query: 'query Q { __type(name: "Post") { fields { name } } }', operationName: "Q" },
+    });
+    const names = (r.body.data.__type.fields as { name: string }[]).map((f) => f.name);
+    return names.slice(names.indexOf("_folder") + 1);
+  };
   const read = () => h.json("GET", `/api/entries/post/${entryId}`, { headers: { "x-api-key": devKey } });
   const lastPublished = () => {
     const p = h.capa.services.projects.get(projectId);
@@ -53,9 +62,10 @@ describe("PATCH /v2/models/:id fieldOrder", () => {
     expect(keys.slice(keys.indexOf("folder") + 1)).toEqual(["title", "body", "price"]);
   });
 
-  test("a new order is a new model version, listed by GET, used by REST reads, and emits model.published", async () => {
-    // Read once so the render cache holds the old order; the change must invalidate it.
+  test("a new order is a new model version, listed by GET, used by REST reads and the GraphQL schema, and emits model.published", async () => {
+    // Read once so the render cache and the schema hold the old order; the change must drop both.
     await read();
+    expect(await graphqlFields()).toEqual(["title", "body", "price"]);
     const order = ids(["price", "title", "body"]);
     const r = await h.json("PATCH", `/v2/models/${model.id}`, { token, body: { fieldOrder: order } });
     expect(r.status).toBe(200);
@@ -69,6 +79,7 @@ describe("PATCH /v2/models/:id fieldOrder", () => {
     const keys = Object.keys(rest.body.data);
     expect(keys.slice(keys.indexOf("folder") + 1)).toEqual(["price", "title", "body"]);
     expect(rest.body.data).toMatchObject({ price: 3, title: "Hello", body: "# Hi" });
+    expect(await graphqlFields()).toEqual(["price", "title", "body"]);
     model = got.body;
   });
 

@@ -83,6 +83,8 @@ export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): 
             />
             {access.mixed && <p className="hint">This key’s scopes name several models; saving other scopes here replaces them.</p>}
           </>
+        ) : grantable.isError ? (
+          <Refusal error={grantable.error} />
         ) : (
           <p>Loading access…</p>
         )}

@@ -180,4 +180,16 @@ describe("field changes: failures and resume", () => {
     const [entry] = (await v2(env, "GET", "/v2/model-instances?model=widget")).data;
     expect(entry.draft.data).toEqual({ title: "One", count: 5 });
   }, 90_000);
+
+  test("at 360 px wide in dark mode the model screen, its history and a change's failures still read", async () => {
+    const page = await env.page({ width: 360, height: 740, colorScheme: "dark" });
+    const id = (await v2(env, "GET", "/v2/models")).data.find((m: { name: string }) => m.name === "Gadget").id;
+    await signIn(page, env.origin, `/admin/models/${id}`);
+    await row(page, "Change 1").waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "field-change-history-360-dark");
+    await page.getByRole("button", { name: "Details of change 1" }).click();
+    await page.getByRole("dialog", { name: "Change 1" }).getByRole("link", { name: "Gamma" }).waitFor();
+    await expectAccessible(page);
+  }, 60_000);
 });

@@ -46,56 +46,58 @@ export function ChangeHistory(props: { model: Model; project: string; shape: boo
       ) : rows.length === 0 ? (
         <p>No field changes yet. Changing a field’s kind on a model with entries makes one.</p>
       ) : (
-        <table>
-          <caption className="visually-hidden">Field changes of {props.model.name}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Change</th>
-              <th scope="col">What</th>
-              <th scope="col">State</th>
-              <th scope="col">When</th>
-              <th scope="col">Entries</th>
-              <th scope="col">Failed values</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c, i) => {
-              // Numbered oldest first so a change keeps its number as new ones arrive.
-              const n = total - i;
-              return (
-                <tr key={c.id}>
-                  <th scope="row">Change {n}</th>
-                  <td>{summary(c)}</td>
-                  <td>{STATE_WORDS[c.state]}</td>
-                  <td>
-                    <time dateTime={c.createdAt}>{when.format(new Date(c.createdAt))}</time>
-                  </td>
-                  <td>{c.progress.total > 0 ? `${c.progress.done} of ${c.progress.total}` : "—"}</td>
-                  <td>{c.progress.failed}</td>
-                  <td className="row-actions">
-                    <button type="button" className="btn btn-quiet" aria-label={`Details of change ${n}`} onClick={() => setDetail({ id: c.id, n })}>
-                      Details
-                    </button>
-                    {props.shape && RESUMABLE.has(c.state) && (
-                      <button
-                        type="button"
-                        className="btn btn-quiet"
-                        aria-label={`Resume change ${n}`}
-                        disabled={resume.isPending}
-                        onClick={() => resume.mutate(c.id)}
-                      >
-                        Resume
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Field changes of {props.model.name}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Change</th>
+                <th scope="col">What</th>
+                <th scope="col">State</th>
+                <th scope="col">When</th>
+                <th scope="col">Entries</th>
+                <th scope="col">Failed values</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c, i) => {
+                // Numbered oldest first so a change keeps its number as new ones arrive.
+                const n = total - i;
+                return (
+                  <tr key={c.id}>
+                    <th scope="row">Change {n}</th>
+                    <td>{summary(c)}</td>
+                    <td>{STATE_WORDS[c.state]}</td>
+                    <td>
+                      <time dateTime={c.createdAt}>{when.format(new Date(c.createdAt))}</time>
+                    </td>
+                    <td>{c.progress.total > 0 ? `${c.progress.done} of ${c.progress.total}` : "—"}</td>
+                    <td>{c.progress.failed}</td>
+                    <td className="row-actions">
+                      <button type="button" className="btn btn-quiet" aria-label={`Details of change ${n}`} onClick={() => setDetail({ id: c.id, n })}>
+                        Details
                       </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                      {props.shape && RESUMABLE.has(c.state) && (
+                        <button
+                          type="button"
+                          className="btn btn-quiet"
+                          aria-label={`Resume change ${n}`}
+                          disabled={resume.isPending}
+                          onClick={() => resume.mutate(c.id)}
+                        >
+                          Resume
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {resume.error && <Refusal error={resume.error} />}
       {detail && (

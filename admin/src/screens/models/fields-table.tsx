@@ -67,75 +67,77 @@ export function FieldsTable(props: {
     if (order.join() !== fields.map((x) => x.id).join()) props.onOrder(order, f, "moved");
   };
   return (
-    <table>
-      <caption className="visually-hidden">Fields of {model.name}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Namespace</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Required</th>
-          {shape && (
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          )}
-        </tr>
-      </thead>
-      <tbody>
-        {fields.map((f, i) => (
-          <tr
-            key={f.id}
-            draggable={shape && !props.busy}
-            onDragStart={(e) => {
-              e.dataTransfer.setData("text/plain", f.id);
-              e.dataTransfer.effectAllowed = "move";
-              dragged.current = f.id;
-            }}
-            onDragOver={(e) => {
-              e.preventDefault();
-              e.dataTransfer.dropEffect = "move";
-            }}
-            // A row dropped on a row below it goes after that row; on a row above it, before it.
-            onDrop={(e) => drop(e, i > fields.findIndex((x) => x.id === dragged.current) ? (fields[i + 1]?.id ?? null) : f.id)}
-          >
-            <th scope="row">{f.label || f.namespace}</th>
-            <td className="mono">{f.namespace}</td>
-            <td>{kindOf(f, props.models)}</td>
-            <td>{f.required ? "Required" : "Optional"}</td>
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">Fields of {model.name}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Namespace</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Required</th>
             {shape && (
-              <td className="row-actions">
-                <button
-                  type="button"
-                  id={`move-up-${f.id}`}
-                  className="btn btn-quiet"
-                  aria-label={`Move up ${f.namespace}`}
-                  disabled={i === 0}
-                  onClick={() => step(f, i, "up")}
-                >
-                  Move up
-                </button>
-                <button
-                  type="button"
-                  id={`move-down-${f.id}`}
-                  className="btn btn-quiet"
-                  aria-label={`Move down ${f.namespace}`}
-                  disabled={i === fields.length - 1}
-                  onClick={() => step(f, i, "down")}
-                >
-                  Move down
-                </button>
-                <button type="button" className="btn btn-quiet" aria-label={`Edit ${f.namespace}`} onClick={() => props.onEdit(f)}>
-                  Edit
-                </button>
-                <button type="button" className="btn btn-quiet btn-danger" aria-label={`Remove ${f.namespace}`} onClick={() => props.onRemove(f)}>
-                  Remove
-                </button>
-              </td>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             )}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {fields.map((f, i) => (
+            <tr
+              key={f.id}
+              draggable={shape && !props.busy}
+              onDragStart={(e) => {
+                e.dataTransfer.setData("text/plain", f.id);
+                e.dataTransfer.effectAllowed = "move";
+                dragged.current = f.id;
+              }}
+              onDragOver={(e) => {
+                e.preventDefault();
+                e.dataTransfer.dropEffect = "move";
+              }}
+              // A row dropped on a row below it goes after that row; on a row above it, before it.
+              onDrop={(e) => drop(e, i > fields.findIndex((x) => x.id === dragged.current) ? (fields[i + 1]?.id ?? null) : f.id)}
+            >
+              <th scope="row">{f.label || f.namespace}</th>
+              <td className="mono">{f.namespace}</td>
+              <td>{kindOf(f, props.models)}</td>
+              <td>{f.required ? "Required" : "Optional"}</td>
+              {shape && (
+                <td className="row-actions">
+                  <button
+                    type="button"
+                    id={`move-up-${f.id}`}
+                    className="btn btn-quiet"
+                    aria-label={`Move up ${f.namespace}`}
+                    disabled={i === 0}
+                    onClick={() => step(f, i, "up")}
+                  >
+                    Move up
+                  </button>
+                  <button
+                    type="button"
+                    id={`move-down-${f.id}`}
+                    className="btn btn-quiet"
+                    aria-label={`Move down ${f.namespace}`}
+                    disabled={i === fields.length - 1}
+                    onClick={() => step(f, i, "down")}
+                  >
+                    Move down
+                  </button>
+                  <button type="button" className="btn btn-quiet" aria-label={`Edit ${f.namespace}`} onClick={() => props.onEdit(f)}>
+                    Edit
+                  </button>
+                  <button type="button" className="btn btn-quiet btn-danger" aria-label={`Remove ${f.namespace}`} onClick={() => props.onRemove(f)}>
+                    Remove
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -72,6 +72,7 @@ describe("API keys", () => {
     expect(await website.getByRole("cell").allTextContents()).toEqual([
       `${secret.slice(0, 12)}… Development`,
       "Read only",
+      "2026-10-01",
       "Active",
       "Never",
       "None yet",
@@ -84,7 +85,7 @@ describe("API keys", () => {
     await page.reload();
     await website.waitFor();
     await website.getByText("site.example").waitFor();
-    expect(await website.getByRole("cell").nth(3).textContent()).not.toBe("Never");
+    expect(await website.getByRole("cell").nth(4).textContent()).not.toBe("Never");
 
     // Edit: a new name and a second allowed origin, which then reads too.
     expect(await readWith(secret, "https://two.example")).toBe(403);
@@ -122,8 +123,8 @@ describe("API keys", () => {
     expect(await readWith(next, "https://site.example")).toBe(200);
     expect(await readWith(secret, "https://site.example")).toBe(200);
     await site.nth(1).waitFor();
-    await expect(site.nth(0).getByRole("cell").nth(2).textContent()).resolves.toStartWith("Active until ");
-    await expect(site.nth(1).getByRole("cell").nth(2).textContent()).resolves.toBe("Active");
+    await expect(site.nth(0).getByRole("cell").nth(3).textContent()).resolves.toStartWith("Active until ");
+    await expect(site.nth(1).getByRole("cell").nth(3).textContent()).resolves.toBe("Active");
     await screenshot(page, "keys-list");
   }, 90_000);
 

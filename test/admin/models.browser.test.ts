@@ -1,7 +1,8 @@
 // The Models screens in a real browser: the list, New model, details saved, fields added of
 // several kinds with their options (enum values, list item kind, relation target, required), a
 // duplicate namespace refused at its field, a field removed, and a type change on a model with
-// entries opening the field-change plan with its counts, then applied and followed to done. A viewer reads only.
+// entries opening the field-change plan with its counts, then applied and followed to done; fields
+// reordered (Move up, Move down, dragging). A viewer reads only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
@@ -64,10 +65,20 @@ describe("models", () => {
     await page.getByText("Field maker added.").waitFor();
     // Each addition asks for the model again; wait for the last row before reading the table.
     await fieldRow(page, "Maker").waitFor();
-    expect(await fieldRow(page, "Title").getByRole("cell").allTextContents()).toEqual(["title", "Text", "Required", "EditRemove"]);
-    expect(await fieldRow(page, "Size").getByRole("cell").allTextContents()).toEqual(["size", "Choice (enum) (S, M, L)", "Optional", "EditRemove"]);
-    expect(await fieldRow(page, "Tags").getByRole("cell").allTextContents()).toEqual(["tags", "List of Text", "Optional", "EditRemove"]);
-    expect(await fieldRow(page, "Maker").getByRole("cell").allTextContents()).toEqual(["maker", "Relation to Author", "Optional", "EditRemove"]);
+    expect(await fieldRow(page, "Title").getByRole("cell").allTextContents()).toEqual(["title", "Text", "Required", "Move upMove downEditRemove"]);
+    expect(await fieldRow(page, "Size").getByRole("cell").allTextContents()).toEqual([
+      "size",
+      "Choice (enum) (S, M, L)",
+      "Optional",
+      "Move upMove downEditRemove",
+    ]);
+    expect(await fieldRow(page, "Tags").getByRole("cell").allTextContents()).toEqual(["tags", "List of Text", "Optional", "Move upMove downEditRemove"]);
+    expect(await fieldRow(page, "Maker").getByRole("cell").allTextContents()).toEqual([
+      "maker",
+      "Relation to Author",
+      "Optional",
+      "Move upMove downEditRemove",
+    ]);
 
     // A second field named title: the server's refusal is shown at the Namespace input.
     await page.getByRole("button", { name: "Add field" }).click();
@@ -133,6 +144,57 @@ describe("models", () => {
     await runFieldChanges(env.capa.services, Date.now());
     expect(await fieldRow(page, "Size").getByRole("cell").nth(1).textContent()).toBe("Choice (enum) (S, M, L)");
   }, 120_000);
+
+  test("fields reordered with Move up and Move down from the keyboard and by dragging, saved as fieldOrder", async () => {
+    await v2(env, "POST", "/v2/models", {
+      name: "Recipe",
+      namespace: "recipe",
+      fields: [
+        { namespace: "title", label: "Title", type: "string" },
+        { namespace: "time", label: "Time", type: "number" },
+        { namespace: "serves", label: "Serves", type: "number" },
+      ],
+    });
+    const saved = async () => (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "recipe");
+    const before = await saved();
+    const page = await env.page();
+    await signIn(page, env.origin, `/admin/models/${before.id}`);
+    await page.getByRole("heading", { name: "Recipe", level: 1 }).waitFor();
+    const table = page.getByRole("table", { name: "Fields of Recipe" });
+    const shown = () => table.getByRole("rowheader").allTextContents();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+    expect(await shown()).toEqual(["Title", "Time", "Serves"]);
+    expect(await page.getByRole("button", { name: "Move up title" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Move down serves" }).isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: "Move down title" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Field title moved down.").waitFor();
+    await table.getByRole("row").nth(2).getByRole("rowheader", { name: "Title" }).waitFor();
+    expect(await shown()).toEqual(["Time", "Title", "Serves"]);
+    expect((await saved()).fields.map((f: { namespace: string }) => f.namespace)).toEqual(["time", "title", "serves"]);
+    expect(await focused()).toBe("Move down title");
+    // Again from the keyboard: title is last now, so the focus goes to its Move up.
+    await page.keyboard.press("Enter");
+    await table.getByRole("row").nth(3).getByRole("rowheader", { name: "Title" }).waitFor();
+    expect(await focused()).toBe("Move up title");
+    await page.keyboard.press("Enter");
+    await page.getByText("Field title moved up.").waitFor();
+    await table.getByRole("row").nth(2).getByRole("rowheader", { name: "Title" }).waitFor();
+    expect(await shown()).toEqual(["Time", "Title", "Serves"]);
+
+    // Dragging Serves onto Time puts it first.
+    await table.getByRole("rowheader", { name: "Serves" }).dragTo(table.getByRole("rowheader", { name: "Time" }));
+    await page.getByText("Field serves moved.").waitFor();
+    await table.getByRole("row").nth(1).getByRole("rowheader", { name: "Serves" }).waitFor();
+    expect(await shown()).toEqual(["Serves", "Time", "Title"]);
+    const after = await saved();
+    expect(after.fields.map((f: { namespace: string }) => f.namespace)).toEqual(["serves", "time", "title"]);
+    // Each move was one model version: four moves on version 1.
+    expect(after.version).toBe(before.version + 4);
+    await expectAccessible(page);
+    await screenshot(page, "model-field-order");
+  }, 60_000);
 
   test("a viewer reads models and fields without controls", async () => {
     await addMember(env, "viewer@capa.local", "viewer", "viewer-password-1");

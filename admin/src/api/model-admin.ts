@@ -41,6 +41,8 @@ export interface ModelPatch {
   addFields?: FieldInput[];
   editFields?: FieldInput[];
   removeIds?: string[];
+  /** Every field id of the model once, in the new order (applied after adds and removes). */
+  fieldOrder?: string[];
 }
 
 /** The routes, one function per documented route. */
@@ -50,22 +52,52 @@ export const modelApi = {
   update: (id: string, patch: ModelPatch) => call<Model>("PATCH", `/v2/models/${id}`, { body: patch }),
   plan: (id: string, change: { editFields?: FieldInput[]; removeIds?: string[] }) =>
     call<Plan>("POST", `/v2/models/${id}/field-changes/plan`, { body: change }),
-  apply: (id: string, body: { planHash: string; editFields: FieldInput[]; removeIds: string[]; decisions: { opId: string; choice: string }[] }) =>
-    call<{ id: string; state: string }>("POST", `/v2/models/${id}/field-changes`, { body }),
+  apply: (
+    id: string,
+    body: { planHash: string; editFields: FieldInput[]; removeIds: string[]; decisions: { opId: string; choice: string; onFailure?: "clear" | "stop" }[] },
+  ) => call<{ id: string; state: string }>("POST", `/v2/models/${id}/field-changes`, { body }),
 };
 
-/** A field change as GET /v2/field-changes/:id answers it (the parts the screen shows). */
+/** The sides of one op of an applied change. */
+export interface ChangeSide {
+  namespace: string;
+  type: FieldType;
+  arrayType: FieldType | null;
+}
+
+/** A field change as GET /v2/field-changes/:id and the model's list answer it (the parts the screens show). */
 export interface FieldChange {
   id: string;
   state: "planned" | "queued" | "converting" | "moving" | "done" | "failed" | "cancelled";
+  ops: { id: string; kind: "change" | "rename" | "remove"; from: ChangeSide; to: ChangeSide | null }[];
   progress: { total: number; done: number; failed: number };
-  error: { message?: string } | null;
+  error: { code?: string; message?: string } | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One value that failed to convert. */
+export interface ChangeFailure {
+  entryId: string;
+  fieldId: string;
+  namespace: string | null;
+  copy: "draft" | "published";
+  value: unknown;
+  reason: string;
+}
+
+/** A change with one page (1,000) of its failed values. */
+export interface ChangeDetail extends FieldChange {
+  failures: { total: number; page: number; limit: number; data: ChangeFailure[] };
 }
 
 /** The field-change routes of a change once applied. */
 export const changeApi = {
   get: (id: string) => call<FieldChange>("GET", `/v2/field-changes/${id}`),
+  detail: (id: string, failuresPage: number) => call<ChangeDetail>("GET", `/v2/field-changes/${id}`, { query: { failuresPage } }),
+  list: (modelId: string) => call<{ data: FieldChange[]; total: number }>("GET", `/v2/models/${modelId}/field-changes`, { query: { limit: 200 } }),
   cancel: (id: string) => call<FieldChange>("POST", `/v2/field-changes/${id}/cancel`, { body: {} }),
+  resume: (id: string, onFailure?: "clear" | "stop") => call<FieldChange>("POST", `/v2/field-changes/${id}/resume`, { body: onFailure ? { onFailure } : {} }),
 };
 
 /** Every field kind with the word people read (arrays take any but array itself). */

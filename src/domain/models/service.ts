@@ -10,7 +10,7 @@ import { actorFrom } from "../events/outbox.ts";
 import { write } from "../unit-of-work.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, findModel, modelOrFail, type Model } from "./catalog.ts";
-import { MODEL_NAMESPACE } from "./fields.ts";
+import { MODEL_NAMESPACE, type FieldDef } from "./fields.ts";
 import { checkPreviewUrl, checkString, checkUniqueFields, parseField } from "./validate.ts";
 import { bumpModelSet, modelPublished, snapshot } from "./versioning.ts";
 
@@ -67,7 +67,7 @@ function hasEntries(h: ProjectHandle, modelId: string): boolean {
 }
 
 /**
- * Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds? }`.
+ * Edits a model: `{ name?, description?, singleEntry?, embedByDefault?, addFields?, editFields?, removeIds?, fieldOrder? }`.
  * `opts.fieldChange` is set by a field change moving the model, whose entries it has converted.
  */
 export function updateModel(
@@ -79,7 +79,7 @@ export function updateModel(
   opts: { fieldChange?: boolean } = {},
 ): Model {
   const m = modelOrFail(h, ref, "id");
-  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "previewUrl", "addFields", "editFields", "removeIds"]);
+  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "previewUrl", "addFields", "editFields", "removeIds", "fieldOrder"]);
   for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
   const next: Model = { ...m, fields: [...m.fields] };
   if (body.name !== undefined) next.name = checkString(body.name, "name", 120, false)!;
@@ -135,6 +135,9 @@ export function updateModel(
     });
   }
   checkUniqueFields(next.fields, "fields");
+  // Applied last so one PATCH can add a field and place it: the order names the fields as they
+  // stand after this patch's removes and adds.
+  if (body.fieldOrder !== undefined) next.fields = orderFields(next.fields, body.fieldOrder);
   const now = iso(s.clock.now());
   next.version = m.version + 1;
   next.updatedAt = now;
@@ -158,6 +161,31 @@ export function updateModel(
     modelPublished(s, tx, next, actor);
   });
   return findModel(h, m.id)!;
+}
+
+/**
+ * Reorders fields by `fieldOrder`, which must name every field of the model exactly once: a
+ * partial list would leave the place of the unnamed fields to guesswork.
+ */
+function orderFields(fields: FieldDef[], order: unknown): FieldDef[] {
+  const bad = (message: string): never => badField("fieldOrder", message);
+  if (!Array.isArray(order)) bad("fieldOrder must be a list of the model's field ids");
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  const seen = new Set<string>();
+  const out: FieldDef[] = [];
+  for (const raw of order as unknown[]) {
+    const id = typeof raw === "string" ? raw.toLowerCase() : "";
+    const f = byId.get(id);
+    if (!f) bad(`fieldOrder names ${JSON.stringify(raw)}, which is not a field of this model after this change`);
+    if (seen.has(id)) bad(`fieldOrder names the field ${id} twice`);
+    seen.add(id);
+    out.push(f as FieldDef);
+  }
+  if (out.length !== fields.length) {
+    const missing = fields.filter((f) => !seen.has(f.id)).map((f) => f.id);
+    bad(`fieldOrder must name every field of the model once; it leaves out ${missing.join(", ")}`);
+  }
+  return out;
 }
 
 /** Deletes a model and its entries; the body must repeat the namespace. */

@@ -1,12 +1,14 @@
 // The API keys screen (issue 14 item 5): every key of the project with its status, last use and
-// the domains it was used from; mint, edit, rotate, revoke and reactivate. Loaded lazily.
+// the domains it was used from and its API version; mint, edit (access and version too), rotate,
+// revoke and reactivate. Loaded lazily.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { keyApi, keyListKey, type ApiKey, type Grantable } from "../../api/keys.ts";
 import { useProject } from "../shell/project-context.ts";
 import { canIntegrate, Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
-import { NewKeyForm, PRESET_WORDS } from "./new-key-form.tsx";
+import { NewKeyForm } from "./new-key-form.tsx";
+import { PRESET_WORDS } from "./scope-picker.tsx";
 import { EditDialog, RotateDialog } from "./key-dialogs.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -110,6 +112,7 @@ export function KeysScreen() {
                 <th scope="col">Name</th>
                 <th scope="col">Key</th>
                 <th scope="col">Access</th>
+                <th scope="col">API version</th>
                 <th scope="col">Status</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Domains seen</th>
@@ -126,6 +129,7 @@ export function KeysScreen() {
                     <span className="mono">{k.keyPrefix}…</span> <span className="muted">{k.environment === "production" ? "Production" : "Development"}</span>
                   </td>
                   <td>{accessOf(k, grantable.data?.presets)}</td>
+                  <td className="mono">{k.version}</td>
                   <td>
                     <span className={k.active ? "status status-published" : "status"}>{keyStatus(k)}</span>
                   </td>

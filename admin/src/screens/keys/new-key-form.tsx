@@ -1,4 +1,5 @@
-// The `New key` form: name, a preset or custom scopes, environment, expiry and allowed origins.
+// The `New key` form: name, a preset or custom scopes, environment, API version, expiry and
+// allowed origins.
 // The secret comes back once from the mint; the origins are set right after by their own route.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
@@ -7,14 +8,18 @@ import { useProject } from "../shell/project-context.ts";
 import { keyApi, type MintedKey, type NewKey } from "../../api/keys.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 import { ExpiresField } from "./expires-field.tsx";
+import { ScopePicker, scopesOf, type Access } from "./scope-picker.tsx";
+import { VersionField, useVersions } from "./version-field.tsx";
 
-/** The words people read for each preset of decisions.md 5. */
-export const PRESET_WORDS: Record<string, string> = {
-  read_only: "Read only",
-  content_writer: "Content writer",
-  full_integration: "Full integration",
-  schema_builder: "Schema builder",
-};
+/**
+ * The sentence to show at `Access` when the server refused the scopes: a scope that is not one a
+ * key can hold (`scopes[i]`), or one the person does not hold (403 scope_not_held, naming it).
+ */
+export function scopeRefusal(error: Error | null): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === "scope_not_held") return `${error.message}: ${String(error.body?.scope ?? "")}`;
+  return error.field === "scopes" || error.field?.startsWith("scopes[") ? error.message : null;
+}
 
 /** Parses the origins text (one a line); answers the list or the sentence saying which line is wrong. */
 export function parseOrigins(text: string): string[] | string {
@@ -38,13 +43,15 @@ export function parseOrigins(text: string): string[] | string {
 export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): void }) {
   const grantable = useQuery({ queryKey: ["api-keys-grantable"], queryFn: keyApi.grantable });
   const [name, setName] = useState("");
-  const [access, setAccess] = useState("read_only");
-  const [scopes, setScopes] = useState<Set<string>>(new Set());
+  const [access, setAccess] = useState<Access>({ access: "read_only", scopes: new Set(), limit: "" });
+  const versions = useVersions();
+  // Empty until the list arrives: the newest version, as the server would pin by itself.
+  const [version, setVersion] = useState("");
+  const pinned = version || versions.data?.current || "";
   const [environment, setEnvironment] = useState<"production" | "development">("production");
   const [expires, setExpires] = useState("");
   const [origins, setOrigins] = useState("");
   const [originError, setOriginError] = useState<string | null>(null);
-  const [limit, setLimit] = useState("");
   const { project } = useProject();
   const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
 
@@ -64,16 +71,17 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
     if (typeof list === "string") return setOriginError(list);
     setOriginError(null);
     const key: NewKey = { name: name.trim() || "API key", environment };
-    // Instance and model scopes can name one model (resource:action:<model id>, decisions.md 5).
-    if (access === "custom") key.scopes = [...scopes].map((sc) => (limit && /^(instance|model):/.test(sc) ? `${sc}:${limit}` : sc));
-    else key.preset = access;
+    if (access.access === "custom") key.scopes = scopesOf(access, grantable.data?.presets ?? []);
+    else key.preset = access.access;
+    if (pinned) key.apiVersion = pinned;
     if (expires) key.expiresAt = new Date(expires).toISOString();
     mint.mutate({ key, origins: list });
   }
 
   if (grantable.isError) return <Refusal error={grantable.error} />;
-  const scopeError = fieldError("scopes") ?? fieldError("preset");
+  const scopeError = scopeRefusal(mint.error) ?? fieldError("preset");
   const expiryError = fieldError("expiresAt");
+  const versionError = fieldError("apiVersion");
   return (
     <form className="card form-stack" onSubmit={submit} aria-labelledby="new-key-title">
       <h2 id="new-key-title">New key</h2>
@@ -81,53 +89,7 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
         <label htmlFor="key-name">Name</label>
         <input id="key-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} placeholder="Website" />
       </div>
-      <div className="field">
-        <label htmlFor="key-access">Access</label>
-        <select id="key-access" value={access} onChange={(e) => setAccess(e.target.value)} aria-invalid={scopeError ? true : undefined}>
-          {grantable.data?.presets.map((p) => (
-            <option key={p.name} value={p.name} disabled={!p.grantable}>
-              {PRESET_WORDS[p.name] ?? p.name}
-              {p.grantable ? "" : " (beyond your role)"}
-            </option>
-          ))}
-          <option value="custom">Custom scopes</option>
-        </select>
-        {scopeError && <p className="error">{scopeError}</p>}
-      </div>
-      {access === "custom" && (
-        <fieldset className="scope-grid">
-          <legend>Scopes</legend>
-          {grantable.data?.scopes
-            .filter((s) => s.held)
-            .map((s) => (
-              <label key={s.scope}>
-                <input
-                  type="checkbox"
-                  checked={scopes.has(s.scope)}
-                  onChange={() => {
-                    const next = new Set(scopes);
-                    if (!next.delete(s.scope)) next.add(s.scope);
-                    setScopes(next);
-                  }}
-                />{" "}
-                <span className="mono">{s.scope}</span>
-              </label>
-            ))}
-        </fieldset>
-      )}
-      {access === "custom" && (
-        <div className="field">
-          <label htmlFor="key-limit">Limit entry and model scopes to</label>
-          <select id="key-limit" value={limit} onChange={(e) => setLimit(e.target.value)}>
-            <option value="">Every model</option>
-            {models.data?.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
+      <ScopePicker id="key" grantable={grantable.data} models={models.data} value={access} onChange={setAccess} error={scopeError} />
       <div className="field">
         <label htmlFor="key-env">Environment</label>
         <select id="key-env" value={environment} onChange={(e) => setEnvironment(e.target.value as "production" | "development")}>
@@ -135,6 +97,7 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
           <option value="development">Development</option>
         </select>
       </div>
+      <VersionField id="key-version" value={pinned} onChange={setVersion} error={versionError} />
       <ExpiresField id="key-expires" value={expires} onChange={setExpires} error={expiryError} />
       <div className="field">
         <label htmlFor="key-origins">Allowed origins</label>
@@ -151,7 +114,7 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
         </p>
         {originError && <p className="error">{originError}</p>}
       </div>
-      {mint.error && !scopeError && !expiryError && <Refusal error={mint.error} />}
+      {mint.error && !scopeError && !expiryError && !versionError && <Refusal error={mint.error} />}
       <div className="toolbar">
         <button type="submit" className="btn btn-primary" disabled={mint.isPending}>
           Create key

@@ -1,26 +1,20 @@
 // One model: its name, description and single-entry switch, and its fields (add, edit, remove,
-// each a PATCH /v2/models/:id). An edit that answers 409 field_change_required opens the plan.
+// reorder, each a PATCH /v2/models/:id). An edit that answers 409 field_change_required opens the plan.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
-import { KIND_WORDS, modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
+import { modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
 import type { Field, Model } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
 import { FieldForm } from "./field-form.tsx";
+import { FieldsTable } from "./fields-table.tsx";
 import { canShape } from "./models-screen.tsx";
 import { PlanView } from "./plan-view.tsx";
 import { ChangeProgress } from "./change-progress.tsx";
-
-function kindOf(f: Field, models: Model[]): string {
-  const item = f.type === "array" && f.arrayType ? f.arrayType : f.type;
-  let w = KIND_WORDS[item];
-  if (item === "relation") w += ` to ${models.find((m) => m.id === f.relation)?.name ?? "?"}`;
-  if (item === "enum" && f.options?.values) w += ` (${f.options.values.join(", ")})`;
-  return f.type === "array" ? `List of ${w}` : w;
-}
+import { ChangeHistory, historyKey } from "./change-history.tsx";
 
 function Details({ model, shape }: { model: Model; shape: boolean }) {
   const { project } = useProject();
@@ -162,60 +156,35 @@ export function ModelScreen() {
         {model.fields.length === 0 ? (
           <p>No fields yet. Use “Add field”.</p>
         ) : (
-          <table>
-            <caption className="visually-hidden">Fields of {model.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Namespace</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Required</th>
-                {shape && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {model.fields.map((f) => (
-                <tr key={f.id}>
-                  <th scope="row">{f.label || f.namespace}</th>
-                  <td className="mono">{f.namespace}</td>
-                  <td>{kindOf(f, models.data)}</td>
-                  <td>{f.required ? "Required" : "Optional"}</td>
-                  {shape && (
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="btn btn-quiet"
-                        aria-label={`Edit ${f.namespace}`}
-                        onClick={() => {
-                          change.reset();
-                          setOpen({ kind: "edit", field: f });
-                        }}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-quiet btn-danger"
-                        aria-label={`Remove ${f.namespace}`}
-                        onClick={() => {
-                          change.reset();
-                          setOpen({ kind: "remove", field: f });
-                        }}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FieldsTable
+            model={model}
+            models={models.data}
+            shape={shape}
+            busy={change.isPending}
+            onEdit={(f) => {
+              change.reset();
+              setOpen({ kind: "edit", field: f });
+            }}
+            onRemove={(f) => {
+              change.reset();
+              setOpen({ kind: "remove", field: f });
+            }}
+            onOrder={(fieldOrder, f, words) => change.mutate({ patch: { fieldOrder }, message: `Field ${f.namespace} ${words}.` })}
+          />
         )}
+        {/* A refused reorder has no dialog to show it in. */}
+        {!open && change.error && <Refusal error={change.error} />}
       </section>
+      <ChangeHistory
+        model={model}
+        project={project.id}
+        shape={shape}
+        onResumed={(c) => {
+          // The progress card follows the resumed change; it may be the one it already shows.
+          client.setQueryData(["field-change", project.id, c.id], c);
+          setChangeId(c.id);
+        }}
+      />
       <Dialog open={open?.kind === "add"} title="Add field" onCancel={close}>
         {open?.kind === "add" && (
           <FieldForm
@@ -250,6 +219,7 @@ export function ModelScreen() {
             onCancel={close}
             onApplied={(c) => {
               setChangeId(c.id);
+              void client.invalidateQueries({ queryKey: historyKey(project.id, model.id) });
               done(`The change of ${open.field.namespace} is ${c.state}; the entries are converted in the background.`);
             }}
           />

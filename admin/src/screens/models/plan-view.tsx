@@ -2,7 +2,7 @@
 // how many values convert, lose detail or fail, and a choice; `Apply` queues the change.
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
+import { modelApi, type FieldInput, type Plan, type PlanOp } from "../../api/model-admin.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 
 const CHOICE_WORDS: Record<string, string> = {
@@ -21,13 +21,17 @@ export function PlanView(props: {
   onCancel(): void;
 }) {
   const [choices, setChoices] = useState<Record<string, string>>(() => Object.fromEntries(props.plan.ops.map((o) => [o.id, o.choices[0] ?? "convert"])));
+  // What a value that cannot convert does, per op converting a type: emptied and listed (the
+  // server's default), or the whole change stops with every such value listed, nothing changed.
+  const [onFailure, setOnFailure] = useState<Record<string, "clear" | "stop">>({});
+  const stops = (o: PlanOp) => o.kind === "change" && choices[o.id] === "convert";
   const apply = useMutation({
     mutationFn: () =>
       modelApi.apply(props.modelId, {
         planHash: props.plan.planHash,
         editFields: props.editFields,
         removeIds: [],
-        decisions: props.plan.ops.map((o) => ({ opId: o.id, choice: choices[o.id]! })),
+        decisions: props.plan.ops.map((o) => ({ opId: o.id, choice: choices[o.id]!, ...(stops(o) ? { onFailure: onFailure[o.id] ?? "clear" } : {}) })),
       }),
     onSuccess: (c) => props.onApplied(c),
   });
@@ -60,6 +64,19 @@ export function PlanView(props: {
               ))}
             </select>
           </div>
+          {stops(o) && (
+            <div className="field">
+              <label htmlFor={`fail-${o.id}`}>If a value of {o.from.namespace} cannot convert</label>
+              <select
+                id={`fail-${o.id}`}
+                value={onFailure[o.id] ?? "clear"}
+                onChange={(e) => setOnFailure({ ...onFailure, [o.id]: e.target.value as "clear" | "stop" })}
+              >
+                <option value="clear">Empty it and list it</option>
+                <option value="stop">Stop the change and list it</option>
+              </select>
+            </div>
+          )}
         </div>
       ))}
       {apply.error && <Refusal error={apply.error} />}

@@ -61,6 +61,12 @@ function placeError(model: Model, err: unknown): { fields: Record<string, string
   return { fields: {}, general: message };
 }
 
+/**
+ * The notice of a new entry's first Save or Publish, left for the editor that opens at the entry's
+ * own URL (a fresh component), so "Saved." or "Published." is still shown and announced there.
+ */
+const carried = new Map<string, string>();
+
 function Editor({ model, models, entry }: { model: Model; models: Model[]; entry: Entry | null }) {
   const { project } = useProject();
   const client = useQueryClient();
@@ -72,6 +78,14 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Set after the first render, so the live region below exists before it changes and is announced.
+  const entryId = entry?.id;
+  useEffect(() => {
+    const left = entryId ? carried.get(entryId) : undefined;
+    if (!entryId || left === undefined) return;
+    carried.delete(entryId);
+    setNotice(left);
+  }, [entryId]);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [conflict, setConflict] = useState(false);
   // The version this form's values are based on, sent as If-Match so a newer save elsewhere is not overwritten unseen.
@@ -150,7 +164,10 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
   /** After a write: the message, fresh lists, and the entry's own URL for a new entry. */
   async function settle(e: Entry, message: string) {
     await refresh(e, message);
-    if (!entry) await navigate({ to: "/content/$model/$entryId", params: { model: model.namespace, entryId: e.id }, replace: true });
+    if (!entry) {
+      carried.set(e.id, message);
+      await navigate({ to: "/content/$model/$entryId", params: { model: model.namespace, entryId: e.id }, replace: true });
+    }
   }
 
   const save = useMutation({

@@ -52,9 +52,9 @@ describe("the owner's journey", () => {
     await addField(page, { label: "Maker", kind: "Relation", related: "Author" });
     await addField(page, { label: "Photo", kind: "Image" });
     await rowOf(page, "Photo").waitFor();
-    expect(await rowOf(page, "Title").getByRole("cell").allTextContents()).toEqual(["title", "Text", "Required", "EditRemove"]);
-    expect(await rowOf(page, "Maker").getByRole("cell").allTextContents()).toEqual(["maker", "Relation to Author", "Optional", "EditRemove"]);
-    expect(await rowOf(page, "Photo").getByRole("cell").allTextContents()).toEqual(["photo", "Image", "Optional", "EditRemove"]);
+    expect(await rowOf(page, "Title").getByRole("cell").allTextContents()).toEqual(["title", "Text", "Required", "Move upMove downEditRemove"]);
+    expect(await rowOf(page, "Maker").getByRole("cell").allTextContents()).toEqual(["maker", "Relation to Author", "Optional", "Move upMove downEditRemove"]);
+    expect(await rowOf(page, "Photo").getByRole("cell").allTextContents()).toEqual(["photo", "Image", "Optional", "Move upMove downEditRemove"]);
     const model = await v2(env, "GET", `/v2/models/${modelId}`);
     const author = await v2(env, "GET", "/v2/models/author");
     expect(model.fields.map((f: any) => [f.namespace, f.type, f.required, f.relation ?? null])).toEqual([
@@ -195,7 +195,7 @@ describe("the owner's journey", () => {
     await page.getByRole("button", { name: "Done" }).click();
     const keyRow = rowOf(page, "Website");
     await keyRow.waitFor();
-    expect((await keyRow.getByRole("cell").allTextContents()).slice(0, 3)).toEqual([`${secret.slice(0, 12)}… Production`, "Read only", "Active"]);
+    expect((await keyRow.getByRole("cell").allTextContents()).slice(0, 4)).toEqual([`${secret.slice(0, 12)}… Production`, "Read only", "2026-10-01", "Active"]);
     const read = await readWith(env.origin, secret, "/api/entries/product");
     expect(read.status).toBe(200);
     // The media reference reads as the file's six keys; its alt falls back to the file's (none).

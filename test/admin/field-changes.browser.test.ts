@@ -155,6 +155,9 @@ describe("field changes: failures and resume", () => {
     await toNumber(page, "count", "Empty it and list it");
     const progress = page.getByRole("region", { name: "Field change", exact: true });
     await progress.getByText("Queued.", { exact: true }).waitFor();
+    // A reload finds the change in progress (GET .../field-changes/current) and follows it again.
+    await page.reload();
+    await progress.getByText("Queued.", { exact: true }).waitFor();
     await progress.getByRole("button", { name: "Cancel change" }).click();
     await progress.getByText("Cancelled.", { exact: true }).waitFor();
     const first = row(page, "Change 1");

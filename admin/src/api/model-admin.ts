@@ -94,6 +94,8 @@ export interface ChangeDetail extends FieldChange {
 /** The field-change routes of a change once applied. */
 export const changeApi = {
   get: (id: string) => call<FieldChange>("GET", `/v2/field-changes/${id}`),
+  /** The model's change in progress, or undefined (204) when there is none. */
+  current: (modelId: string) => call<FieldChange | undefined>("GET", `/v2/models/${modelId}/field-changes/current`),
   detail: (id: string, failuresPage: number) => call<ChangeDetail>("GET", `/v2/field-changes/${id}`, { query: { failuresPage } }),
   list: (modelId: string) => call<{ data: FieldChange[]; total: number }>("GET", `/v2/models/${modelId}/field-changes`, { query: { limit: 200 } }),
   cancel: (id: string) => call<FieldChange>("POST", `/v2/field-changes/${id}/cancel`, { body: {} }),

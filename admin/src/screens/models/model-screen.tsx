@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
-import { modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
+import { changeApi, modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
 import type { Field, Model } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { Dialog } from "../../ui/dialog.tsx";
@@ -79,7 +79,11 @@ export function ModelScreen() {
   const model = models.data?.find((m) => m.id === modelId);
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [changeId, setChangeId] = useState<string | null>(null);
+  const [started, setChangeId] = useState<string | null>(null);
+  // A change still running when the screen opens (after a reload, or started elsewhere) is
+  // followed too; one started here takes its place.
+  const running = useQuery({ queryKey: ["field-change-current", project.id, modelId], queryFn: () => changeApi.current(modelId) });
+  const changeId = started ?? running.data?.id ?? null;
   const done = (message: string) => {
     setOpen(null);
     setNotice(message);

@@ -21,6 +21,7 @@ import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
 import { fileControlCovered, fileCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
 import { Shard, type StopOutcome } from "./replication-shard.ts";
+import { capLeavers, QUIET_MS } from "./replication-cap.ts";
 import { loadSettled, restartPendingWals, saveSettled, shadowCaughtUp, waitSynced, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
@@ -43,13 +44,16 @@ export interface ReplicationOptions {
   shardSize?: number;
   /** How long a file's WAL stays unchanged before its shard lets it go (default 60 s). */
   idleMs?: number;
+  /** Files watched at once over all shards, the control file included, before quiet ones leave early (replication-cap.ts). */
+  maxWatched?: number;
 }
+
+/** The default bound on files watched at once (docs/backup.md has the measurements behind it). */
+export const DEFAULT_MAX_WATCHED = 60;
 
 /** Project churn restarts one shard at most this often (protect does not wait). */
 const RELOAD_EVERY_MS = 2_000;
 const CONTROL_SHARD = "control";
-/** How long a watched file stays unwritten before a due WAL restart is brought forward. */
-const QUIET_MS = 5_000;
 /** How long a shard's restart waits for its child to sync the files' last writes. */
 const SYNC_WAIT_MS = 1_500;
 /** The configurations' folder, in the data directory. */
@@ -72,11 +76,15 @@ export class Replication {
   private pass: Promise<void> = Promise.resolve();
   private readonly shardSize: number;
   private readonly idleMs: number;
+  private readonly maxWatched: number;
+  /** Whether the last pass ended over maxWatched (logged once per spell, not every second). */
+  private overCap = false;
   private readonly lag: LagMeter | null;
 
   constructor(private readonly opts: ReplicationOptions) {
     this.shardSize = opts.shardSize ?? 50;
     this.idleMs = opts.idleMs ?? 60_000;
+    this.maxWatched = opts.maxWatched ?? DEFAULT_MAX_WATCHED;
     const url = opts.replica?.replicaUrl;
     this.lag = url?.startsWith("file:") ? new LagMeter(opts.dataDir, url) : null;
   }
@@ -211,6 +219,7 @@ export class Replication {
     }
     this.release(now);
     this.bringRestartsForward(now);
+    this.enforceCap(now);
     const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.desired(s.name).join("\n") !== s.files.join("\n"));
     const due = dirty.filter((s) => s.name === this.assigned.get(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
@@ -254,6 +263,34 @@ export class Replication {
       this.activity.delete(rel);
       this.leaving.set(rel, { shard: name, sig });
     }
+  }
+
+  /**
+   * Over maxWatched, lets the least recently written quiet files go early (replication-cap.ts),
+   * like idle ones: their shard's next restart syncs them and they settle. Runs after due WAL
+   * restarts were brought forward, so a file restarted this pass (its signature moved) stays.
+   */
+  private enforceCap(now: number): void {
+    const candidates = [...this.assigned].flatMap(([rel, name]) => {
+      const seen = this.activity.get(rel);
+      const shard = this.shards.get(name);
+      return seen ? [{ rel, sig: seen.sig, at: seen.at, watchedByChild: shard?.pid != null && shard.files.includes(rel) }] : [];
+    });
+    const watched = 1 + this.assigned.size;
+    for (const rel of capLeavers(this.opts.dataDir, now, this.maxWatched, watched, candidates)) {
+      const seen = this.activity.get(rel)!;
+      this.leaving.set(rel, { shard: this.assigned.get(rel)!, sig: seen.sig });
+      this.assigned.delete(rel);
+      this.activity.delete(rel);
+    }
+    const over = 1 + this.assigned.size > this.maxWatched;
+    if (over && !this.overCap) {
+      this.opts.log.warn("replication: more files written recently than CAPA_REPLICA_MAX_WATCHED; all stay watched", {
+        watched: 1 + this.assigned.size,
+        max: this.maxWatched,
+      });
+    }
+    this.overCap = over;
   }
 
   /** Restarts one shard for its new file list; true when the settled set changed. */
@@ -349,6 +386,7 @@ export class Replication {
       controlPid: this.shards.get(CONTROL_SHARD)?.pid ?? null,
       databases: this.files.length,
       watched: shards.reduce((n, s) => n + s.databases, 0),
+      maxWatched: this.maxWatched,
       settled: this.settled.size,
       lagSeconds: lag,
     });

@@ -1,4 +1,4 @@
-// The bound on files Litestream watches at once (CAPA_REPLICA_MAX_WATCHED, replication-cap.ts),
+// The bound on files Litestream watches at once (CAPA_REPLICA_MAX_WATCHED, replication-quiet.ts),
 // with the real binary and a file replica: a supervisor over a control file and six project
 // files, shards of two, a bound of four (the control file and three project files), driven tick
 // by tick on a manual clock. Files written in the last 5 s all stay watched, over the bound; once

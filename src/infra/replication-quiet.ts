@@ -1,3 +1,7 @@
+// What the replication supervisor (replication.ts) does with watched files that have gone quiet:
+// it brings a due WAL restart forward while Litestream still watches, and it lets files go early
+// when more are watched than the bound allows.
+//
 // The bound on files watched at once (CAPA_REPLICA_MAX_WATCHED). Litestream 0.3 keeps the memory
 // of each file it watched, and of each busy spell, until its process restarts: 1 to 2 MB a
 // written file on top of some 30 MB a process, and in a burst of creations every new project
@@ -6,13 +10,14 @@
 // restart syncs them, then they settle), so the shards restart smaller. A file written in the
 // last few seconds never leaves for the bound: when too few are quiet, the bound is exceeded and
 // /healthz and /metrics show it, rather than a write left without a replicator.
-import { restartPending, shadowCaughtUp, walSignature } from "./replication-state.ts";
+import type { Logger } from "./log.ts";
+import { restartPending, restartPendingWals, shadowCaughtUp, walSignature } from "./replication-state.ts";
 
 /** How long a watched file stays unwritten before it counts as quiet: it may leave early for the bound, and a due WAL restart of it is brought forward. */
 export const QUIET_MS = 5_000;
 
 /** A watched project file, as the supervisor knows it. */
-export interface CapCandidate {
+export interface WatchedFile {
   rel: string;
   /** The WAL signature last seen and when it last changed. */
   sig: string;
@@ -28,7 +33,7 @@ export interface CapCandidate {
  * generation; the supervisor brings it forward while it is watched, and the file may leave after).
  * `watched` counts every file the shards are to watch (the control file included).
  */
-export function capLeavers(dataDir: string, now: number, max: number, watched: number, files: CapCandidate[]): string[] {
+export function capLeavers(dataDir: string, now: number, max: number, watched: number, files: WatchedFile[]): string[] {
   const excess = watched - max;
   if (excess <= 0) return [];
   const quiet = files.filter((f) => f.watchedByChild && now - f.at >= QUIET_MS);
@@ -42,4 +47,20 @@ export function capLeavers(dataDir: string, now: number, max: number, watched: n
     out.push(f.rel);
   }
   return out;
+}
+
+/**
+ * Makes due WAL restarts happen while Litestream watches (replication-state.ts, restartPending),
+ * for files quiet for QUIET_MS whose last write the child has copied: a restart Litestream does
+ * not see (its child crashed meanwhile) costs the file a new generation. Files being written are
+ * left alone: their next write restarts the WAL under Litestream's eyes anyway, and restarting
+ * their WAL meanwhile was seen to do more harm than good.
+ */
+export function bringRestartsForward(dataDir: string, now: number, files: WatchedFile[], log: Logger): void {
+  const quiet = files.filter((f) => f.watchedByChild && now - f.at >= QUIET_MS && shadowCaughtUp(dataDir, f.rel));
+  restartPendingWals(
+    dataDir,
+    quiet.map((f) => f.rel),
+    log,
+  );
 }

@@ -40,7 +40,16 @@ interface Shard {
 }
 interface Health {
   status: string;
-  litestream: { state: string; databases: number; watched: number; settled: number; lagSeconds: number | null; lastError: string | null; shards: Shard[] };
+  litestream: {
+    state: string;
+    databases: number;
+    watched: number;
+    maxWatched: number;
+    settled: number;
+    lagSeconds: number | null;
+    lastError: string | null;
+    shards: Shard[];
+  };
 }
 
 const server = startServer(env);
@@ -80,6 +89,8 @@ function litestreamUse(h: Health) {
 const notOk: string[] = [];
 let polls = 0;
 let peak = { processes: 0, rssMb: 0, pssMb: 0, openFiles: 0, watched: 0 };
+/** The most files watched and processes seen in any sample (not necessarily at the RSS peak). */
+const most = { watched: 0, processes: 0, maxWatched: 0 };
 let polling = true;
 const poller = (async () => {
   while (polling) {
@@ -89,6 +100,9 @@ const poller = (async () => {
     else if (h.status !== "ok") notOk.push("...");
     const use = litestreamUse(h);
     if (use.rssMb > peak.rssMb) peak = use;
+    most.watched = Math.max(most.watched, use.watched);
+    most.processes = Math.max(most.processes, use.processes);
+    most.maxWatched = h.litestream.maxWatched;
     await Bun.sleep(500);
   }
 })();
@@ -224,6 +238,7 @@ console.log(
       createMs: { p50: pct(0.5), p95: pct(0.95), max: pct(1) },
       backupAnswers: backup,
       litestreamPeak: peak,
+      mostSeen: most,
       litestreamAfterCreation: busy,
       settleSeconds: settleS,
       litestreamSettled: idle,

@@ -35,6 +35,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     files: () => dataFiles(services.control.sqlite),
     shardSize: config.replicaShardSize,
     idleMs: config.replicaIdleMs,
+    maxWatched: config.replicaMaxWatched,
     log: services.log,
     clock: services.clock,
   });

@@ -26,6 +26,8 @@ export interface Config {
   replicaShardSize: number;
   /** How long a project file stays unwritten before Litestream stops watching it (docs/backup.md). */
   replicaIdleMs: number;
+  /** Files Litestream watches at once before quiet ones leave early, the control file included (docs/backup.md). */
+  replicaMaxWatched: number;
   /** A bearer token that may read /metrics besides the owners' sessions. */
   metricsToken: string | null;
   webhookAllowPrivate: boolean;
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     replicaRegion: env.CAPA_REPLICA_REGION?.trim() || null,
     replicaShardSize: int(env, "CAPA_REPLICA_SHARD_SIZE", 50, 1, 500),
     replicaIdleMs: int(env, "CAPA_REPLICA_IDLE_SECONDS", 60, 1, 86400) * 1000,
+    replicaMaxWatched: int(env, "CAPA_REPLICA_MAX_WATCHED", 60, 2, 100000),
     metricsToken: metricsToken(env),
     webhookAllowPrivate: bool(env, "CAPA_WEBHOOK_ALLOW_PRIVATE", false),
     webhookCaFile: env.CAPA_WEBHOOK_CA_FILE || null,

@@ -33,6 +33,13 @@ function collectAppMetrics(m: CapaMetrics, s: Services, renderCache: RenderCache
   r.counter("capa_litestream_restarts_total", "Litestream restarts after it died or could not start.").collect(() =>
     replication.enabled ? replication.status().restarts : null,
   );
+  r.gauge(
+    "capa_litestream_watched_files",
+    "Files the Litestream processes watch now, over all shards; above capa_litestream_max_watched_files when more were written recently.",
+  ).collect(() => (replication.enabled ? replication.status().watched : null));
+  r.gauge("capa_litestream_max_watched_files", "CAPA_REPLICA_MAX_WATCHED: files watched at once before quiet ones leave early.").collect(() =>
+    replication.enabled ? replication.status().maxWatched : null,
+  );
   r.gauge("capa_litestream_lag_seconds", "Estimated seconds the file replica is behind; absent for S3 replicas.").collect(() =>
     replication.enabled ? replication.status().lagSeconds : null,
   );

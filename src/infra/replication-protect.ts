@@ -66,3 +66,32 @@ export async function listedControlSegmentSince(dataDir: string, config: string,
     return cols.includes(gen) && Number.isFinite(created) && created >= since + 2_000;
   });
 }
+
+/**
+ * Polls until the replica holds a new project (a snapshot of its file in the current generation,
+ * and the control file's row for it) or `deadline` (ms) passes; true when it does. A file replica
+ * is read directly (every 50 ms); any other is asked through Litestream (every 500 ms) with the
+ * configuration of the file's shard (null while it has none) and of the control shard.
+ */
+export async function waitHeld(x: {
+  dataDir: string;
+  replicaUrl: string;
+  rel: string;
+  since: number;
+  deadline: number;
+  shardConfig: () => string | null;
+  controlConfig: string;
+}): Promise<boolean> {
+  const file = x.replicaUrl.startsWith("file:");
+  for (;;) {
+    let held: boolean;
+    if (file) held = fileSnapshotReady(x.dataDir, x.replicaUrl, x.rel) && fileControlCovered(x.dataDir, x.replicaUrl);
+    else {
+      const config = x.shardConfig();
+      held = config !== null && (await listedSnapshotReady(x.dataDir, config, x.rel)) && (await listedControlSegmentSince(x.dataDir, x.controlConfig, x.since));
+    }
+    if (held) return true;
+    if (Date.now() >= x.deadline) return false;
+    await Bun.sleep(file ? 50 : 500);
+  }
+}

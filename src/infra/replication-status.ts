@@ -35,6 +35,8 @@ export interface ReplicationStatus {
   lagSeconds: number | null;
   /** Files some Litestream child watches now. */
   watched: number;
+  /** CAPA_REPLICA_MAX_WATCHED: `watched` above it means more files were written in the last seconds than the bound allows. */
+  maxWatched: number;
   /** Files whose every write is in the replica and that no child needs to watch until they are written. */
   settled: number;
   shards: ShardLine[];
@@ -51,6 +53,7 @@ export function summarize(x: {
   controlPid: number | null;
   databases: number;
   watched: number;
+  maxWatched: number;
   settled: number;
   lagSeconds: number | null;
 }): ReplicationStatus {
@@ -74,6 +77,7 @@ export function summarize(x: {
     lastErrorAt: iso(errorAt),
     lagSeconds: x.lagSeconds,
     watched: x.watched,
+    maxWatched: x.maxWatched,
     settled: x.settled,
     shards: x.shards.map((s) => ({
       name: s.name,

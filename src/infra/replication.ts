@@ -12,18 +12,22 @@
 // checkpoints a replicated file behind Litestream's back (storage/sqlite.ts): its WAL keeps the
 // frames Litestream has not seen, and Litestream carries on from where it stopped, in the same
 // generation. A change of files restarts only the shard concerned, at most every 2 s (at once for
-// `protect`). `tick` runs once a second from the job table and logs and continues on any error.
+// `protect`). At most `maxWatched` files are watched at once: over it, the least recently written
+// files quiet for 5 s leave early the same way (replication-quiet.ts), which bounds Litestream's
+// memory in a burst of writes; files written in the last seconds always stay watched. `tick` runs once a second from the job table and logs and continues on any error.
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
-import { fileControlCovered, fileCovered, fileSnapshotReady, listedControlSegmentSince, listedSnapshotReady } from "./replication-protect.ts";
+import { fileCovered, waitHeld } from "./replication-protect.ts";
 import { Shard, type StopOutcome } from "./replication-shard.ts";
-import { loadSettled, restartPendingWals, saveSettled, shadowCaughtUp, waitSynced, walSignature } from "./replication-state.ts";
+import { bringRestartsForward, capLeavers } from "./replication-quiet.ts";
+import { loadSettled, saveSettled, shadowCaughtUp, waitSynced, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
+import { type ChildWatches, WatchList } from "./replication-watch.ts";
 
 export type { ReplicationState, ReplicationStatus } from "./replication-status.ts";
 export { BACKOFF_MAX_MS, BACKOFF_MIN_MS } from "./replication-shard.ts";
@@ -43,13 +47,16 @@ export interface ReplicationOptions {
   shardSize?: number;
   /** How long a file's WAL stays unchanged before its shard lets it go (default 60 s). */
   idleMs?: number;
+  /** Files watched at once over all shards, the control file included, before quiet ones leave early (replication-quiet.ts). */
+  maxWatched?: number;
 }
+
+/** The default bound on files watched at once (docs/backup.md has the measurements behind it). */
+export const DEFAULT_MAX_WATCHED = 60;
 
 /** Project churn restarts one shard at most this often (protect does not wait). */
 const RELOAD_EVERY_MS = 2_000;
 const CONTROL_SHARD = "control";
-/** How long a watched file stays unwritten before a due WAL restart is brought forward. */
-const QUIET_MS = 5_000;
 /** How long a shard's restart waits for its child to sync the files' last writes. */
 const SYNC_WAIT_MS = 1_500;
 /** The configurations' folder, in the data directory. */
@@ -57,14 +64,10 @@ export const CONFIG_DIR = "litestream";
 
 export class Replication {
   private readonly shards = new Map<string, Shard>();
-  /** Watched project files and the shard each belongs in. */
-  private readonly assigned = new Map<string, string>();
-  /** Files let go by a shard whose restart is pending, with their WAL signature at that moment. */
-  private readonly leaving = new Map<string, { shard: string; sig: string }>();
+  /** The project files the shards are to watch, and those on their way out. */
+  private readonly watched: WatchList;
   /** Settled files and their WAL signature when they settled. */
   private settled = new Map<string, string>();
-  /** Per watched file: the WAL signature last seen and when it last changed. */
-  private readonly activity = new Map<string, { sig: string; at: number }>();
   private files: string[] = [];
   private nextShard = 1;
   private started = false;
@@ -72,11 +75,16 @@ export class Replication {
   private pass: Promise<void> = Promise.resolve();
   private readonly shardSize: number;
   private readonly idleMs: number;
+  private readonly maxWatched: number;
+  /** Whether the last pass ended over maxWatched (logged once per spell, not every second). */
+  private overCap = false;
   private readonly lag: LagMeter | null;
 
   constructor(private readonly opts: ReplicationOptions) {
     this.shardSize = opts.shardSize ?? 50;
     this.idleMs = opts.idleMs ?? 60_000;
+    this.maxWatched = opts.maxWatched ?? DEFAULT_MAX_WATCHED;
+    this.watched = new WatchList(opts.dataDir);
     const url = opts.replica?.replicaUrl;
     this.lag = url?.startsWith("file:") ? new LagMeter(opts.dataDir, url) : null;
   }
@@ -106,7 +114,7 @@ export class Replication {
     }
     saveSettled(dataDir, this.settled);
     control.start([CONTROL_FILE]);
-    for (const [name, shard] of this.shards) if (name !== CONTROL_SHARD) shard.start(this.desired(name));
+    for (const [name, shard] of this.shards) if (name !== CONTROL_SHARD) shard.start(this.watched.desired(name));
     // Configurations of shards an earlier run had and this one does not.
     for (const f of readdirSync(join(dataDir, CONFIG_DIR))) {
       if (f.endsWith(".yml") && !this.shards.has(f.slice(0, -4))) rmSync(join(dataDir, CONFIG_DIR, f), { force: true });
@@ -130,19 +138,17 @@ export class Replication {
     const since = Date.now();
     const deadline = since + timeoutMs;
     await this.run(this.opts.clock.now(), rel);
-    const url = this.opts.replica!.replicaUrl;
-    const file = url.startsWith("file:");
-    for (;;) {
-      const shard = this.shards.get(this.assigned.get(rel) ?? "");
-      const held = file
-        ? fileSnapshotReady(this.opts.dataDir, url, rel) && fileControlCovered(this.opts.dataDir, url)
-        : !!shard &&
-          (await listedSnapshotReady(this.opts.dataDir, shard.configPath, rel)) &&
-          (await listedControlSegmentSince(this.opts.dataDir, this.shard(CONTROL_SHARD).configPath, since));
-      if (held) return "replicated";
-      if (Date.now() >= deadline) return "pending";
-      await Bun.sleep(file ? 50 : 500);
-    }
+    const held = await waitHeld({
+      dataDir: this.opts.dataDir,
+      replicaUrl: this.opts.replica!.replicaUrl,
+      rel,
+      since,
+      deadline,
+      // Read on every look: a restart meanwhile may put the file in another shard's configuration.
+      shardConfig: () => this.shards.get(this.watched.shardOf(rel) ?? "")?.configPath ?? null,
+      controlConfig: this.shard(CONTROL_SHARD).configPath,
+    });
+    return held ? "replicated" : "pending";
   }
 
   private run(now: number, force: string | null): Promise<void> {
@@ -160,25 +166,16 @@ export class Replication {
     return s;
   }
 
-  /** The files a shard should watch now. */
-  private desired(name: string): string[] {
-    const out: string[] = [];
-    for (const [rel, s] of this.assigned) if (s === name) out.push(rel);
-    return out.sort();
-  }
-
   /** Assigns a file to the newest project shard with room, opening a new shard when all are full. */
   private watch(rel: string, now: number): void {
-    const counts = new Map<string, number>();
-    for (const s of this.assigned.values()) counts.set(s, (counts.get(s) ?? 0) + 1);
+    const counts = this.watched.counts();
     let target: string | null = null;
     for (const [name, shard] of this.shards) {
       if (name !== CONTROL_SHARD && !shard.stopping && (counts.get(name) ?? 0) < this.shardSize) target = name;
     }
     target ??= `projects-${this.nextShard++}`;
     this.shard(target);
-    this.assigned.set(rel, target);
-    this.activity.set(rel, { sig: walSignature(this.opts.dataDir, rel), at: now });
+    this.watched.add(rel, target, now);
   }
 
   private async step(now: number, force: string | null): Promise<void> {
@@ -195,11 +192,10 @@ export class Replication {
       rmSync(metaDir(join(dataDir, rel)), { recursive: true, force: true });
       changed = true;
     }
-    for (const rel of [...this.assigned.keys()]) if (!present.has(rel)) this.assigned.delete(rel);
-    for (const rel of [...this.leaving.keys()]) if (!present.has(rel)) this.leaving.delete(rel);
+    this.watched.keepOnly(present);
     // New projects, and settled files written since they settled.
     for (const rel of files) {
-      if (rel === CONTROL_FILE || this.assigned.has(rel) || this.leaving.has(rel)) continue;
+      if (rel === CONTROL_FILE || this.watched.holds(rel)) continue;
       const sig = this.settled.get(rel);
       if (sig === undefined) {
         this.watch(rel, now);
@@ -209,10 +205,17 @@ export class Replication {
         changed = true;
       }
     }
-    this.release(now);
-    this.bringRestartsForward(now);
-    const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.desired(s.name).join("\n") !== s.files.join("\n"));
-    const due = dirty.filter((s) => s.name === this.assigned.get(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
+    this.watched.observe(now);
+    // Idle files go (only from a running child: its restart's final sync carries their last write).
+    for (const f of this.watched.files(this.childWatches)) if (f.watchedByChild && now - f.at >= this.idleMs) this.watched.letGo(f.rel);
+    // Quiet files: due WAL restarts first, so a file restarted this pass (its signature moved)
+    // does not leave for the bound (replication-quiet.ts).
+    bringRestartsForward(dataDir, now, this.watched.files(this.childWatches), this.opts.log);
+    const over = capLeavers(dataDir, now, this.maxWatched, 1 + this.watched.size, this.watched.files(this.childWatches));
+    for (const rel of over) this.watched.letGo(rel);
+    this.noteOverCap();
+    const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.watched.desired(s.name).join("\n") !== s.files.join("\n"));
+    const due = dirty.filter((s) => s.name === this.watched.shardOf(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
     if (results.includes(true) || changed) saveSettled(dataDir, this.settled);
     for (const s of this.shards.values()) s.tick(now);
@@ -220,46 +223,25 @@ export class Replication {
     this.lag?.measure(this.files, Date.now());
   }
 
-  /**
-   * Makes due WAL restarts happen while Litestream watches (replication-state.ts, restartPending),
-   * for files quiet for QUIET_MS whose last write the child has copied: a restart Litestream does
-   * not see (its child crashed meanwhile) costs the file a new generation. Files being written are
-   * left alone: their next write restarts the WAL under Litestream's eyes anyway, and restarting
-   * their WAL meanwhile was seen to do more harm than good.
-   */
-  private bringRestartsForward(now: number): void {
-    const quiet: string[] = [];
-    for (const s of this.shards.values()) {
-      if (s.pid === null || s.name === CONTROL_SHARD) continue;
-      for (const rel of s.files) {
-        const seen = this.activity.get(rel);
-        if (seen && now - seen.at >= QUIET_MS && shadowCaughtUp(this.opts.dataDir, rel)) quiet.push(rel);
-      }
-    }
-    restartPendingWals(this.opts.dataDir, quiet, this.opts.log);
-  }
+  /** Whether a shard's running child watches a file now. */
+  private readonly childWatches: ChildWatches = (rel, name) => {
+    const shard = this.shards.get(name);
+    return shard?.pid != null && shard.files.includes(rel);
+  };
 
-  /** Lets go of watched files idle for idleMs, in shards that run (their restart's final sync carries them). */
-  private release(now: number): void {
-    for (const [rel, name] of [...this.assigned]) {
-      const sig = walSignature(this.opts.dataDir, rel);
-      const seen = this.activity.get(rel);
-      if (!seen || seen.sig !== sig) {
-        this.activity.set(rel, { sig, at: now });
-        continue;
-      }
-      const shard = this.shards.get(name);
-      if (now - seen.at < this.idleMs || shard?.pid == null || !shard.files.includes(rel)) continue;
-      this.assigned.delete(rel);
-      this.activity.delete(rel);
-      this.leaving.set(rel, { shard: name, sig });
-    }
+  /** Warns once per spell over maxWatched (files written in the last seconds all stay watched). */
+  private noteOverCap(): void {
+    const watched = 1 + this.watched.size;
+    const over = watched > this.maxWatched;
+    if (over && !this.overCap)
+      this.opts.log.warn("replication: more files written recently than CAPA_REPLICA_MAX_WATCHED; all stay watched", { watched, max: this.maxWatched });
+    this.overCap = over;
   }
 
   /** Restarts one shard for its new file list; true when the settled set changed. */
   private async reload(shard: Shard, present: Set<string>): Promise<boolean> {
     const before = shard.files;
-    const files = this.desired(shard.name);
+    const files = this.watched.desired(shard.name);
     let outcome: StopOutcome;
     if (files.length === 0) {
       outcome = await shard.stop();
@@ -268,18 +250,16 @@ export class Replication {
     } else {
       // The list is read again when the child is replaced: files assigned meanwhile join this restart.
       outcome = await shard.reload(
-        () => this.desired(shard.name),
+        () => this.watched.desired(shard.name),
         () => waitSynced(before, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel)),
       );
     }
     let changed = false;
     const now = this.opts.clock.now();
-    for (const [rel, l] of [...this.leaving]) {
-      if (l.shard !== shard.name) continue;
-      this.leaving.delete(rel);
+    for (const { rel, sig } of this.watched.takeLeaving(shard.name)) {
       // Written after it was let go, or not shown in the replica: it needs a watcher still.
-      if (this.inReplica(rel, outcome) && walSignature(this.opts.dataDir, rel) === l.sig) {
-        this.settled.set(rel, l.sig);
+      if (this.inReplica(rel, outcome) && walSignature(this.opts.dataDir, rel) === sig) {
+        this.settled.set(rel, sig);
         changed = true;
       } else {
         this.watch(rel, now);
@@ -314,7 +294,7 @@ export class Replication {
     this.stopping ??= (async () => {
       await this.pass;
       // Files whose last write the final syncs carry are settled, so the next start watches none of them.
-      const sigs = new Map([...this.assigned.keys()].map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
+      const sigs = new Map(this.watched.rels().map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
       const shards = [...this.shards.values()];
       await Promise.all(shards.map((s) => waitSynced(s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
       const outcomes = await Promise.all(shards.map((s) => s.stop()));
@@ -349,6 +329,7 @@ export class Replication {
       controlPid: this.shards.get(CONTROL_SHARD)?.pid ?? null,
       databases: this.files.length,
       watched: shards.reduce((n, s) => n + s.databases, 0),
+      maxWatched: this.maxWatched,
       settled: this.settled.size,
       lagSeconds: lag,
     });

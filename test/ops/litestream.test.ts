@@ -36,7 +36,7 @@ describe("a supervised Litestream", () => {
 
   test("a new project gets a shard of its own and is in the replica when its creation is acknowledged", async () => {
     const before = await health(origin);
-    expect(before.litestream).toMatchObject({ state: "running", databases: 1, restarts: 0, reloads: 0, watched: 1, settled: 0 });
+    expect(before.litestream).toMatchObject({ state: "running", databases: 1, restarts: 0, reloads: 0, watched: 1, maxWatched: 60, settled: 0 });
     expect(before.litestream.shards.map((s) => [s.name, s.state, s.databases])).toEqual([["control", "running", 1]]);
     const p = await call(origin, token, "POST", "/v2/projects", { name: "Shop", slug: "shop" });
     expect(p.status).toBe(201);

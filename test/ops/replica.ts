@@ -58,6 +58,7 @@ export interface Health {
     lastError: string | null;
     lagSeconds: number | null;
     watched: number;
+    maxWatched: number;
     settled: number;
     shards: { name: string; state: string; pid: number | null; databases: number; restarts: number; reloads: number; lastError: string | null }[];
   };

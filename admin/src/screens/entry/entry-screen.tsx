@@ -14,6 +14,7 @@ import { EntryDetails } from "./entry-details.tsx";
 import { ConflictDialog } from "./conflict-dialog.tsx";
 import { EntryToolbar } from "./entry-toolbar.tsx";
 import { openPreview } from "./preview.ts";
+import { LeaveDialog } from "../../ui/leave-dialog.tsx";
 
 /** An existing entry in the editor. */
 export function EntryScreen() {
@@ -293,17 +294,7 @@ function Editor({ model, models, entry }: { model: Model; models: Model[]; entry
           }}
         />
       )}
-      <Dialog open={blocker.status === "blocked"} title="Leave without saving?" onCancel={() => blocker.reset?.()}>
-        <p>Your changes to this entry are not saved.</p>
-        <div className="toolbar">
-          <button type="button" className="btn btn-danger-solid" onClick={() => blocker.proceed?.()}>
-            Leave
-          </button>
-          <button type="button" className="btn" onClick={() => blocker.reset?.()}>
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      <LeaveDialog blocker={blocker} what="this entry" />
     </>
   );
 }

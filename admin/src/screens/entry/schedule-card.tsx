@@ -7,7 +7,8 @@ import { api, ApiError, keys } from "../../api/client.ts";
 import type { Resolved } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { canEditEntries } from "../../ui/refusal.tsx";
-import { utc, VIEWER_ZONE as BROWSER_ZONE, wallIn as wall, ZONES } from "../../ui/time-zones.ts";
+import { utc, VIEWER_ZONE as BROWSER_ZONE, wallIn as wall } from "../../ui/time-zones.ts";
+import { WallTimeFields } from "../../ui/wall-time-fields.tsx";
 
 const WORDS = { publish: "Publish", unpublish: "Unpublish" } as const;
 
@@ -75,43 +76,7 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
               <option value="unpublish">Unpublish</option>
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="schedule-time">Time</label>
-            <input
-              id="schedule-time"
-              type="datetime-local"
-              value={time}
-              onChange={(e) => setTime(e.target.value)}
-              aria-invalid={!!errors.wallTime || undefined}
-              aria-describedby={errors.wallTime ? "schedule-time-error" : undefined}
-            />
-            {errors.wallTime && (
-              <span className="error" id="schedule-time-error">
-                {errors.wallTime}
-              </span>
-            )}
-          </div>
-          <div className="field">
-            <label htmlFor="schedule-zone">Time zone</label>
-            <input
-              id="schedule-zone"
-              list="schedule-zones"
-              value={zone}
-              onChange={(e) => setZone(e.target.value)}
-              aria-invalid={!!errors.timezone || undefined}
-              aria-describedby={errors.timezone ? "schedule-zone-error" : undefined}
-            />
-            <datalist id="schedule-zones">
-              {ZONES.map((z) => (
-                <option key={z} value={z} />
-              ))}
-            </datalist>
-            {errors.timezone && (
-              <span className="error" id="schedule-zone-error">
-                {errors.timezone}
-              </span>
-            )}
-          </div>
+          <WallTimeFields idPrefix="schedule" time={time} zone={zone} onTime={setTime} onZone={setZone} errors={errors} />
           <div>
             <button type="submit" className="btn" disabled={schedule.isPending}>
               Schedule

@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
 import type { Resolved } from "../../api/types.ts";
 import { Dialog } from "../../ui/dialog.tsx";
-import { ZONES } from "../../ui/time-zones.ts";
+import { WallTimeFields } from "../../ui/wall-time-fields.tsx";
 
 interface Props {
   title: string;
@@ -42,43 +42,7 @@ export function RescheduleDialog({ title, initial, send, onDone, onCancel }: Pro
   return (
     <Dialog open title={title} onCancel={onCancel}>
       <form className="form-stack" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="reschedule-time">Time</label>
-          <input
-            id="reschedule-time"
-            type="datetime-local"
-            value={time}
-            onChange={(e) => setTime(e.target.value)}
-            aria-invalid={!!errors.wallTime || undefined}
-            aria-describedby={errors.wallTime ? "reschedule-time-error" : undefined}
-          />
-          {errors.wallTime && (
-            <span className="error" id="reschedule-time-error">
-              {errors.wallTime}
-            </span>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="reschedule-zone">Time zone</label>
-          <input
-            id="reschedule-zone"
-            list="reschedule-zones"
-            value={zone}
-            onChange={(e) => setZone(e.target.value)}
-            aria-invalid={!!errors.timezone || undefined}
-            aria-describedby={errors.timezone ? "reschedule-zone-error" : undefined}
-          />
-          <datalist id="reschedule-zones">
-            {ZONES.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          {errors.timezone && (
-            <span className="error" id="reschedule-zone-error">
-              {errors.timezone}
-            </span>
-          )}
-        </div>
+        <WallTimeFields idPrefix="reschedule" time={time} zone={zone} onTime={setTime} onZone={setZone} errors={errors} />
         {errors.general && (
           <p className="form-error" role="alert">
             {errors.general}

@@ -30,6 +30,7 @@ import {
   type EditNode,
 } from "./tree-edit.ts";
 import { TreeRows, type RowAction, type RowContext } from "./tree-rows.tsx";
+import { LeaveDialog } from "../../ui/leave-dialog.tsx";
 
 const SAVED = "Arrangement saved.";
 const GONE: Record<string, string> = { model: "model", entry: "entry", media_folder: "media folder" };
@@ -194,17 +195,7 @@ export function TreeEditor({ workspaceId, editable }: { workspaceId: string; edi
           onAdd={(node, words) => change(addNode(current, node), `${words} added at the end of the top level.`)}
         />
       )}
-      <Dialog open={blocker.status === "blocked"} title="Leave without saving?" onCancel={() => blocker.reset?.()}>
-        <p>Your changes to this arrangement are not saved.</p>
-        <div className="toolbar">
-          <button type="button" className="btn btn-danger-solid" onClick={() => blocker.proceed?.()}>
-            Leave
-          </button>
-          <button type="button" className="btn" onClick={() => blocker.reset?.()}>
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      <LeaveDialog blocker={blocker} what="this arrangement" />
       <MoveDialog
         key={moving ?? "none"}
         node={movingNode ? { key: movingNode.node.key, label: labelOf(movingNode.node), parent: movingNode.parent?.key ?? null } : null}

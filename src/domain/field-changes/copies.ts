@@ -8,7 +8,7 @@ import type { Op } from "./diff.ts";
 import type { ConvertCtx } from "./plan.ts";
 
 /** Asks whether an entry belongs to a model, with one prepared statement. */
-export function lookupOf(h: ProjectHandle): Lookup {
+function lookupOf(h: ProjectHandle): Lookup {
   const q = h.sqlite.query("SELECT 1 AS x FROM entries WHERE id = ? AND model_id = ?");
   return { inModel: (modelId, id) => q.get(id, modelId) !== null };
 }

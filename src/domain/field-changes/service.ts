@@ -19,7 +19,7 @@ import { countEntries, countedOps, emptyCounts } from "./plan.ts";
 import { activeChange, changeOrFail, changeRecord, planOf, type FieldChangeRow, type StoredCounts, type StoredPlan } from "./record.ts";
 
 /** A plan on more entries than this is counted in the background (decisions.md section 7). */
-export const PLAN_INLINE_MAX = 1000;
+const PLAN_INLINE_MAX = 1000;
 
 /** The actor string of a principal: `user:<id>` or `api_key:<id>`. */
 function actorString(p: Principal): string {

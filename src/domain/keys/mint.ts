@@ -14,6 +14,7 @@ import { LATEST_VERSION } from "../versions.ts";
 import { checkApiVersion, checkEnvironment, checkExpiry, checkName } from "./checks.ts";
 import { checkHoldsAll, grantScopes, minterHolds, PERMISSIONS, type Minter } from "./grants.ts";
 import { keyOrFail, type KeyRow } from "./records.ts";
+import { DEFAULT_VERSION } from "../versions.ts";
 
 const HOUR = 3600_000;
 
@@ -40,7 +41,7 @@ function minted(row: KeyRow, secret: string) {
     environment: row.environment,
   };
   if (row.family === "legacy") {
-    return { ...base, permission: row.permission, version: row.apiVersion ?? "2026-10-01", contract: 1, expiresAt: row.expiresAt };
+    return { ...base, permission: row.permission, version: row.apiVersion ?? DEFAULT_VERSION, contract: 1, expiresAt: row.expiresAt };
   }
   return { ...base, scopes: JSON.parse(row.scopes) as string[], version: row.apiVersion!, contract: 1, expiresAt: row.expiresAt };
 }

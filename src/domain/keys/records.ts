@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { apiKeys } from "../../storage/control/schema.ts";
 import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
+import { DEFAULT_VERSION } from "../versions.ts";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 
@@ -17,7 +18,7 @@ export function keyState(r: KeyRow) {
     environment: r.environment,
     scopes: JSON.parse(r.scopes) as string[],
     permission: r.permission,
-    version: r.apiVersion ?? "2026-10-01",
+    version: r.apiVersion ?? DEFAULT_VERSION,
     contract: 1,
     expiresAt: r.expiresAt,
     active: r.active,

@@ -22,7 +22,7 @@ export interface FilterContext {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** How deep `and`, `or`, `not` and a hop may nest: deeper SQL would pass SQLite's expression depth. */
-export const MAX_WHERE_DEPTH = 32;
+const MAX_WHERE_DEPTH = 32;
 
 /** Joins conditions as a balanced tree, so a long list stays well within SQLite's expression depth. */
 function joinTree(parts: string[], op: " AND " | " OR "): string {

@@ -35,7 +35,7 @@ export interface ListResult extends Rendered {
 }
 
 /** Finds the model of a read, or 404 model_not_found; a model the key cannot read is 403 scope_missing. */
-export function readModel(h: ProjectHandle, reader: Reader, ns: string): Model {
+function readModel(h: ProjectHandle, reader: Reader, ns: string): Model {
   const m = allModels(h).byNamespace.get(ns);
   if (!m) fail("model_not_found", { message: `No model with the namespace "${ns}" exists.` });
   if (!reader.readable(m.id)) {

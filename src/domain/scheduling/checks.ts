@@ -8,7 +8,7 @@ import { isUuid } from "../models/fields.ts";
 import { getProject } from "../projects/service.ts";
 
 /** Targets per request (interface.md, Limits: scheduled-action targets per request). */
-export const MAX_TARGETS = 500;
+const MAX_TARGETS = 500;
 
 /** One target of a request, its id resolved. */
 export type Target = { type: "instance" | "model"; id: string };

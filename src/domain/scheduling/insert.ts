@@ -15,7 +15,8 @@ const REPLACEABLE = sql`(${scheduledActions.status} = 'pending' OR (${scheduledA
 
 /**
  * Inserts one pending action per target in the caller's transaction, cancelling each target's
- * active action of the same kind (listed in `replaced`). `except` is left alone (a retried original).
+ * active action of the same kind (listed in `replaced`). `retryOf` (the failed original a retry replaces)
+ * is left alone.
  */
 export function insertActions(
   s: Services,

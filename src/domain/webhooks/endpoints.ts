@@ -21,7 +21,7 @@ import { closeOpenDeliveries, SWITCHED_OFF } from "./switch-off.ts";
 
 const HOUR = 3_600_000;
 
-export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** The endpoint as the routes show it: never the secret, only its first characters. */
 export function endpointOut(row: EndpointRow, now: number) {

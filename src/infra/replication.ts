@@ -208,20 +208,14 @@ export class Replication {
     this.watched.observe(now);
     // Idle files go (only from a running child: its restart's final sync carries their last write).
     for (const f of this.watched.files(this.childWatches)) if (f.watchedByChild && now - f.at >= this.idleMs) this.watched.letGo(f.rel);
-    // Over the bound, quiet files go early (replication-quiet.ts; never one with a WAL restart due).
+    // Quiet files: due WAL restarts first, so a file restarted this pass (its signature moved)
+    // does not leave for the bound (replication-quiet.ts).
+    bringRestartsForward(dataDir, now, this.watched.files(this.childWatches), this.opts.log);
     const over = capLeavers(dataDir, now, this.maxWatched, 1 + this.watched.size, this.watched.files(this.childWatches));
     for (const rel of over) this.watched.letGo(rel);
     this.noteOverCap();
     const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.watched.desired(s.name).join("\n") !== s.files.join("\n"));
     const due = dirty.filter((s) => s.name === this.watched.shardOf(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
-    // Due WAL restarts are brought forward except in the shards restarting in this very pass:
-    // Litestream 0.3's final sync can miss a WAL restart made just before its process stops, and
-    // the next process then starts a new generation. Their files have their turn at a later pass.
-    // Only these shards: holding back every shard with a restart still ahead (8e2d3fc, reverted)
-    // kept a burst's newest shard from ever restarting WALs, so its files could not leave.
-    const restarting = new Set(due.map((s) => s.name));
-    const steady = this.watched.files((rel, name) => !restarting.has(name) && this.childWatches(rel, name));
-    bringRestartsForward(dataDir, now, steady, this.opts.log);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
     if (results.includes(true) || changed) saveSettled(dataDir, this.settled);
     for (const s of this.shards.values()) s.tick(now);

@@ -11,6 +11,7 @@ import { parseOrigins, scopeRefusal } from "./new-key-form.tsx";
 import { accessOf, ScopePicker, scopesOf, type Access } from "./scope-picker.tsx";
 import { VersionField } from "./version-field.tsx";
 import { ExpiresField, localInput } from "./expires-field.tsx";
+import { OriginsField } from "./origins-field.tsx";
 
 /**
  * Edits a key's name, access (scopes), API version, expiry and allowed origins: one PATCH of
@@ -91,21 +92,7 @@ export function EditDialog(props: { apiKey: ApiKey; onDone(): void; onCancel(): 
         {scopeError && k.bundle === "legacy" && <p className="error">{scopeError}</p>}
         <VersionField id="edit-key-version" value={version} onChange={setVersion} error={versionError} />
         <ExpiresField id="edit-key-expires" value={expires} onChange={setExpires} error={expiryError} />
-        <div className="field">
-          <label htmlFor="edit-key-origins">Allowed origins</label>
-          <textarea
-            id="edit-key-origins"
-            className="mono"
-            value={origins}
-            onChange={(e) => setOrigins(e.target.value)}
-            aria-invalid={originError ? true : undefined}
-            aria-describedby="edit-key-origins-hint"
-          />
-          <p className="hint" id="edit-key-origins-hint">
-            One origin a line. Empty: browsers on any site may use the key.
-          </p>
-          {originError && <p className="error">{originError}</p>}
-        </div>
+        <OriginsField id="edit-key-origins" value={origins} onChange={setOrigins} error={originError} />
         {save.error && !scopeError && !versionError && !expiryError && <Refusal error={save.error} />}
         <div className="toolbar">
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>

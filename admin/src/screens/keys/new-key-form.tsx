@@ -10,6 +10,7 @@ import { Refusal } from "../../ui/refusal.tsx";
 import { ExpiresField } from "./expires-field.tsx";
 import { ScopePicker, scopesOf, type Access } from "./scope-picker.tsx";
 import { VersionField, useVersions } from "./version-field.tsx";
+import { OriginsField } from "./origins-field.tsx";
 
 /**
  * The sentence to show at `Access` when the server refused the scopes: a scope that is not one a
@@ -99,21 +100,7 @@ export function NewKeyForm(props: { onMinted(key: MintedKey): void; onCancel(): 
       </div>
       <VersionField id="key-version" value={pinned} onChange={setVersion} error={versionError} />
       <ExpiresField id="key-expires" value={expires} onChange={setExpires} error={expiryError} />
-      <div className="field">
-        <label htmlFor="key-origins">Allowed origins</label>
-        <textarea
-          id="key-origins"
-          className="mono"
-          value={origins}
-          onChange={(e) => setOrigins(e.target.value)}
-          aria-describedby="key-origins-hint"
-          aria-invalid={originError ? true : undefined}
-        />
-        <p className="hint" id="key-origins-hint">
-          One origin a line, such as https://example.com. Empty: browsers on any site may use the key.
-        </p>
-        {originError && <p className="error">{originError}</p>}
-      </div>
+      <OriginsField id="key-origins" value={origins} onChange={setOrigins} error={originError} />
       {mint.error && !scopeError && !expiryError && !versionError && <Refusal error={mint.error} />}
       <div className="toolbar">
         <button type="submit" className="btn btn-primary" disabled={mint.isPending}>

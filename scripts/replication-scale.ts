@@ -4,7 +4,8 @@
 // - Litestream's memory and open files, summed over the shard processes, at the peak (while the
 //   projects are being created) and once idle files have settled;
 // - that creating one more project changes no other project's generation (compared file by file,
-//   once while many files are watched and once after they settled);
+//   once while many files are watched and once after they settled), naming each file that changed
+//   with its shard, last write and its shard's restarts around the check (replication-scale-log.ts);
 // - /healthz, polled every 500 ms throughout: every answer that was not "ok";
 // - `capa restore` of everything into an empty directory: every project file present, readable,
 //   with its model and its three entries.
@@ -15,6 +16,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, startServer, tempDataDir } from "../test/spawn.ts";
+import { describeChanges, ShardRestarts, shardMap } from "./replication-scale-log.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -91,11 +93,13 @@ let polls = 0;
 let peak = { processes: 0, rssMb: 0, pssMb: 0, openFiles: 0, watched: 0 };
 /** The most files watched and processes seen in any sample (not necessarily at the RSS peak). */
 const most = { watched: 0, processes: 0, maxWatched: 0 };
+const restarts = new ShardRestarts();
 let polling = true;
 const poller = (async () => {
   while (polling) {
     const h = await health();
     polls++;
+    restarts.note(h.litestream.shards);
     if (h.status !== "ok" && notOk.length < 20) notOk.push(`${new Date().toISOString()} ${h.status} ${h.litestream.state} ${h.litestream.lastError}`);
     else if (h.status !== "ok") notOk.push("...");
     const use = litestreamUse(h);
@@ -144,7 +148,9 @@ function generations(): Map<string, string | null> {
 }
 async function oneMore(label: string) {
   const before = generations();
+  const shardsBefore = shardMap(data);
   const h0 = await health();
+  const from = Date.now() - 10_000;
   const t = performance.now();
   const p = await call("POST", "/v2/projects", { name: `Extra ${label}`, slug: `extra-${label}` });
   const ms = Math.round(performance.now() - t);
@@ -152,7 +158,18 @@ async function oneMore(label: string) {
   await Bun.sleep(3_000);
   const after = generations();
   const h1 = await health();
-  const changed = [...before].filter(([id, g]) => after.get(id) !== g).length;
+  const changedIds = [...before]
+    .filter(([id, g]) => after.get(id) !== g)
+    .map(([id, g]): [string, string | null, string | null] => [id, g, after.get(id) ?? null]);
+  const changedFiles = describeChanges({
+    data,
+    changed: changedIds,
+    before: shardsBefore,
+    after: shardMap(data),
+    restarts,
+    window: [from, Date.now()],
+    output: server.output(),
+  });
   const missing = [...before].filter(([, g]) => g === null).length;
   const restarted = h0.litestream.shards.filter((s) => {
     const now = h1.litestream.shards.find((x) => x.name === s.name);
@@ -162,7 +179,8 @@ async function oneMore(label: string) {
     label,
     backup: p.backup,
     ms,
-    changed,
+    changed: changedIds.length,
+    changedFiles,
     noGenerationBefore: missing,
     restartedShards: restarted.map((s) => `${s.name} (${s.databases} files)`),
     id: p.id,

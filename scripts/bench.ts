@@ -12,6 +12,7 @@ import { benchWebhooks } from "./bench/webhooks.ts";
 import { benchMedia } from "./bench/media.ts";
 import { benchMediaStatements } from "./bench/media-statements.ts";
 import { benchAdmin } from "./bench/admin.ts";
+import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -108,11 +109,11 @@ interface StartRun {
 }
 
 /** Spawns the server, polls GET /api/versions every 5 ms until it answers, then waits 1 s and reads the RSS. */
-async function timeStart(env: Record<string, string>): Promise<StartRun> {
+async function timeStart(env: Record<string, string>, entry: string): Promise<StartRun> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}/api/versions`;
   const t0 = performance.now();
-  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+  const proc = Bun.spawn([process.execPath, entry], {
     cwd: ROOT,
     env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port), CAPA_LOG_LEVEL: "warn" },
     stdout: "ignore",
@@ -139,16 +140,22 @@ async function timeStart(env: Record<string, string>): Promise<StartRun> {
   }
 }
 
-/** First start (bootstrap of the owner), then a second start on the same data directory. */
+/**
+ * The server `npm start` runs (the bundle): a first start (bootstrap of the owner), a second start
+ * on the same data directory, and a first start with the demo project; then the second start
+ * again from the sources (`bun src/main.ts`, what the tests run), for comparison.
+ */
 async function startup(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "capa-bench-"));
   const demoDir = mkdtempSync(join(tmpdir(), "capa-bench-demo-"));
   const owner = { CAPA_ADMIN_EMAIL: "bench@capa.local", CAPA_ADMIN_PASSWORD: "bench-password-1" };
+  const bundle = await buildServer({ quiet: true });
   try {
     const runs: [string, StartRun][] = [
-      ["first start (owner, CAPA_DEMO=0)", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir })],
-      ["second start, same data dir", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir })],
-      ["first start with the demo project", await timeStart({ ...owner, CAPA_DATA_DIR: demoDir })],
+      ["first start (owner, CAPA_DEMO=0)", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir }, bundle)],
+      ["second start, same data dir", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir }, bundle)],
+      ["first start with the demo project", await timeStart({ ...owner, CAPA_DATA_DIR: demoDir }, bundle)],
+      ["second start, from the sources", await timeStart({ ...owner, CAPA_DEMO: "0", CAPA_DATA_DIR: dir }, "src/main.ts")],
     ];
     return [
       table(
@@ -156,7 +163,7 @@ async function startup(): Promise<string> {
         runs.map(([name, r]) => [name, r.ms.toFixed(0), r.status, r.rssKiB === null ? "n/a" : (r.rssKiB / 1024).toFixed(1)]),
       ),
       "",
-      "The answer is GET /api/versions polled every 5 ms.",
+      "The answer is GET /api/versions polled every 5 ms. The first three rows run dist/server/main.js, the bundle `npm start` runs (scripts/build-server.ts).",
     ].join("\n");
   } finally {
     rmSync(dir, { recursive: true, force: true });

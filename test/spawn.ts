@@ -28,7 +28,7 @@ export async function runCli(args: string[], env: Record<string, string>) {
   return { code, stdout, stderr };
 }
 
-/** A server started with `bun src/main.ts`; `output` grows as the child writes. */
+/** A server started with `bun src/main.ts` (or another entry); `output` grows as the child writes. */
 export interface ServerProc {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   output(): string;
@@ -46,8 +46,9 @@ async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string 
   for await (const chunk of stream) sink.text += decoder.decode(chunk, { stream: true });
 }
 
-export function startServer(env: Record<string, string>): ServerProc {
-  const proc = Bun.spawn([process.execPath, "src/main.ts"], { cwd: ROOT, env: childEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+/** Starts the server from the sources, or from `entry` (the bundle `npm start` runs). */
+export function startServer(env: Record<string, string>, entry = "src/main.ts"): ServerProc {
+  const proc = Bun.spawn([process.execPath, entry], { cwd: ROOT, env: childEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const out = { text: "" };
   const err = { text: "" };
   const done = Promise.all([collect(proc.stdout, out), collect(proc.stderr, err)]);

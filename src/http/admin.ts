@@ -6,9 +6,10 @@ import { Elysia } from "elysia";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
+import { ROOT } from "../infra/paths.ts";
 
 /** Where the build puts the app. */
-export const ADMIN_DIST = join(import.meta.dir, "..", "..", "admin", "dist");
+export const ADMIN_DIST = join(ROOT, "admin", "dist");
 
 /**
  * No inline script, nothing from another host, no framing (decisions.md 11). Style sheets come

@@ -4,6 +4,7 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ROOT } from "./paths.ts";
 
 /** What the configuration needs to know about the replica (a slice of Config). */
 export interface ReplicaSettings {
@@ -11,8 +12,6 @@ export interface ReplicaSettings {
   replicaEndpoint: string | null;
   replicaRegion: string | null;
 }
-
-const ROOT = join(import.meta.dir, "..", "..");
 
 /**
  * The Litestream executable. The npm package's `litestream` bin is a Node launcher that runs the

@@ -3,6 +3,7 @@
 // `timeoutMs` (then 504 query_timeout; the worker, possibly stuck in SQLite, is replaced).
 // Workers start lazily, so an idle server (and each test app) pays only for what it uses.
 import { AppError } from "../errors.ts";
+import { READ_WORKER } from "./paths.ts";
 import type { Logger } from "./log.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
 import type { FileOptions } from "../storage/sqlite.ts";
@@ -90,7 +91,7 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL("../domain/reads/worker.ts", import.meta.url));
+    const worker = new Worker(READ_WORKER);
     const slot: Slot = { worker, busy: null };
     worker.postMessage({ type: "init", dir: this.opts.dir, openMax: this.opts.openMax, idleMs: this.opts.idleMs, fileOptions: this.opts.fileOptions ?? {} });
     worker.onmessage = (ev: MessageEvent<{ seq: number; outcome?: ReadOutcome; crash?: string }>) => {

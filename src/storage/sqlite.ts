@@ -3,18 +3,14 @@
 import { constants, Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import * as controlSchema from "./control/schema.ts";
 import * as projectSchema from "./project/schema.ts";
 import { privateDir, privateFile } from "./permissions.ts";
+import { MIGRATIONS } from "../infra/paths.ts";
 
 export type ControlDb = BunSQLiteDatabase<typeof controlSchema>;
 export type ProjectDrizzle = BunSQLiteDatabase<typeof projectSchema>;
-
-const MIGRATIONS = {
-  control: join(import.meta.dir, "control", "migrations"),
-  project: join(import.meta.dir, "project", "migrations"),
-};
 
 /**
  * Applies the pragmas every Capa file uses. The per-connection page cache is bounded by

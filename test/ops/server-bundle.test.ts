@@ -1,0 +1,84 @@
+// The server `npm start` runs is a bundle (scripts/build-server.ts), not the sources the rest of
+// the suite runs. This builds one into a temp folder two levels below the root (where
+// src/infra/paths.ts expects it) and drives it over a socket through everything that depends on
+// where files are: the committed migrations, the admin app's build, the read pool's worker, and
+// the libraries loaded on first use (GraphQL's engine, sharp, file-type).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { buildServer } from "../../scripts/build-server.ts";
+import { png64 } from "../media/fixtures.ts";
+import { ROOT, startServer, tempDataDir, type ServerProc } from "../spawn.ts";
+
+const outdir = join(ROOT, ".tmp", `server-bundle-${process.pid}`);
+const data = tempDataDir();
+let server: ServerProc;
+let origin = "";
+let banner = "";
+
+beforeAll(async () => {
+  mkdirSync(join(ROOT, ".tmp"), { recursive: true });
+  const entry = await buildServer({ outdir, force: true, quiet: true });
+  expect(entry).toBe(join(outdir, "main.js"));
+  expect(existsSync(join(outdir, "read-worker.js"))).toBe(true);
+  server = startServer(
+    { CAPA_DATA_DIR: join(data.dir, "data"), PORT: "0", CAPA_ADMIN_EMAIL: "bundle@example.com", CAPA_ADMIN_PASSWORD: "bundle-password-1" },
+    entry,
+  );
+  origin = await server.listening(20_000);
+  banner = server.output();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  data.remove();
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+const key = (kind: "Production" | "Development") => new RegExp(`${kind} key +(svc_\\w+)`).exec(banner)![1]!;
+
+describe("the server bundle", () => {
+  test("a first start migrates the files and seeds the demo project", async () => {
+    expect(banner).toContain("Demo project      Demo (slug demo");
+    const r = await fetch(`${origin}/api/entries/author?limit=1&fields=name`, { headers: { "x-api-key": key("Development") } });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { data: { name: string }[] };
+    expect(body.data.map((e) => Object.keys(e).includes("name"))).toEqual([true]);
+  });
+
+  test("GraphQL loads its engine on first use", async () => {
+    const r = await fetch(`${origin}/api/graphql`, {
+      method: "POST",
+      headers: { "x-api-key": key("Production"), "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    const body = (await r.json()) as { data: unknown; errors?: unknown };
+    expect([r.status, body.data, body.errors]).toEqual([200, { __typename: "Query" }, undefined]);
+  });
+
+  test("the admin app's page is served from admin/dist", async () => {
+    const r = await fetch(`${origin}/admin/`);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toContain('<script type="module" src="/admin/assets/');
+  });
+
+  test("an upload loads file-type and sharp", async () => {
+    const login = await fetch(`${origin}/v2/user/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "bundle@example.com", password: "bundle-password-1" }),
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const project = /\(slug demo, id ([0-9a-f-]+)\)/.exec(banner)![1]!;
+    const fd = new FormData();
+    fd.append("file", new Blob([await png64()]), "square.png");
+    const r = await fetch(`${origin}/v2/media`, { method: "POST", headers: { authorization: `Bearer ${accessToken}`, "x-svc-project": project }, body: fd });
+    const body = (await r.json()) as { kind: string; mimeType: string; width: number; height: number };
+    expect([r.status, body.kind, body.mimeType, body.width, body.height]).toEqual([201, "image", "image/png", 64, 48]);
+  });
+
+  test("it stops on SIGTERM with exit code 0 and wrote nothing to stderr", async () => {
+    expect(await server.stop()).toBe(0);
+    expect(server.errors()).toBe("");
+  });
+});

@@ -32,7 +32,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "start the server (the same as npm start)",
     options: {},
     // The app loads only for commands that use it, so help and usage errors answer at once.
-    run: async () => (await import("./main.ts")).serve(process.env),
+    run: async () => (await import("./server.ts")).serve(process.env),
   },
   "user add": {
     usage: "--email E --password P",

@@ -8,6 +8,9 @@ import { createProject, type Project } from "./projects/service.ts";
 import { mintKey } from "./keys/mint.ts";
 import { seedDemo, type DemoCounts } from "./demo/seed.ts";
 import { writeControl } from "./unit-of-work.ts";
+import type { OwnerPassword } from "./owner-password.ts";
+
+export type { OwnerPassword };
 
 export const DEFAULT_OWNER_EMAIL = "owner@capa.local";
 
@@ -20,18 +23,21 @@ export interface FirstStart {
 
 /**
  * Runs the first start when the data directory has no accounts yet; answers null otherwise.
+ * `prepared` is the owner's password hashed ahead (owner-password.ts), used when it is the
+ * password this start would use; otherwise the password is hashed here.
  * The control-file writes share one transaction, so a failure part-way leaves no owner behind
  * and the next start tries again (the half-written project file is removed).
  */
-export function bootstrap(s: Services): FirstStart | null {
+export function bootstrap(s: Services, prepared: OwnerPassword | null = null): FirstStart | null {
   if (hasUsers(s)) return null;
   const email = s.config.adminEmail ?? DEFAULT_OWNER_EMAIL;
   const generated = s.config.adminPassword === null;
-  const password = s.config.adminPassword ?? randomToken(20);
+  const ahead = prepared && prepared.generated === generated && (generated || prepared.password === s.config.adminPassword) ? prepared : null;
+  const password = ahead?.password ?? s.config.adminPassword ?? randomToken(20);
   let projectId: string | null = null;
   try {
     return writeControl(s, (): FirstStart => {
-      const owner = createUser(s, { email, password, name: "Owner" });
+      const owner = createUser(s, { email, password, passwordHash: ahead?.hash, name: "Owner" });
       const result: FirstStart = { owner: { email: owner.email, password: generated ? password : null }, demo: null };
       if (!s.config.demo) return result;
       const project = createProject(s, { name: "Demo", slug: "demo", ownerId: owner.id });

@@ -37,15 +37,19 @@ export function getUser(s: Services, id: string): User | undefined {
   return s.control.db.select().from(users).where(eq(users.id, id)).get();
 }
 
-/** Creates an account; `password` may be null (an account that cannot sign in yet). */
-export function createUser(s: Services, input: { email: string; password: string | null; name?: string | null }): User {
+/**
+ * Creates an account; `password` may be null (an account that cannot sign in yet). `passwordHash`
+ * is `password` hashed ahead (the first start's owner, owner-password.ts); the rules still apply.
+ */
+export function createUser(s: Services, input: { email: string; password: string | null; passwordHash?: string; name?: string | null }): User {
   const email = normalEmail(input.email);
   if (findUserByEmail(s, email)) fail("conflict", { message: "An account with that e-mail already exists.", extra: { field: "email" } });
+  if (input.password !== null) checkPassword(input.password);
   const row: User = {
     id: s.ids.uuid(),
     email,
     name: input.name ?? null,
-    passwordHash: input.password === null ? null : Bun.password.hashSync(checkPassword(input.password)),
+    passwordHash: input.password === null ? null : (input.passwordHash ?? Bun.password.hashSync(input.password)),
     lastProjectId: null,
     createdAt: iso(s.clock.now()),
     sessionVersion: 0,

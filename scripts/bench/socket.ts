@@ -1,4 +1,4 @@
-// `bench socket`: what users see. The real server (`bun src/main.ts`, its own process, per-key
+// `bench socket`: what users see. The real server (the bundle `npm start` runs, its own process, per-key
 // limits raised through its configuration) is driven over loopback by wrk, next to a raw
 // Bun.serve + bun:sqlite server running the statements Capa ran for the same request on the same
 // file, and a bare Bun.serve answering Capa's cached production bytes. Each scenario runs with a
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { median, spawnServer } from "./load.ts";
 import type { Plan, PlannedScenario } from "./socket-scenarios.ts";
 import { ensureWrk, wrk, type WrkResult } from "./socket-wrk.ts";
+import { buildServer } from "../build-server.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const ROUNDS = Number(process.env.BENCH_SOCKET_ROUNDS ?? 5);
@@ -42,13 +43,13 @@ function rssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-/** Starts `bun src/main.ts` on the prepared data directory and waits until it answers. */
+/** Starts the server `npm start` runs (dist/server/main.js) on the prepared data directory and waits until it answers. */
 async function startCapa(dir: string) {
   const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, reusePort: false, fetch: () => new Response() });
   const port = probe.port!;
   probe.stop(true);
   // Logs stay at the default level (info, one line per request), as in production; stdout is discarded.
-  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+  const proc = Bun.spawn([process.execPath, await buildServer({ quiet: true })], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, CAPA_DATA_DIR: dir, HOST: "127.0.0.1", PORT: String(port) },
     stdout: "ignore",
@@ -229,7 +230,7 @@ function report(rows: Row[], plan: Plan, how: string, rss: { idle: number; after
   return [
     `wrk -t1 -c${CONNECTIONS}, ${ROUNDS} alternating rounds of ${SECONDS} s per target (medians; each ratio is the median of the per-round ratios). ${how}.`,
     `Data: ${plan.scenarios.length / 2} scenarios on 10,000 posts with 100 authors, paging on 100,000 posts with 1,000 authors (bench/seed.ts).`,
-    "Capa is `bun src/main.ts` with CAPA_RATE_LIMIT/CAPA_RATE_BURST 1,000,000 and CAPA_INFLIGHT_* 10,000, logging at info to /dev/null.",
+    "Capa is the bundle `npm start` runs (dist/server/main.js) with CAPA_RATE_LIMIT/CAPA_RATE_BURST 1,000,000 and CAPA_INFLIGHT_* 10,000, logging at info to /dev/null.",
     "The raw server runs the statements Capa ran for the request (logged through Capa's query builder, with their parameters) and splices rows into JSON; it has no auth, limits, worker hop or cache.",
     "",
     main,

@@ -1,12 +1,21 @@
 // The global read pool: worker threads that run uncached entries reads. A read waits at most
-// `waitMs` for a free worker (then 503 service_unavailable with Retry-After) and runs at most
-// `timeoutMs` (then 504 query_timeout; the worker, possibly stuck in SQLite, is replaced).
+// `waitMs` for a place on a worker (then 503 service_unavailable with Retry-After) and runs at
+// most `timeoutMs` (then 504 query_timeout; the worker, possibly stuck in SQLite, is replaced).
 // Workers start lazily, so an idle server (and each test app) pays only for what it uses.
+//
+// Each worker holds up to PIPELINE reads: the one it runs and the next, already in its inbox, so
+// it starts the next the moment it answers instead of idling for a round trip through the main
+// thread. With one read at a time a single worker ran lists at 0.38 of a raw server; that is
+// why the pool used to need 2 workers a core, each a JavaScript heap and a set of connections of
+// its own (docs/performance.md, "the read pool").
 import { AppError } from "../errors.ts";
 import { READ_WORKER } from "./paths.ts";
 import type { Logger } from "./log.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
 import type { FileOptions } from "../storage/sqlite.ts";
+
+/** Reads a worker holds at once: the one running and the next one, queued in its inbox. */
+const PIPELINE = 2;
 
 interface Pending {
   job: ReadJob;
@@ -15,9 +24,16 @@ interface Pending {
   waitTimer: ReturnType<typeof setTimeout> | null;
 }
 
+/** A read handed to a worker; its run timer starts when it is the one the worker runs. */
+interface Sent extends Pending {
+  seq: number;
+  runTimer: ReturnType<typeof setTimeout> | null;
+}
+
 interface Slot {
   worker: Worker;
-  busy: (Pending & { seq: number; runTimer: ReturnType<typeof setTimeout> }) | null;
+  /** In the order the worker runs them (it answers in that order): [running, next]. */
+  jobs: Sent[];
 }
 
 export interface ReadPoolOptions {
@@ -78,31 +94,36 @@ export class ReadPool {
     for (const s of this.slots) s.worker.postMessage(msg);
   }
 
-  /** The number of workers started and busy now. */
+  /** The number of workers started and busy now, and the reads waiting for a place. */
   get stats() {
-    return { workers: this.slots.length, busy: this.slots.filter((s) => s.busy).length, queued: this.queue.length };
+    return { workers: this.slots.length, busy: this.slots.filter((s) => s.jobs.length > 0).length, queued: this.queue.length };
   }
 
+  /** An idle worker, else a new one while below the size, else the least loaded with room. */
   private freeSlot(): Slot | null {
-    const idle = this.slots.find((s) => !s.busy);
+    const idle = this.slots.find((s) => s.jobs.length === 0);
     if (idle) return idle;
     if (this.slots.length < this.opts.size) return this.spawn();
-    return null;
+    let best: Slot | null = null;
+    for (const s of this.slots) if (s.jobs.length < PIPELINE && (!best || s.jobs.length < best.jobs.length)) best = s;
+    return best;
   }
 
   private spawn(): Slot {
     const worker = new Worker(READ_WORKER);
-    const slot: Slot = { worker, busy: null };
+    const slot: Slot = { worker, jobs: [] };
     worker.postMessage({ type: "init", dir: this.opts.dir, openMax: this.opts.openMax, idleMs: this.opts.idleMs, fileOptions: this.opts.fileOptions ?? {} });
     worker.onmessage = (ev: MessageEvent<{ seq: number; outcome?: ReadOutcome; crash?: string }>) => {
-      const b = slot.busy;
-      if (!b || b.seq !== ev.data.seq) return;
-      clearTimeout(b.runTimer);
-      slot.busy = null;
+      const done = slot.jobs[0];
+      if (!done || done.seq !== ev.data.seq) return;
+      slot.jobs.shift();
+      if (done.runTimer) clearTimeout(done.runTimer);
+      // The next read is already running in the worker: its time starts now.
+      if (slot.jobs[0]) this.startClock(slot, slot.jobs[0]);
       if (ev.data.crash) {
         this.log.error("read worker failed", { error: ev.data.crash });
-        b.reject(new AppError("internal"));
-      } else b.resolve(ev.data.outcome!);
+        done.reject(new AppError("internal"));
+      } else done.resolve(ev.data.outcome!);
       this.pump(slot);
     };
     worker.onerror = (ev) => {
@@ -115,40 +136,50 @@ export class ReadPool {
   }
 
   private dispatch(slot: Slot, p: Pending): void {
-    const seq = ++this.seq;
+    const sent: Sent = { ...p, seq: ++this.seq, runTimer: null };
     this.dispatched++;
-    const runTimer = setTimeout(() => {
+    slot.jobs.push(sent);
+    if (slot.jobs.length === 1) this.startClock(slot, sent);
+    slot.worker.postMessage({ type: "job", seq: sent.seq, job: p.job });
+  }
+
+  /** Starts the run timer of the read a worker runs now. */
+  private startClock(slot: Slot, sent: Sent): void {
+    sent.runTimer = setTimeout(() => {
       this.timeouts++;
       this.onRefuse("timeout");
       this.replace(slot, new AppError("query_timeout"));
     }, this.opts.timeoutMs ?? 5000);
-    slot.busy = { ...p, seq, runTimer };
-    slot.worker.postMessage({ type: "job", seq, job: p.job });
   }
 
-  /** Ends a worker that timed out or crashed, failing its read; a new one starts when needed. */
+  /**
+   * Ends a worker that timed out or crashed, failing the read it ran. The read waiting behind it
+   * never started (reads are side-effect free, so running it again is safe): it goes to a new
+   * worker first, then the queue fills that worker.
+   */
   private replace(slot: Slot, err: AppError): void {
-    const b = slot.busy;
-    slot.busy = null;
-    if (b) {
-      clearTimeout(b.runTimer);
-      b.reject(err);
+    const [failed, ...waiting] = slot.jobs.splice(0);
+    if (failed) {
+      if (failed.runTimer) clearTimeout(failed.runTimer);
+      failed.reject(err);
     }
     slot.worker.terminate();
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    const next = this.queue.shift();
-    if (next) {
-      if (next.waitTimer) clearTimeout(next.waitTimer);
-      this.dispatch(this.spawn(), next);
-    }
+    if (!waiting.length && !this.queue.length) return;
+    const fresh = this.spawn();
+    for (const w of waiting) this.dispatch(fresh, w);
+    this.pump(fresh);
   }
 
+  /** Fills a worker's free places from the queue. */
   private pump(slot: Slot): void {
-    const next = this.queue.shift();
-    if (!next) return;
-    if (next.waitTimer) clearTimeout(next.waitTimer);
-    this.dispatch(slot, next);
+    while (slot.jobs.length < PIPELINE) {
+      const next = this.queue.shift();
+      if (!next) return;
+      if (next.waitTimer) clearTimeout(next.waitTimer);
+      this.dispatch(slot, next);
+    }
   }
 
   /** Stops every worker; queued reads are refused. */
@@ -159,7 +190,7 @@ export class ReadPool {
       p.reject(new AppError("service_unavailable", { headers: { "retry-after": "1" } }));
     }
     for (const s of this.slots.splice(0)) {
-      if (s.busy) clearTimeout(s.busy.runTimer);
+      for (const j of s.jobs) if (j.runTimer) clearTimeout(j.runTimer);
       s.worker.terminate();
     }
   }

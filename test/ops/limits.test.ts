@@ -113,18 +113,32 @@ describe("the global read pool", () => {
   // A multi-key sort over 20,000 entries takes tens of milliseconds: long enough to occupy a worker.
   const slow = "/api/entries/post?limit=200&sort=-price,title,day";
 
-  test("with every worker busy past the wait, a read answers 503 with Retry-After: 1", async () => {
+  test("with every worker and the place behind its read taken past the wait, a read answers 503 with Retry-After: 1", async () => {
     h = startApp({ readPoolSize: 1, readWaitMs: 5 });
     const seed = seedBig(h.capa, 20_000, 10);
     const headers = { "x-api-key": seed.devKey };
+    // One worker holds two reads: the one it runs and the next, waiting in its inbox.
     const first = h.req("GET", slow, { headers });
-    const second = await h.json("GET", "/api/entries/post?limit=1", { headers });
-    expect(second.status).toBe(503);
-    expect(second.headers.get("retry-after")).toBe("1");
-    expect(second.body.error.type).toBe("api_error");
-    expect(second.body.error.code).toBe("service_unavailable");
-    expect((await first).status).toBe(200);
-    expect(h.capa.readPool.busyRefusals).toBe(1);
+    const second = h.req("GET", slow, { headers });
+    const third = await h.json("GET", "/api/entries/post?limit=1", { headers });
+    expect(third.status).toBe(503);
+    expect(third.headers.get("retry-after")).toBe("1");
+    expect(third.body.error.type).toBe("api_error");
+    expect(third.body.error.code).toBe("service_unavailable");
+    expect([(await first).status, (await second).status]).toEqual([200, 200]);
+    expect([h.capa.readPool.busyRefusals, h.capa.readPool.dispatched]).toEqual([1, 2]);
+    expect(h.capa.readPool.stats).toEqual({ workers: 1, busy: 0, queued: 0 });
+  });
+
+  test("the read waiting behind one that times out moves to a new worker and gets its own answer", async () => {
+    h = startApp({ readPoolSize: 1, readTimeoutMs: 3 });
+    const seed = seedBig(h.capa, 20_000, 10);
+    const headers = { "x-api-key": seed.devKey };
+    const [a, b] = await Promise.all([h.json("GET", slow, { headers }), h.json("GET", slow, { headers })]);
+    // Each ran on a worker of its own for its whole 3 ms, and each timed out: none was lost.
+    expect([a.status, a.body.error.code, b.status, b.body.error.code]).toEqual([504, "query_timeout", 504, "query_timeout"]);
+    expect([h.capa.readPool.timeouts, h.capa.readPool.dispatched]).toEqual([2, 3]);
+    expect(h.capa.readPool.stats.workers).toBe(0);
   });
 
   test("a read past the timeout answers 504 query_timeout and the pool recovers", async () => {

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { BunPlugin } from "bun";
 
 const ROOT = join(import.meta.dir, "..");
 export const SERVER_DIST = join(ROOT, "dist", "server");
@@ -22,6 +23,19 @@ function filesUnder(dir: string): string[] {
   }
   return out;
 }
+
+/**
+ * graphql-js ships each module twice, ESM (.mjs, which the bundler picks for "graphql") and
+ * CommonJS (.js). Our deep imports name the .js files, which the runtime resolves like the root
+ * (one copy), but the bundler would add a second copy of every class beside the ESM one, and
+ * graphql-js refuses types from "another module or realm". Deep imports go to the .mjs here.
+ */
+const graphqlOneCopy: BunPlugin = {
+  name: "graphql-one-copy",
+  setup(build) {
+    build.onResolve({ filter: /^graphql\/.+\.js$/ }, (args) => ({ path: Bun.resolveSync(args.path.replace(/\.js$/, ".mjs"), ROOT) }));
+  },
+};
 
 /** A hash of everything that decides the build's output. */
 function sourceHash(): string {
@@ -60,6 +74,7 @@ export async function buildServer(opts: { outdir?: string; force?: boolean; quie
     external: ["sharp"],
     naming: { entry: "[name].[ext]", chunk: "[name]-[hash].[ext]" },
     define: { CAPA_BUNDLED: "true" },
+    plugins: [graphqlOneCopy],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -1,13 +1,15 @@
 // The server `npm start` runs is a bundle (scripts/build-server.ts), not the sources the rest of
 // the suite runs. This builds one into a temp folder two levels below the root (where
 // src/infra/paths.ts expects it) and drives it over a socket through everything that depends on
-// where files are: the committed migrations, the admin app's build, the read pool's worker, and
-// the libraries loaded on first use (GraphQL's engine, sharp, file-type).
+// where files are: the committed migrations, the admin app's build, the read pool's worker, the
+// Litestream binary, and the libraries loaded on first use (GraphQL's engine, sharp, file-type,
+// music-metadata).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildServer } from "../../scripts/build-server.ts";
-import { png64 } from "../media/fixtures.ts";
+import { png64, wav } from "../media/fixtures.ts";
+import type { Health } from "./replica.ts";
 import { ROOT, startServer, tempDataDir, type ServerProc } from "../spawn.ts";
 
 const outdir = join(ROOT, ".tmp", `server-bundle-${process.pid}`);
@@ -22,7 +24,13 @@ beforeAll(async () => {
   expect(entry).toBe(join(outdir, "main.js"));
   expect(existsSync(join(outdir, "read-worker.js"))).toBe(true);
   server = startServer(
-    { CAPA_DATA_DIR: join(data.dir, "data"), PORT: "0", CAPA_ADMIN_EMAIL: "bundle@example.com", CAPA_ADMIN_PASSWORD: "bundle-password-1" },
+    {
+      CAPA_DATA_DIR: join(data.dir, "data"),
+      CAPA_REPLICA_URL: `file://${join(data.dir, "replica")}`,
+      PORT: "0",
+      CAPA_ADMIN_EMAIL: "bundle@example.com",
+      CAPA_ADMIN_PASSWORD: "bundle-password-1",
+    },
     entry,
   );
   origin = await server.listening(20_000);
@@ -69,7 +77,7 @@ describe("the server bundle", () => {
     expect(await r.text()).toContain('<script type="module" src="/admin/assets/');
   });
 
-  test("an upload loads file-type and sharp", async () => {
+  test("uploads load file-type, sharp and music-metadata", async () => {
     const login = await fetch(`${origin}/v2/user/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -77,11 +85,25 @@ describe("the server bundle", () => {
     });
     const { accessToken } = (await login.json()) as { accessToken: string };
     const project = /\(slug demo, id ([0-9a-f-]+)\)/.exec(banner)![1]!;
-    const fd = new FormData();
-    fd.append("file", new Blob([await png64()]), "square.png");
-    const r = await fetch(`${origin}/v2/media`, { method: "POST", headers: { authorization: `Bearer ${accessToken}`, "x-svc-project": project }, body: fd });
-    const body = (await r.json()) as { kind: string; mimeType: string; width: number; height: number };
-    expect([r.status, body.kind, body.mimeType, body.width, body.height]).toEqual([201, "image", "image/png", 64, 48]);
+    const upload = async (bytes: Uint8Array, name: string) => {
+      const fd = new FormData();
+      fd.append("file", new Blob([bytes as BlobPart]), name);
+      const r = await fetch(`${origin}/v2/media`, { method: "POST", headers: { authorization: `Bearer ${accessToken}`, "x-svc-project": project }, body: fd });
+      return [r.status, (await r.json()) as { kind: string; mimeType: string; width: number | null; height: number | null; duration: number | null }] as const;
+    };
+    const [pngStatus, picture] = await upload(await png64(), "square.png");
+    expect([pngStatus, picture.kind, picture.mimeType, picture.width, picture.height]).toEqual([201, "image", "image/png", 64, 48]);
+    const [wavStatus, sound] = await upload(wav(2), "silence.wav");
+    expect([wavStatus, sound.kind, sound.duration]).toEqual([201, "audio", 2]);
+  });
+
+  test("Litestream runs from the bundle: the control file and the demo project are watched", async () => {
+    let h: Health | undefined;
+    for (let i = 0; i < 100 && h?.litestream.state !== "running"; i++) {
+      h = (await (await fetch(`${origin}/healthz`)).json()) as Health;
+      if (h.litestream.state !== "running") await Bun.sleep(100);
+    }
+    expect([h!.status, h!.litestream.state, h!.litestream.databases, h!.litestream.lastError]).toEqual(["ok", "running", 2, null]);
   });
 
   test("it stops on SIGTERM with exit code 0 and wrote nothing to stderr", async () => {

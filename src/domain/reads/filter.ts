@@ -80,7 +80,7 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
     const k = r.key;
     if (k === "version" || k === "folder" || k === "model") whereError(`${k} cannot be filtered.`);
     const kind: Kind = k === "id" ? "id" : k === "tags" ? "tags" : k === "status" ? "string" : "sysDatetime";
-    const expr = k === "status" ? statusExpr(ctx.vis, alias) : systemExpr(ctx.vis, alias, k);
+    const expr = k === "status" ? statusExpr(alias) : systemExpr(ctx.vis, alias, k);
     return ops(ctx, kind, expr, value, key, alias, null);
   }
   const f = r.field;
@@ -88,7 +88,8 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
   return ops(ctx, kind, fieldExpr(ctx.vis, alias, f), value, key, alias, f, m, allowHop, depth);
 }
 
-function statusExpr(_v: Vis, a: string): string {
+/** An entry's status from its columns; the same for every key's view (a draft is a draft to all). */
+function statusExpr(a: string): string {
   return `(CASE WHEN ${a}.published_version_id IS NULL THEN 'draft' WHEN ${a}.published_version = ${a}.draft_version THEN 'published' ELSE 'changed' END)`;
 }
 

@@ -171,10 +171,10 @@ export function loadConfig(env: Env = process.env): Config {
     readInline: bool(env, "CAPA_READ_INLINE", true),
     rateLimitPerSecond: int(env, "CAPA_RATE_LIMIT", 50, 1, 1000000),
     rateLimitBurst: int(env, "CAPA_RATE_BURST", 100, 1, 1000000),
-    // One core stays with the main thread (HTTP, keys, cached answers); each worker keeps its core
-    // busy, holding the next read in its inbox (infra/read-pool.ts). More workers than cores only
-    // added JavaScript heaps and connections (docs/performance.md, "the read pool").
-    readPoolSize: int(env, "CAPA_READ_POOL", Math.max(1, (navigator.hardwareConcurrency || 1) - 1), 1, 1024),
+    // One worker a core, each holding two reads (the one it runs and the next; infra/read-pool.ts):
+    // the 2 x cores places of decisions.md 8. Two workers a core, each with one read, only added
+    // JavaScript heaps and connections (docs/performance.md, "the read pool").
+    readPoolSize: int(env, "CAPA_READ_POOL", navigator.hardwareConcurrency || 1, 1, 1024),
     readWaitMs: int(env, "CAPA_READ_WAIT_MS", 2000, 1, 60000),
     inFlight: {
       client: int(env, "CAPA_INFLIGHT_CLIENT", 3, 1, 10000),

@@ -51,6 +51,14 @@ describe("API keys", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByText("“https://site.example/path” is not an origin such as https://example.com (no path).").waitFor();
     expect(await page.getByLabel("Allowed origins").getAttribute("aria-invalid")).toBe("true");
+    // The refusal is part of the field's description, so a screen reader reads it with the field.
+    const description = await page
+      .getByLabel("Allowed origins")
+      .evaluate((el) => (el.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent));
+    expect(description).toEqual([
+      "One origin a line, such as https://example.com. Empty: browsers on any site may use the key.",
+      "“https://site.example/path” is not an origin such as https://example.com (no path).",
+    ]);
     await page.getByLabel("Allowed origins").fill("https://site.example");
     await expectAccessible(page);
     await screenshot(page, "keys-new");

@@ -1,5 +1,6 @@
 // The `Expires` input of a key, shared by the new-key form and the edit dialog: a wall time in
 // the browser's zone, empty for a key that never expires.
+import { Field } from "../../ui/field.tsx";
 
 /** An instant as a datetime-local input shows it, in the browser's zone. */
 export function localInput(isoTime: string): string {
@@ -11,20 +12,8 @@ export function localInput(isoTime: string): string {
 /** The field; `id` names the input (its hint is `${id}-hint`), `error` is the server's refusal. */
 export function ExpiresField(props: { id: string; value: string; onChange(v: string): void; error?: string | null }) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>Expires</label>
-      <input
-        id={props.id}
-        type="datetime-local"
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        aria-describedby={`${props.id}-hint`}
-        aria-invalid={props.error ? true : undefined}
-      />
-      <p className="hint" id={`${props.id}-hint`}>
-        Empty: the key never expires.
-      </p>
-      {props.error && <p className="error">{props.error}</p>}
-    </div>
+    <Field id={props.id} label="Expires" hint="Empty: the key never expires." error={props.error}>
+      {(aria) => <input {...aria} type="datetime-local" value={props.value} onChange={(e) => props.onChange(e.target.value)} />}
+    </Field>
   );
 }

@@ -3,6 +3,7 @@
 // GET /api/versions, the public list every client reads (it needs no key).
 import { useQuery } from "@tanstack/react-query";
 import { keyApi } from "../../api/keys.ts";
+import { Field } from "../../ui/field.tsx";
 
 const STATUS_WORDS: Record<string, string> = { current: "current", supported: "supported", deprecated: "deprecated", sunset: "sunset" };
 
@@ -18,31 +19,23 @@ export function VersionField(props: { id: string; value: string; onChange(v: str
   // A pin the list no longer holds still shows, so the select never claims another date.
   const known = list.some((v) => v.date === props.value);
   return (
-    <div className="field">
-      <label htmlFor={props.id}>API version</label>
-      <select
-        id={props.id}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        aria-describedby={`${props.id}-hint${props.error ? ` ${props.id}-error` : ""}`}
-        aria-invalid={props.error ? true : undefined}
-      >
-        {!known && props.value && <option value={props.value}>{props.value}</option>}
-        {list.map((v) => (
-          <option key={v.date} value={v.date} disabled={v.status === "sunset"}>
-            {v.date} ({STATUS_WORDS[v.status] ?? v.status})
-          </option>
-        ))}
-      </select>
-      <p className="hint" id={`${props.id}-hint`}>
-        Reads with this key answer in this version unless a request sends Svc-Version.
-      </p>
-      {versions.isError && <p className="error">The list of versions could not be read: {versions.error.message}</p>}
-      {props.error && (
-        <p className="error" id={`${props.id}-error`}>
-          {props.error}
-        </p>
+    <Field
+      id={props.id}
+      label="API version"
+      hint="Reads with this key answer in this version unless a request sends Svc-Version."
+      error={props.error}
+      extra={versions.isError && <p className="error">The list of versions could not be read: {versions.error.message}</p>}
+    >
+      {(aria) => (
+        <select {...aria} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+          {!known && props.value && <option value={props.value}>{props.value}</option>}
+          {list.map((v) => (
+            <option key={v.date} value={v.date} disabled={v.status === "sunset"}>
+              {v.date} ({STATUS_WORDS[v.status] ?? v.status})
+            </option>
+          ))}
+        </select>
       )}
-    </div>
+    </Field>
   );
 }

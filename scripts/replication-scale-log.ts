@@ -94,3 +94,16 @@ export function describeChanges(x: {
     };
   });
 }
+
+/** The Litestream generation of each project file (by id), null before its first. */
+export function generations(data: string, ids: string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const id of ids) {
+    try {
+      out.set(id, readFileSync(join(data, "projects", `.${id}.sqlite-litestream`, "generation"), "utf8").trim());
+    } catch {
+      out.set(id, null);
+    }
+  }
+  return out;
+}

@@ -16,7 +16,8 @@ import { Database } from "bun:sqlite";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, startServer, tempDataDir } from "../test/spawn.ts";
-import { describeChanges, ShardRestarts, shardMap } from "./replication-scale-log.ts";
+import { signIn } from "./scale-client.ts";
+import { describeChanges, generations, ShardRestarts, shardMap } from "./replication-scale-log.ts";
 
 const N = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -56,17 +57,7 @@ interface Health {
 
 const server = startServer(env);
 const origin = await server.listening(20_000);
-const login = await fetch(`${origin}/v2/user/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER) });
-const token = ((await login.json()) as { accessToken: string }).accessToken;
-
-async function call(method: string, path: string, body?: unknown, project?: string) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  if (project) headers["x-svc-project"] = project;
-  const r = await fetch(origin + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
+const call = await signIn(origin, OWNER);
 const health = async () => (await (await fetch(`${origin}/healthz`)).json()) as Health;
 
 /** Litestream's memory and open files, summed over the shards' processes. */
@@ -135,19 +126,8 @@ const createdS = Math.round((performance.now() - t0) / 1000);
 createMs.sort((a, b) => a - b);
 const pct = (q: number) => Math.round(createMs[Math.min(createMs.length - 1, Math.floor(createMs.length * q))]!);
 
-function generations(): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  for (const id of ids) {
-    try {
-      out.set(id, readFileSync(join(data, "projects", `.${id}.sqlite-litestream`, "generation"), "utf8").trim());
-    } catch {
-      out.set(id, null);
-    }
-  }
-  return out;
-}
 async function oneMore(label: string) {
-  const before = generations();
+  const before = generations(data, ids);
   const shardsBefore = shardMap(data);
   const h0 = await health();
   const from = Date.now() - 10_000;
@@ -156,7 +136,7 @@ async function oneMore(label: string) {
   const ms = Math.round(performance.now() - t);
   // Let every shard run a few syncs, so a reset would show.
   await Bun.sleep(3_000);
-  const after = generations();
+  const after = generations(data, ids);
   const h1 = await health();
   const changedIds = [...before]
     .filter(([id, g]) => after.get(id) !== g)

@@ -22,7 +22,7 @@ export interface WatchedFile {
   /** The WAL signature last seen and when it last changed. */
   sig: string;
   at: number;
-  /** Whether the file's shard runs a child that watches it now (its restart's final sync then carries it). */
+  /** Whether the file's shard runs a child that has had its first look at it (its restart's final sync then carries it). */
   watchedByChild: boolean;
 }
 

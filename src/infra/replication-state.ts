@@ -123,18 +123,81 @@ export function saveSettled(dataDir: string, settled: Map<string, string>): void
 }
 
 /**
+ * Litestream's place in a file's WAL history as "<generation>/<index>", or null before it took the
+ * file on. The shadow WAL gets a new index folder each time Litestream sees the WAL restart, so
+ * a change of this value after a restart says the restart was seen (a file time cannot: the
+ * restart and the shadow's last copy often fall in the same clock tick of the file system).
+ */
+export function shadowIndex(dataDir: string, rel: string): string | null {
+  const meta = metaDir(join(dataDir, rel));
+  try {
+    const gen = readFileSync(join(meta, "generation"), "utf8").trim();
+    if (!gen) return null;
+    const names = readdirSync(join(meta, "generations", gen, "wal")).filter((n) => /^[0-9a-f]{8}$/.test(n));
+    return `${gen}/${names.sort().at(-1) ?? ""}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Brings forward the WAL restarts that are pending (restartPending) of files a running Litestream
  * child watches: otherwise the first write after that child stops would restart the WAL unseen.
+ * Returns the files restarted, with their shadowIndex before the restart (waitRestartsSeen).
  */
-export function restartPendingWals(dataDir: string, files: string[], log: Logger): void {
+export function restartPendingWals(dataDir: string, files: string[], log: Logger): Map<string, string | null> {
+  const restarted = new Map<string, string | null>();
   for (const rel of files) {
     if (!restartPending(dataDir, rel)) continue;
+    const before = shadowIndex(dataDir, rel);
+    const header = walHeader(dataDir, rel);
     try {
       restartNow(dataDir, rel);
+      // A reader holding an older snapshot (Litestream's own read transaction often does) makes
+      // the write append instead: nothing restarted, nothing to wait for.
+      if (walHeader(dataDir, rel) !== header) restarted.set(rel, before);
     } catch (e) {
       log.warn("replication: WAL restart failed", { file: rel, error: e instanceof Error ? e.message : String(e) });
     }
   }
+  return restarted;
+}
+
+/** The first 32 bytes of a file's WAL (its salts change at each restart), hex; "" without a WAL. */
+function walHeader(dataDir: string, rel: string): string {
+  let fd: number | null = null;
+  try {
+    fd = openSync(join(dataDir, `${rel}-wal`), "r");
+    const buf = Buffer.alloc(32);
+    return buf.subarray(0, readSync(fd, buf, 0, 32, 0)).toString("hex");
+  } catch {
+    return "";
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * What a shard does before its child is replaced, once the child has looked at its files: it makes
+ * each due WAL restart happen and waits (at most `ms`) until the child has seen it, then waits
+ * (at most `ms`) until the child has shipped every file's last write (`covered`). A restart left
+ * due would otherwise be made by the first write while no child watches, and the next child would
+ * start a new generation for that file.
+ */
+export async function handOver(dataDir: string, files: string[], ms: number, log: Logger, covered: (rel: string) => boolean): Promise<void> {
+  await waitRestartsSeen(dataDir, restartPendingWals(dataDir, files, log), ms, log);
+  await waitSynced(files, ms, log, covered);
+}
+
+/** Waits (at most `ms`) until the running child has seen each restart of restartPendingWals. */
+async function waitRestartsSeen(dataDir: string, restarted: Map<string, string | null>, ms: number, log: Logger): Promise<void> {
+  const until = performance.now() + ms;
+  let pending = [...restarted].filter(([rel, before]) => shadowIndex(dataDir, rel) === before);
+  while (pending.length > 0 && performance.now() < until) {
+    await Bun.sleep(50);
+    pending = pending.filter(([rel, before]) => shadowIndex(dataDir, rel) === before);
+  }
+  if (pending.length > 0) log.warn("litestream restarted before it saw a WAL restart", { files: pending.map(([rel]) => rel) });
 }
 
 /**

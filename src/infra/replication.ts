@@ -24,7 +24,7 @@ import { LagMeter } from "./replication-lag.ts";
 import { fileCovered, waitHeld } from "./replication-protect.ts";
 import { Shard, type StopOutcome } from "./replication-shard.ts";
 import { bringRestartsForward, capLeavers } from "./replication-quiet.ts";
-import { loadSettled, saveSettled, shadowCaughtUp, waitSynced, walSignature } from "./replication-state.ts";
+import { handOver, loadSettled, saveSettled, shadowCaughtUp, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
 import { type ChildWatches, WatchList } from "./replication-watch.ts";
@@ -223,10 +223,10 @@ export class Replication {
     this.lag?.measure(this.files, Date.now());
   }
 
-  /** Whether a shard's running child watches a file now. */
+  /** Whether a shard's running child watches a file now: it has had its first look at it (Shard.watching). */
   private readonly childWatches: ChildWatches = (rel, name) => {
     const shard = this.shards.get(name);
-    return shard?.pid != null && shard.files.includes(rel);
+    return shard?.watching === true && shard.files.includes(rel);
   };
 
   /** Warns once per spell over maxWatched (files written in the last seconds all stay watched). */
@@ -251,7 +251,7 @@ export class Replication {
       // The list is read again when the child is replaced: files assigned meanwhile join this restart.
       outcome = await shard.reload(
         () => this.watched.desired(shard.name),
-        () => waitSynced(before, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel)),
+        () => handOver(this.opts.dataDir, before, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel)),
       );
     }
     let changed = false;
@@ -296,7 +296,7 @@ export class Replication {
       // Files whose last write the final syncs carry are settled, so the next start watches none of them.
       const sigs = new Map(this.watched.rels().map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
       const shards = [...this.shards.values()];
-      await Promise.all(shards.map((s) => waitSynced(s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
+      await Promise.all(shards.map((s) => handOver(this.opts.dataDir, s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
       const outcomes = await Promise.all(shards.map((s) => s.stop()));
       if (!this.started) return;
       shards.forEach((s, i) => {

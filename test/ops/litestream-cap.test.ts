@@ -14,11 +14,10 @@ import { ManualClock } from "../../src/infra/clock.ts";
 import { configYaml, runLitestream, writeConfig } from "../../src/infra/litestream.ts";
 import { createLogger } from "../../src/infra/log.ts";
 import { Replication } from "../../src/infra/replication.ts";
+import { FIRST_LOOK_MS } from "../../src/infra/replication-shard.ts";
 import { currentGeneration } from "../../src/infra/replication-protect.ts";
 import { CONTROL_FILE, projectFile } from "../../src/storage/files.ts";
-import { closeHandle } from "../../src/storage/pool.ts";
-import { applyPragmas } from "../../src/storage/sqlite.ts";
-import { waitFor } from "./replica.ts";
+import { fileWriter, waitFor } from "./replica.ts";
 
 const root = mkdtempSync(join(tmpdir(), "capa-cap-"));
 const data = join(root, "data");
@@ -28,9 +27,6 @@ const rels = ids.map(projectFile);
 const files = [CONTROL_FILE, ...rels];
 const clock = new ManualClock(1_000_000);
 const logs: string[] = [];
-/** One open connection per file, as the server's pool keeps them: no close checkpoints. */
-const dbs = new Map<string, Database>();
-const rows = new Map<string, number>();
 const rep = new Replication({
   dataDir: data,
   replica,
@@ -42,18 +38,7 @@ const rep = new Replication({
   maxWatched: 4,
 });
 
-function write(rel: string): void {
-  let db = dbs.get(rel);
-  if (!db) {
-    db = new Database(join(data, rel));
-    applyPragmas(db, { replicated: true });
-    db.exec("CREATE TABLE IF NOT EXISTS t (n INTEGER)");
-    dbs.set(rel, db);
-  }
-  const n = (rows.get(rel) ?? 0) + 1;
-  db.query("INSERT INTO t (n) VALUES (?)").run(n);
-  rows.set(rel, n);
-}
+const { write, rows, close } = fileWriter(data);
 const p = (...ns: number[]) => ns.map((n) => rels[n]!);
 const shards = () =>
   rep
@@ -82,7 +67,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   await rep.stop();
-  for (const db of dbs.values()) closeHandle(db);
+  close();
   rmSync(root, { recursive: true, force: true });
 }, 30_000);
 
@@ -109,6 +94,9 @@ test("over CAPA_REPLICA_MAX_WATCHED, the least recently written quiet files leav
   ]);
   expect(rep.status()).toMatchObject({ watched: 4, settled: 3 });
   expect(settledFiles()).toEqual(p(0, 1, 2));
+  // A restarted child watches its files from its first look at them (wall-clock time, not the
+  // manual clock's); until then none of them may leave.
+  await Bun.sleep(FIRST_LOOK_MS);
 
   // A write wakes p0; the oldest quiet file (p3) makes room. p0 joins p3's shard, whose restart
   // waits for the 2 s between restarts: meanwhile its child still watches p3, and the bound holds.

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startApp, withOwner, type Harness } from "../harness.ts";
+import { FIRST_LOOK_MS } from "../../src/infra/replication-shard.ts";
 import { currentGeneration, listedControlSegmentSince, listedSnapshotReady } from "../../src/infra/replication-protect.ts";
 import { restoreAll } from "../../src/infra/restore.ts";
 import { projectFile } from "../../src/storage/files.ts";
@@ -150,6 +151,9 @@ describe("replication in shards", () => {
 
   test("idle files settle and their shards stop; a write wakes a file into a shard, same generation", async () => {
     const gens = projects.map(gen);
+    // A file leaves only a child that has had its first look at it (wall-clock time, not the
+    // manual clock's): the child restarted by the test before may be younger.
+    await Bun.sleep(FIRST_LOOK_MS);
     // The first pass sees the last writes; the second finds every file unchanged for 30 s.
     await tick(31_000);
     await tick(31_000);

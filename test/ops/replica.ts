@@ -1,7 +1,10 @@
 // Helpers for the tests that run the real server with a Litestream file replica: a temp folder
 // holding `data/` and `replica/`, sign-in over HTTP, health polling, process checks.
 import { expect } from "bun:test";
+import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { closeHandle } from "../../src/storage/pool.ts";
+import { applyPragmas } from "../../src/storage/sqlite.ts";
 import { startServer, tempDataDir, type ServerProc } from "../spawn.ts";
 
 export const OWNER = { email: "ops@example.com", password: "ops-password-1" };
@@ -95,4 +98,31 @@ export function alive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Writes rows to SQLite files in a data directory as the server does (one open connection per
+ * file, opened as replicated files are, so no close checkpoints), counting the rows of each.
+ */
+export function fileWriter(data: string) {
+  const dbs = new Map<string, Database>();
+  const rows = new Map<string, number>();
+  return {
+    rows,
+    write(rel: string): void {
+      let db = dbs.get(rel);
+      if (!db) {
+        db = new Database(join(data, rel));
+        applyPragmas(db, { replicated: true });
+        db.exec("CREATE TABLE IF NOT EXISTS t (n INTEGER)");
+        dbs.set(rel, db);
+      }
+      const n = (rows.get(rel) ?? 0) + 1;
+      db.query("INSERT INTO t (n) VALUES (?)").run(n);
+      rows.set(rel, n);
+    },
+    close(): void {
+      for (const db of dbs.values()) closeHandle(db);
+    },
+  };
 }

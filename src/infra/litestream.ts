@@ -60,11 +60,6 @@ function replicaYaml(r: ReplicaSettings, rel: string): string[] {
 }
 
 /**
- * The configuration listing `files` (paths relative to `dataDir`). Credentials are not written:
- * Litestream reads LITESTREAM_ACCESS_KEY_ID / LITESTREAM_SECRET_ACCESS_KEY (or the AWS_ names)
- * from the environment it inherits.
- */
-/**
  * How often Litestream looks at each file (its default is 1 s). A child takes a file on at its
  * first look, one interval after it starts; a shard restarting for a new project waits for that
  * look before it is replaced again (replication-shard.ts, FIRST_LOOK_MS), so a burst of
@@ -74,6 +69,11 @@ function replicaYaml(r: ReplicaSettings, rel: string): string[] {
  */
 export const MONITOR_INTERVAL_MS = 250;
 
+/**
+ * The configuration listing `files` (paths relative to `dataDir`). Credentials are not written:
+ * Litestream reads LITESTREAM_ACCESS_KEY_ID / LITESTREAM_SECRET_ACCESS_KEY (or the AWS_ names)
+ * from the environment it inherits.
+ */
 export function configYaml(r: ReplicaSettings, dataDir: string, files: string[]): string {
   const lines = [
     "# Written by Capa from CAPA_REPLICA_URL at start and whenever a project is added or removed.",

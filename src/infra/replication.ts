@@ -293,10 +293,12 @@ export class Replication {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.pass;
-      // Files whose last write the final syncs carry are settled, so the next start watches none of them.
-      const sigs = new Map(this.watched.rels().map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
       const shards = [...this.shards.values()];
       await Promise.all(shards.map((s) => handOver(this.opts.dataDir, s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
+      // Files whose last write the final syncs carry are settled, so the next start watches none of
+      // them (read after the hand-over, whose WAL restarts move the signatures; the server closed
+      // its files before this, so nothing else writes now).
+      const sigs = new Map(this.watched.rels().map((rel) => [rel, walSignature(this.opts.dataDir, rel)] as const));
       const outcomes = await Promise.all(shards.map((s) => s.stop()));
       if (!this.started) return;
       shards.forEach((s, i) => {

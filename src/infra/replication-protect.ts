@@ -1,11 +1,14 @@
-// Is a new project in the replica yet? Two things must be there for `capa restore` to bring it
-// back: a snapshot of its file in the generation Litestream now writes, and the control file's
-// row naming the project (restore follows the projects table). A file replica is read directly;
-// an S3 replica is asked with `litestream snapshots` and `litestream wal`.
+// Is a write in the replica yet? For a new project, two things must be there for `capa restore`
+// to bring it back: a snapshot of its file in the generation Litestream now writes, and the
+// control file's row naming the project (restore follows the projects table). A file replica is
+// read directly; an S3 replica is asked with `litestream snapshots` and `litestream wal`. The
+// supervisor asks the same of a shard's files before and after their child stops.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileReplicaDir, metaDir, runLitestream } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
+import type { StopOutcome } from "./replication-shard.ts";
+import { shadowCaughtUp } from "./replication-state.ts";
 import { CONTROL_FILE } from "../storage/files.ts";
 
 /** The generation Litestream now writes for a data file, or null before its first sync. */
@@ -34,6 +37,21 @@ export function fileSnapshotReady(dataDir: string, replicaUrl: string, rel: stri
 export function fileCovered(dataDir: string, replicaUrl: string, rel: string): boolean {
   // A fresh meter: its memory of earlier passes would only blur this one question.
   return new LagMeter(dataDir, replicaUrl).measure([rel], Date.now()) === 0;
+}
+
+/** Whether a running child has shipped a file's last write (file replicas) or copied it (S3). */
+export function childCaughtUp(dataDir: string, replicaUrl: string, rel: string): boolean {
+  return replicaUrl.startsWith("file:") ? fileCovered(dataDir, replicaUrl, rel) : shadowCaughtUp(dataDir, rel);
+}
+
+/**
+ * Whether a file's every write is in the replica after its child stopped: a clean exit says so;
+ * for a file replica the replica's own files can also tell (an exit with an error at the final
+ * sync is often Litestream racing itself over a segment that did get written).
+ */
+export function inReplicaAfterStop(dataDir: string, replicaUrl: string, rel: string, outcome: StopOutcome): boolean {
+  if (outcome === "clean") return true;
+  return outcome === "exited" && replicaUrl.startsWith("file:") && fileCovered(dataDir, replicaUrl, rel);
 }
 
 /** Whether every write of the control file made so far is in a file replica. */

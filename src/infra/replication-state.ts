@@ -3,12 +3,12 @@
 // due; and the set of "settled" files, those whose every write is in the replica and that no
 // Litestream child watches (see replication.ts), kept across restarts.
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { endianness } from "node:os";
 import { applyPragmas } from "../storage/sqlite.ts";
 import { closeHandle } from "../storage/pool.ts";
 import { join } from "node:path";
-import { metaDir, writeConfig } from "./litestream.ts";
+import { metaDir } from "./litestream.ts";
 import type { Logger } from "./log.ts";
 
 /**
@@ -95,31 +95,6 @@ function mtimeOf(path: string): number | null {
   } catch {
     return null;
   }
-}
-
-/** The state file, beside the shards' configurations. */
-export function stateFile(dataDir: string): string {
-  return join(dataDir, "litestream", "settled.json");
-}
-
-/** The settled files recorded by the last run, with their WAL signatures when they settled. */
-export function loadSettled(dataDir: string): Map<string, string> {
-  const path = stateFile(dataDir);
-  const out = new Map<string, string>();
-  if (!existsSync(path)) return out;
-  try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as { settled?: Record<string, string> };
-    for (const [rel, sig] of Object.entries(data.settled ?? {})) if (typeof sig === "string") out.set(rel, sig);
-  } catch {
-    // A damaged state file only costs a watch of every file until they settle again.
-  }
-  return out;
-}
-
-/** Writes the settled files (atomically, like the configurations). */
-export function saveSettled(dataDir: string, settled: Map<string, string>): void {
-  const sorted = Object.fromEntries([...settled.entries()].sort(([a], [b]) => a.localeCompare(b)));
-  writeConfig(stateFile(dataDir), `${JSON.stringify({ settled: sorted }, null, 1)}\n`);
 }
 
 /**

@@ -21,10 +21,11 @@ import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import { metaDir, type ReplicaSettings } from "./litestream.ts";
 import { LagMeter } from "./replication-lag.ts";
-import { fileCovered, waitHeld } from "./replication-protect.ts";
+import { childCaughtUp, inReplicaAfterStop, waitHeld } from "./replication-protect.ts";
 import { Shard, type StopOutcome } from "./replication-shard.ts";
 import { bringRestartsForward, capLeavers } from "./replication-quiet.ts";
-import { handOver, loadSettled, saveSettled, shadowCaughtUp, walSignature } from "./replication-state.ts";
+import { SettledFiles } from "./replication-settled.ts";
+import { handOver, walSignature } from "./replication-state.ts";
 import { CONTROL_FILE, projectFile } from "../storage/files.ts";
 import { summarize, type ReplicationStatus } from "./replication-status.ts";
 import { type ChildWatches, WatchList } from "./replication-watch.ts";
@@ -67,7 +68,7 @@ export class Replication {
   /** The project files the shards are to watch, and those on their way out. */
   private readonly watched: WatchList;
   /** Settled files and their WAL signature when they settled. */
-  private settled = new Map<string, string>();
+  private readonly settled: SettledFiles;
   private files: string[] = [];
   private nextShard = 1;
   private started = false;
@@ -85,6 +86,7 @@ export class Replication {
     this.idleMs = opts.idleMs ?? 60_000;
     this.maxWatched = opts.maxWatched ?? DEFAULT_MAX_WATCHED;
     this.watched = new WatchList(opts.dataDir);
+    this.settled = new SettledFiles(opts.dataDir);
     const url = opts.replica?.replicaUrl;
     this.lag = url?.startsWith("file:") ? new LagMeter(opts.dataDir, url) : null;
   }
@@ -104,15 +106,8 @@ export class Replication {
     rmSync(join(dataDir, "litestream.yml"), { force: true });
     const now = this.opts.clock.now();
     this.files = this.opts.files();
-    const recorded = loadSettled(dataDir);
     const control = this.shard(CONTROL_SHARD);
-    for (const rel of this.files) {
-      if (rel === CONTROL_FILE) continue;
-      const sig = recorded.get(rel);
-      if (sig !== undefined && sig === walSignature(dataDir, rel)) this.settled.set(rel, sig);
-      else this.watch(rel, now);
-    }
-    saveSettled(dataDir, this.settled);
+    for (const rel of this.settled.adopt(this.files.filter((f) => f !== CONTROL_FILE))) this.watch(rel, now);
     control.start([CONTROL_FILE]);
     for (const [name, shard] of this.shards) if (name !== CONTROL_SHARD) shard.start(this.watched.desired(name));
     // Configurations of shards an earlier run had and this one does not.
@@ -184,26 +179,15 @@ export class Replication {
     const files = this.opts.files();
     this.files = files;
     const present = new Set(files);
-    let changed = false;
     // Deleted projects: a settled one has no watcher, so its Litestream state goes now.
-    for (const rel of [...this.settled.keys()]) {
-      if (present.has(rel)) continue;
-      this.settled.delete(rel);
-      rmSync(metaDir(join(dataDir, rel)), { recursive: true, force: true });
-      changed = true;
-    }
+    let changed = this.settled.forgetMissing(present);
     this.watched.keepOnly(present);
     // New projects, and settled files written since they settled.
     for (const rel of files) {
       if (rel === CONTROL_FILE || this.watched.holds(rel)) continue;
-      const sig = this.settled.get(rel);
-      if (sig === undefined) {
-        this.watch(rel, now);
-      } else if (sig !== walSignature(dataDir, rel)) {
-        this.settled.delete(rel);
-        this.watch(rel, now);
-        changed = true;
-      }
+      const woken = this.settled.wokenUp(rel);
+      if (woken || !this.settled.has(rel)) this.watch(rel, now);
+      changed ||= woken;
     }
     this.watched.observe(now);
     // Idle files go (only from a running child: its restart's final sync carries their last write).
@@ -217,7 +201,7 @@ export class Replication {
     const dirty = [...this.shards.values()].filter((s) => s.name !== CONTROL_SHARD && this.watched.desired(s.name).join("\n") !== s.files.join("\n"));
     const due = dirty.filter((s) => s.name === this.watched.shardOf(force ?? "") || now - s.lastReloadAt >= RELOAD_EVERY_MS);
     const results = await Promise.all(due.map((s) => this.reload(s, present)));
-    if (results.includes(true) || changed) saveSettled(dataDir, this.settled);
+    if (results.includes(true) || changed) this.settled.save();
     for (const s of this.shards.values()) s.tick(now);
     // Measuring every tick keeps the lag's "oldest write behind" mark current between scrapes.
     this.lag?.measure(this.files, Date.now());
@@ -251,14 +235,14 @@ export class Replication {
       // The list is read again when the child is replaced: files assigned meanwhile join this restart.
       outcome = await shard.reload(
         () => this.watched.desired(shard.name),
-        () => handOver(this.opts.dataDir, before, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel)),
+        () => handOver(this.opts.dataDir, before, SYNC_WAIT_MS, this.opts.log, (rel) => childCaughtUp(this.opts.dataDir, this.opts.replica!.replicaUrl, rel)),
       );
     }
     let changed = false;
     const now = this.opts.clock.now();
     for (const { rel, sig } of this.watched.takeLeaving(shard.name)) {
       // Written after it was let go, or not shown in the replica: it needs a watcher still.
-      if (this.inReplica(rel, outcome) && walSignature(this.opts.dataDir, rel) === sig) {
+      if (inReplicaAfterStop(this.opts.dataDir, this.opts.replica!.replicaUrl, rel, outcome) && walSignature(this.opts.dataDir, rel) === sig) {
         this.settled.set(rel, sig);
         changed = true;
       } else {
@@ -272,29 +256,16 @@ export class Replication {
     return changed;
   }
 
-  /** Whether the running child has shipped a file's last write (file replicas) or copied it (S3). */
-  private caughtUp(rel: string): boolean {
-    const url = this.opts.replica!.replicaUrl;
-    return url.startsWith("file:") ? fileCovered(this.opts.dataDir, url, rel) : shadowCaughtUp(this.opts.dataDir, rel);
-  }
-
-  /**
-   * Whether a file's every write is in the replica after its child stopped: a clean exit says so;
-   * for a file replica the replica's own files can also tell (an exit with an error at the final
-   * sync is often Litestream racing itself over a segment that did get written).
-   */
-  private inReplica(rel: string, outcome: StopOutcome): boolean {
-    if (outcome === "clean") return true;
-    const url = this.opts.replica!.replicaUrl;
-    return outcome === "exited" && url.startsWith("file:") && fileCovered(this.opts.dataDir, url, rel);
-  }
-
   /** Stops replication for good; every child's last sync runs before this resolves. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.pass;
       const shards = [...this.shards.values()];
-      await Promise.all(shards.map((s) => handOver(this.opts.dataDir, s.files, SYNC_WAIT_MS, this.opts.log, (rel) => this.caughtUp(rel))));
+      await Promise.all(
+        shards.map((s) =>
+          handOver(this.opts.dataDir, s.files, SYNC_WAIT_MS, this.opts.log, (rel) => childCaughtUp(this.opts.dataDir, this.opts.replica!.replicaUrl, rel)),
+        ),
+      );
       // Files whose last write the final syncs carry are settled, so the next start watches none of
       // them (read after the hand-over, whose WAL restarts move the signatures; the server closed
       // its files before this, so nothing else writes now).
@@ -304,10 +275,15 @@ export class Replication {
       shards.forEach((s, i) => {
         for (const rel of s.files) {
           const sig = sigs.get(rel);
-          if (sig !== undefined && sig === walSignature(this.opts.dataDir, rel) && this.inReplica(rel, outcomes[i]!)) this.settled.set(rel, sig);
+          if (
+            sig !== undefined &&
+            sig === walSignature(this.opts.dataDir, rel) &&
+            inReplicaAfterStop(this.opts.dataDir, this.opts.replica!.replicaUrl, rel, outcomes[i]!)
+          )
+            this.settled.set(rel, sig);
         }
       });
-      saveSettled(this.opts.dataDir, this.settled);
+      this.settled.save();
       this.opts.log.info("litestream stopped");
     })();
     return this.stopping;

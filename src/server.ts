@@ -5,7 +5,8 @@
 import { loadConfig } from "./config.ts";
 import { createApp, largestBodyLimit, type CapaApp } from "./app.ts";
 import { die, startupReason, type Phase } from "./startup-failure.ts";
-import { bootstrap, firstStartBanner, type OwnerPassword } from "./domain/bootstrap.ts";
+import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
+import type { OwnerPassword } from "./domain/owner-password.ts";
 import { warnWideModes } from "./storage/permissions.ts";
 
 /** How long a stop waits for in-flight requests before closing their connections. */

@@ -10,8 +10,6 @@ import { seedDemo, type DemoCounts } from "./demo/seed.ts";
 import { writeControl } from "./unit-of-work.ts";
 import type { OwnerPassword } from "./owner-password.ts";
 
-export type { OwnerPassword };
-
 export const DEFAULT_OWNER_EMAIL = "owner@capa.local";
 
 /** What a first start created; the only place the generated secrets exist. */
@@ -32,7 +30,8 @@ export function bootstrap(s: Services, prepared: OwnerPassword | null = null): F
   if (hasUsers(s)) return null;
   const email = s.config.adminEmail ?? DEFAULT_OWNER_EMAIL;
   const generated = s.config.adminPassword === null;
-  const ahead = prepared && prepared.generated === generated && (generated || prepared.password === s.config.adminPassword) ? prepared : null;
+  // The hash made ahead fits when it is of this start's password: generated for both, or the same setting.
+  const ahead = prepared && (prepared.generated ? generated : prepared.password === s.config.adminPassword) ? prepared : null;
   const password = ahead?.password ?? s.config.adminPassword ?? randomToken(20);
   let projectId: string | null = null;
   try {

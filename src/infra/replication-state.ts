@@ -1,7 +1,8 @@
-// What the replication supervisor reads and keeps of each file's WAL: a signature (size and
-// modification time), whether Litestream's shadow WAL caught up with it, whether a WAL restart is
-// due; and the set of "settled" files, those whose every write is in the replica and that no
-// Litestream child watches (see replication.ts), kept across restarts.
+// What the replication supervisor reads of each file's WAL and of Litestream's shadow WAL: a
+// signature (size and modification time), whether the shadow WAL caught up with it, whether a
+// WAL restart is due and whether Litestream saw one; and the hand-over before a shard's child
+// stops, which makes due restarts happen while it watches. (The settled files are in
+// replication-settled.ts.)
 import { Database } from "bun:sqlite";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { endianness } from "node:os";

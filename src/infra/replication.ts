@@ -185,9 +185,9 @@ export class Replication {
     // New projects, and settled files written since they settled.
     for (const rel of files) {
       if (rel === CONTROL_FILE || this.watched.holds(rel)) continue;
-      const woken = this.settled.wokenUp(rel);
-      if (woken || !this.settled.has(rel)) this.watch(rel, now);
-      changed ||= woken;
+      // A settled file written since is settled no more (wokenUp), and needs a shard like a new one.
+      changed = this.settled.wokenUp(rel) || changed;
+      if (!this.settled.has(rel)) this.watch(rel, now);
     }
     this.watched.observe(now);
     // Idle files go (only from a running child: its restart's final sync carries their last write).
@@ -235,14 +235,14 @@ export class Replication {
       // The list is read again when the child is replaced: files assigned meanwhile join this restart.
       outcome = await shard.reload(
         () => this.watched.desired(shard.name),
-        () => handOver(this.opts.dataDir, before, SYNC_WAIT_MS, this.opts.log, (rel) => childCaughtUp(this.opts.dataDir, this.opts.replica!.replicaUrl, rel)),
+        () => this.handOver(before),
       );
     }
     let changed = false;
     const now = this.opts.clock.now();
     for (const { rel, sig } of this.watched.takeLeaving(shard.name)) {
       // Written after it was let go, or not shown in the replica: it needs a watcher still.
-      if (inReplicaAfterStop(this.opts.dataDir, this.opts.replica!.replicaUrl, rel, outcome) && walSignature(this.opts.dataDir, rel) === sig) {
+      if (this.inReplica(rel, outcome) && walSignature(this.opts.dataDir, rel) === sig) {
         this.settled.set(rel, sig);
         changed = true;
       } else {
@@ -256,16 +256,22 @@ export class Replication {
     return changed;
   }
 
+  /** What a shard does before its child stops (replication-state.ts, handOver). */
+  private handOver(files: string[]): Promise<void> {
+    const { dataDir, replica, log } = this.opts;
+    return handOver(dataDir, files, SYNC_WAIT_MS, log, (rel) => childCaughtUp(dataDir, replica!.replicaUrl, rel));
+  }
+
+  private inReplica(rel: string, outcome: StopOutcome): boolean {
+    return inReplicaAfterStop(this.opts.dataDir, this.opts.replica!.replicaUrl, rel, outcome);
+  }
+
   /** Stops replication for good; every child's last sync runs before this resolves. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.pass;
       const shards = [...this.shards.values()];
-      await Promise.all(
-        shards.map((s) =>
-          handOver(this.opts.dataDir, s.files, SYNC_WAIT_MS, this.opts.log, (rel) => childCaughtUp(this.opts.dataDir, this.opts.replica!.replicaUrl, rel)),
-        ),
-      );
+      await Promise.all(shards.map((s) => this.handOver(s.files)));
       // Files whose last write the final syncs carry are settled, so the next start watches none of
       // them (read after the hand-over, whose WAL restarts move the signatures; the server closed
       // its files before this, so nothing else writes now).
@@ -275,12 +281,7 @@ export class Replication {
       shards.forEach((s, i) => {
         for (const rel of s.files) {
           const sig = sigs.get(rel);
-          if (
-            sig !== undefined &&
-            sig === walSignature(this.opts.dataDir, rel) &&
-            inReplicaAfterStop(this.opts.dataDir, this.opts.replica!.replicaUrl, rel, outcomes[i]!)
-          )
-            this.settled.set(rel, sig);
+          if (sig !== undefined && sig === walSignature(this.opts.dataDir, rel) && this.inReplica(rel, outcomes[i]!)) this.settled.set(rel, sig);
         }
       });
       this.settled.save();

@@ -4,4 +4,4 @@
 export { refusal } from "./error-render.ts";
 export { runGraphql } from "./execute.ts";
 export { checkNesting, checkSize, LIMITS } from "./limits.ts";
-export { SchemaCache } from "./schema.ts";
+export { SchemaCache } from "./schema-cache.ts";

@@ -29,6 +29,9 @@ export const FIXED_TYPE_NAMES = new Set([
   "KeyRotatedFrom",
   "KeyWrites",
   "KeyTenant",
+  "MediaTransform",
+  "MediaFit",
+  "MediaFormat",
   "IDFilter",
   "EntryStatusFilter",
   "StringFilter",
@@ -44,10 +47,41 @@ export const FIXED_TYPE_NAMES = new Set([
   "MediaFilter",
   "PresenceFilter",
   "JSONFilter",
+  // Introspection's own types: no derived name can start with `__`, listed so the set is whole.
+  "__Schema",
+  "__Type",
+  "__TypeKind",
+  "__Field",
+  "__InputValue",
+  "__EnumValue",
+  "__Directive",
+  "__DirectiveLocation",
 ]);
 
 /** Endings that generated type names use; a model type ending in one gets the `Model` suffix. */
 const DERIVED_ENDINGS = ["Connection", "Edge", "Filter", "Sort", "Relation", "RelationList"];
+
+/**
+ * What schema.ts, filters.ts and sorts.ts append to a model's type name for the types it brings
+ * (the type itself, its connections, edges, filters and sort enums).
+ */
+export const DERIVED_SUFFIXES = [
+  "",
+  "Connection",
+  "Edge",
+  "RelationConnection",
+  "RelationEdge",
+  "Filter",
+  "RelationFilter",
+  "RelationListFilter",
+  "Sort",
+  "RelationSort",
+] as const;
+
+/** Every type name a model type named `type` brings into the schema. */
+export function derivedNames(type: string): string[] {
+  return DERIVED_SUFFIXES.map((s) => type + s);
+}
 
 /** List-root names that the fixed roots (or planned ones) hold; a model's list root gets `List`. */
 export const RESERVED_ROOTS = new Set(["entry", "entries", "version", "me", "search", "media", "schema", "contract", "node", "nodes"]);
@@ -108,7 +142,9 @@ function firstType(m: Model): Candidate | null {
   let base = pascal(m.namespace);
   if (base === "") return null;
   if (/^[0-9]/.test(base)) base = `_${base}`;
-  const suffixed = FIXED_TYPE_NAMES.has(base) || DERIVED_ENDINGS.some((e) => base.endsWith(e));
+  // `presence` would bring `PresenceFilter`, the shared filter's name: any derived name that the
+  // fixed schema holds gets the suffix, not only the type's own.
+  const suffixed = DERIVED_ENDINGS.some((e) => base.endsWith(e)) || derivedNames(base).some((n) => FIXED_TYPE_NAMES.has(n));
   return { model: m, base, type: suffixed ? `${base}Model` : base, fallback: false };
 }
 
@@ -131,6 +167,13 @@ function duplicates<T>(items: T[], key: (t: T) => string): Set<T> {
   const by = new Map<string, T[]>();
   for (const t of items) by.set(key(t), [...(by.get(key(t)) ?? []), t]);
   return new Set([...by.values()].filter((g) => g.length > 1).flat());
+}
+
+/** The candidates one of whose type names is fixed or brought by another candidate too. */
+function sharingNames(cands: Candidate[]): Set<Candidate> {
+  const owners = new Map<string, number>();
+  for (const c of cands) for (const n of derivedNames(c.type)) owners.set(n, (owners.get(n) ?? 0) + 1);
+  return new Set(cands.filter((c) => derivedNames(c.type).some((n) => FIXED_TYPE_NAMES.has(n) || owners.get(n)! > 1)));
 }
 
 /** The singular of the list root's last word, or null when there is no clean singular. */
@@ -162,6 +205,14 @@ export function nameModels(models: Model[]): Naming {
     for (const c of still) leftOut.push(c.model.namespace);
     cands = cands.filter((c) => !still.has(c));
   }
+  // Every name a model brings (its type, connections, edges, filters, sorts) against the fixed
+  // names and every other model's: a model that still shares one is named `Model_<namespace>`, and
+  // left out if even that shares a type name or list root.
+  const sharing = sharingNames(cands);
+  cands = cands.map((c) => (sharing.has(c) && !c.fallback ? fallbackType(c) : c));
+  const still = new Set([...sharingNames(cands), ...duplicates(cands, listRoot)]);
+  for (const c of still) leftOut.push(c.model.namespace);
+  cands = cands.filter((c) => !still.has(c));
   const used = new Set<string>([...FIXED_ROOTS, ...cands.map(listRoot)]);
   const out: ModelNames[] = [];
   for (const c of cands) {

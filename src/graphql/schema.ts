@@ -15,10 +15,10 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLNullableType,
   type GraphQLOutputType,
+  validateSchema,
 } from "graphql";
 import { LRUCache } from "lru-cache";
-import type { ProjectHandle } from "../storage/pool.ts";
-import { allModels, type Model } from "../domain/models/catalog.ts";
+import type { Model } from "../domain/models/catalog.ts";
 import { itemType, MEDIA_TYPES, type FieldDef } from "../domain/models/fields.ts";
 import type { SystemKey } from "../domain/reads/names.ts";
 import { D, derived, fieldDescription, listRootDescription, modelTypeDescription, queryDescription, singleRootDescription } from "./descriptions.ts";
@@ -87,7 +87,45 @@ function valueType(f: FieldDef): GraphQLOutputType {
 
 /** Builds the schema of a set of readable models (all of `models` are readable). */
 export function buildSchema(models: Model[]): Built {
-  const naming = nameModels(models);
+  return buildNamed(models, nameModels(models));
+}
+
+/**
+ * Builds the schema of models named by `naming`. The naming rules leave no two types one name,
+ * but a schema build must never fail a whole project's GraphQL: if graphql-js refuses the schema,
+ * models are added one at a time and each whose types cannot be built is left out (and listed in
+ * the `Query` description, like a model that could not be named).
+ */
+export function buildNamed(models: Model[], naming: Naming): Built {
+  const whole = tryAssemble(models, naming);
+  if (whole) return whole;
+  const kept: ModelNames[] = [];
+  const dropped: string[] = [];
+  for (const mn of naming.models) {
+    if (tryAssemble(models, restrict(models, naming, [...kept, mn], dropped))) kept.push(mn);
+    else dropped.push(mn.model.namespace);
+  }
+  return assemble(models, restrict(models, naming, kept, dropped));
+}
+
+/** The naming with only `kept` exposed; `dropped` join the models left out, in model order. */
+function restrict(models: Model[], naming: Naming, kept: ModelNames[], dropped: string[]): Naming {
+  const order = new Map(models.map((m, i) => [m.namespace, i]));
+  const leftOut = [...naming.leftOut, ...dropped].sort((a, b) => order.get(a)! - order.get(b)!);
+  return { models: kept, byId: new Map(kept.map((n) => [n.model.id, n])), leftOut };
+}
+
+/** The schema, or null when graphql-js refuses it (on construction or validation). */
+function tryAssemble(models: Model[], naming: Naming): Built | null {
+  try {
+    const b = assemble(models, naming);
+    return validateSchema(b.schema).length === 0 ? b : null;
+  } catch {
+    return null;
+  }
+}
+
+function assemble(models: Model[], naming: Naming): Built {
   const byId = new Map<string, ModelTypes>();
   const byType = new Map<string, ModelTypes>();
   const types = (mn: ModelNames) => byId.get(mn.model.id)!;
@@ -261,39 +299,4 @@ export function buildSchema(models: Model[]): Built {
   const query = new GraphQLObjectType({ name: "Query", description: queryDescription(naming.leftOut), fields: queryFields });
   const schema = new GraphQLSchema({ query, types: [...byId.values()].map((t) => t.object) });
   return { schema, naming, byId, byType, documents: new LRUCache({ max: 100 }) };
-}
-
-/** Built schemas by project, model-set version and readable model ids; dropped when a model changes. */
-export class SchemaCache {
-  private readonly lru: LRUCache<string, Built>;
-  builds = 0;
-
-  /** Keeps at most `max` schemas (CAPA_GRAPHQL_SCHEMAS): a schema of 50 models with its parsed documents is megabytes. */
-  constructor(max = 32) {
-    this.lru = new LRUCache<string, Built>({ max });
-  }
-
-  /** The number of schemas kept now. */
-  get size(): number {
-    return this.lru.size;
-  }
-
-  /** The schema of the models `readable` accepts, built once per model-set version. */
-  get(h: ProjectHandle, readable: (modelId: string) => boolean): Built {
-    const ms = allModels(h);
-    const models = ms.list.filter((m) => readable(m.id));
-    const key = `${h.id}|${ms.version}|${models.length === ms.list.length ? "*" : models.map((m) => m.id).join(",")}`;
-    let b = this.lru.get(key);
-    if (!b) {
-      b = buildSchema(models);
-      this.builds++;
-      this.lru.set(key, b);
-    }
-    return b;
-  }
-
-  /** Drops every schema of a project (a model changed). */
-  drop(projectId: string): void {
-    for (const k of [...this.lru.keys()]) if (k.startsWith(`${projectId}|`)) this.lru.delete(k);
-  }
 }

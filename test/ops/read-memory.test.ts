@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { allModels } from "../../src/domain/models/catalog.ts";
-import { SchemaCache } from "../../src/graphql/schema.ts";
+import { SchemaCache } from "../../src/graphql/schema-cache.ts";
 import { startApp, type Harness } from "../harness.ts";
 import { seedBig } from "../../scripts/bench/seed.ts";
 

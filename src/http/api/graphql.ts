@@ -14,7 +14,7 @@ import { PUBLISHED } from "../../domain/reads/names.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import type { GraphqlAnswer, GraphqlParams } from "../../graphql/execute.ts";
-import type { SchemaCache } from "../../graphql/schema.ts";
+import type { SchemaCache } from "../../graphql/schema-cache.ts";
 import { apiAuth, KEYED_VARY, type ApiCall } from "../plugins/keyed.ts";
 
 const PROD_CACHE = "public, max-age=60";

@@ -10,7 +10,8 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   demo: boolean;
-  docsUrl: string | null;
+  /** Base of the `docs` links in errors (CAPA_DOCS_URL); default the public URL, never a request's Host. */
+  docsUrl: string;
   /** The read host's public base URL (links in events); default http://HOST:PORT. */
   publicUrl: string;
   /** The management host's base URL (links in events); default the public URL. */
@@ -144,7 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail: email,
     adminPassword: password,
     demo: bool(env, "CAPA_DEMO", true),
-    docsUrl: url(env, "CAPA_DOCS_URL", ["http:", "https:"]),
+    docsUrl: url(env, "CAPA_DOCS_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     publicUrl: url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     apiUrl: url(env, "CAPA_API_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     readHosts: list(env, "CAPA_READ_HOSTS"),
@@ -195,7 +196,15 @@ export function loadConfig(env: Env = process.env): Config {
 export function testConfig(dataDir: string, over: Partial<Config> = {}): Config {
   // Tests send bursts with a frozen clock; the rate limit's own tests set it low explicitly.
   return {
-    ...loadConfig({ CAPA_DATA_DIR: dataDir, CAPA_DEMO: "0", CAPA_LOG_LEVEL: "silent", CAPA_RATE_LIMIT: "1000000", CAPA_RATE_BURST: "1000000" }),
+    // Error docs links name the test requests' host (test/harness.ts BASE).
+    ...loadConfig({
+      CAPA_DATA_DIR: dataDir,
+      CAPA_DEMO: "0",
+      CAPA_LOG_LEVEL: "silent",
+      CAPA_RATE_LIMIT: "1000000",
+      CAPA_RATE_BURST: "1000000",
+      CAPA_DOCS_URL: "http://capa.test",
+    }),
     ...over,
   };
 }

@@ -152,7 +152,7 @@ export const CATALOGUE = {
   action_not_pending: e(409, "Only pending scheduled actions can be rescheduled.", "Cancel it and schedule a new action, or retry a failed one."),
   action_not_cancellable: e(409, "Only pending, failed or dead scheduled actions can be cancelled.", undefined),
   action_not_retryable: e(409, "Only failed or dead scheduled actions can be retried.", undefined),
-  already_rotated: e(409, "This key was rotated already; rotate its successor instead.", undefined, true),
+  already_rotated: e(409, "This key was rotated already; rotate its successor instead."),
   scope_not_held: e(403, "Cannot grant a scope you do not hold", undefined),
   invalid_scope: e(400, "That scope is not one a key can hold.", "Scopes look like instance:read or instance:read:<modelId>."),
   // Media library (decisions.md section 10): uploads, probing, the public file URL and its transforms.

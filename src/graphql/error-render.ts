@@ -3,37 +3,15 @@
 // whole-request refusal (`errors`, no `data`, the error's status). Kept apart from the run so
 // the route can render a refusal of its own (the /api shell's) the same way.
 import type { GraphQLError } from "graphql";
-import { AppError, CATALOGUE, docsUrl, type CatalogueEntry } from "../errors.ts";
-import { LIMITS, type Measures } from "./limits.ts";
+import { AppError } from "../errors.ts";
+import type { Measures } from "./limits.ts";
 import type { GraphqlAnswer, GraphqlEnv } from "./execute.ts";
+import { costOf, errorJson, refusalBody } from "./refusal-json.ts";
 
-type Json = Record<string, unknown>;
+export { costOf, errorJson };
 
 /** The hint of every graphql_validation_failed that graphql-js found (parse, validate, variables). */
 export const VALIDATION_HINT = "Check the document against the schema; introspection works for every key.";
-
-/** A GraphQL error object for a catalogue error, with its location and path when it has them. */
-export function errorJson(err: AppError, docsBase: string, at?: { locations?: readonly unknown[]; path?: readonly (string | number)[] }): Json {
-  const entry: CatalogueEntry = CATALOGUE[err.code];
-  const o: Json = { message: err.message };
-  if (at?.locations?.length) o.locations = at.locations;
-  if (at?.path) o.path = at.path;
-  const ext: Json = { code: err.code, type: entry.type };
-  if (err.param !== undefined) ext.param = err.param;
-  if (err.hint !== undefined) ext.hint = err.hint;
-  ext.docs = docsUrl(docsBase, err.code);
-  o.extensions = ext;
-  return o;
-}
-
-/** `extensions.cost`: on every answer, refusals included (with what was measured before the refusal). */
-export function costOf(m: Measures | null, actual: number): Json {
-  return {
-    requestedQueryCost: m?.requested ?? 0,
-    actualQueryCost: actual,
-    budget: { counted: m?.counted ?? 0, limit: LIMITS.budget },
-  };
-}
 
 /** A whole-request refusal: `errors` and no `data`, with the error's status. */
 export function refusal(errs: AppError[] | AppError, docsBase: string, m: Measures | null = null, gqlErrors?: readonly GraphQLError[]): GraphqlAnswer {
@@ -43,7 +21,7 @@ export function refusal(errs: AppError[] | AppError, docsBase: string, m: Measur
     : list.map((e) => errorJson(e, docsBase));
   return {
     status: list[0]!.status,
-    body: { errors, extensions: { cost: costOf(m, 0) } },
+    body: refusalBody(errors, m),
     cacheable: false,
     models: [],
     entryIds: [],

@@ -16,6 +16,7 @@ import type { Built } from "./schema.ts";
 import { answer } from "./answer.ts";
 import { refusal, VALIDATION_HINT, validationRefusal } from "./error-render.ts";
 import { fragmentsOf, pickOperation, plan, prepare } from "./plan.ts";
+import { GRAPHQL_ALLOW } from "./refusal-json.ts";
 
 /** A GraphQL request's parameters, from a POST body or a GET query string. */
 export interface GraphqlParams {
@@ -86,7 +87,9 @@ export async function runGraphql(env: GraphqlEnv, p: GraphqlParams): Promise<Gra
     checkNesting("query document", query);
     const prepared = prepare(built, query);
     const op = pickOperation(prepared.document, p.operationName);
-    if (op.operation === "mutation") fail("mutations_not_enabled", { message: "Mutations are not enabled; GraphQL on /api only reads." });
+    if (op.operation === "mutation") {
+      fail("mutations_not_enabled", { message: "Mutations are not enabled; GraphQL on /api only reads.", headers: { allow: GRAPHQL_ALLOW } });
+    }
     if (op.operation === "subscription") fail("graphql_validation_failed", { message: "Subscriptions are not supported.", hint: VALIDATION_HINT });
     if (prepared.errors.length) return validationRefusal(prepared.errors, docsBase);
     const planKey = `${op.name?.value ?? ""}\n${JSON.stringify(p.variables ?? {})}`;

@@ -13,26 +13,12 @@ import {
 import { collectFields, collectSubfields } from "graphql/execution/collectFields.js";
 import { getArgumentValues } from "graphql/execution/values.js";
 import { fail } from "../errors.ts";
+import { LIMITS } from "./limit-values.ts";
 import type { Built, FieldInfo, ModelTypes, RootInfo } from "./schema.ts";
 import { ROOT_FIRST } from "./translate.ts";
 import { NESTED_FIRST } from "./windows.ts";
 
-export const LIMITS = {
-  documentBytes: 32_768,
-  variablesBytes: 32_768,
-  bodyBytes: 65_536,
-  urlBytes: 8_192,
-  nesting: 128,
-  depth: 12,
-  rootFirstMax: 200,
-  nestedFirstMax: 1000,
-  ids: 100,
-  entryRootFields: 10,
-  sortValues: 3,
-  budget: 5000,
-  /** What an unwritten nested `first` counts in the budget, for each entry above it. */
-  nestedBudgetFirst: 10,
-};
+export { LIMITS };
 
 /** Refuses a size over its limit. */
 export function checkSize(what: string, bytes: number, limit: number): void {

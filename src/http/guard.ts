@@ -11,6 +11,7 @@ import { AppError, apiErrorObject, v2Body, type ErrorCode } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { LATEST_VERSION } from "../domain/versions.ts";
 import { requestObserver, statusOf } from "./observe.ts";
+import { errorJson, GRAPHQL_ALLOW, refusalBody } from "../graphql/refusal-json.ts";
 
 /** URL plus headers past this many bytes answer a bare 431, as the HTTP server does on a socket. */
 export const MAX_HEAD_BYTES = 16 * 1024;
@@ -29,7 +30,10 @@ function headBytes(request: Request, url: URL): number {
   return n;
 }
 
-/** Renders an AppError in the shape of the surface the request was for. */
+/**
+ * Renders an AppError in the shape of the surface the request was for: the /api envelope, a
+ * GraphQL result (`errors`, no `data`) on /api/graphql, or the /v2 body.
+ */
 export function errorResponse(s: Services, request: Request, err: AppError): Response {
   const info = s.requests.of(request);
   info.status = err.status;
@@ -37,12 +41,18 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
   const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store", ...err.headers };
   // media-wire: the public file URL (/media/...) answers errors in the /api envelope too.
   if (isApiPath(url.pathname) || url.pathname.startsWith("/media/")) {
-    const base = s.config.docsUrl ?? url.origin;
     // An invalid-version error states the newest version; others the version resolved so far.
     const version = err.code === "invalid_version" ? LATEST_VERSION : (info.version ?? LATEST_VERSION);
     Object.assign(headers, info.headers, err.headers);
     headers["svc-version"] = version;
-    const body = { error: apiErrorObject(err, base), meta: { version, contract: 1, requestId: info.id } };
+    // interface.md: the envelope is for every /api route except GraphQL, whose whole-request
+    // refusals are `errors` and no `data`, whatever check refused them.
+    if (url.pathname === "/api/graphql") {
+      headers["x-request-id"] = info.id;
+      if (err.code === "mutations_not_enabled") headers.allow = GRAPHQL_ALLOW;
+      return new Response(JSON.stringify(refusalBody([errorJson(err, s.config.docsUrl)])), { status: err.status, headers });
+    }
+    const body = { error: apiErrorObject(err, s.config.docsUrl), meta: { version, contract: 1, requestId: info.id } };
     return new Response(JSON.stringify(body), { status: err.status, headers });
   }
   headers["x-request-id"] = info.id;

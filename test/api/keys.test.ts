@@ -488,7 +488,7 @@ describe("rotation", () => {
     // A second rotation, even once the predecessor has expired, is 409.
     const again = await v2("POST", `${KEYS}/${k.id}/rotate`, { graceHours: 2 });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ error: "This key was rotated already; rotate its successor instead." });
+    expect(again.body).toEqual({ error: "This key was rotated already; rotate its successor instead.", code: "already_rotated" });
     // The successor was not rotated before, so it can be.
     const next = await v2("POST", `${KEYS}/${s.id}/rotate`, { graceHours: 0 });
     remember(next);
@@ -639,7 +639,7 @@ describe("API key states (interface.md, States and transitions: API key)", () =>
   test("rotate again on the same key: 409, state unchanged", async () => {
     const r = await v2("POST", `${KEYS}/${k.id}/rotate`, { graceHours: 0 });
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ error: "This key was rotated already; rotate its successor instead." });
+    expect(r.body).toEqual({ error: "This key was rotated already; rotate its successor instead.", code: "already_rotated" });
     expect((await me(k.apiKey)).body.data.expiresAt).toBe(successor.rotatedFrom.expiresAt);
   });
 

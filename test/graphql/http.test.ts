@@ -55,10 +55,10 @@ describe("headers", () => {
     expectRefusal(r, 400, "invalid_parameter", "invalid_request", { param: "Content-Type" });
   });
 
-  test("other methods on /api/graphql are 405 mutations_not_enabled in the /api envelope", async () => {
+  test("other methods on /api/graphql are 405 mutations_not_enabled as a GraphQL refusal, with Allow", async () => {
     const r = await h.json("PUT", "/api/graphql", { headers: { "x-api-key": f.dev }, body: { query: "{ version }" } });
-    expect(r.status).toBe(405);
-    expect(r.body.error.code).toBe("mutations_not_enabled");
+    expectRefusal(r, 405, "mutations_not_enabled", "method");
+    expect(r.headers.get("allow")).toBe("GET, POST, OPTIONS");
   });
 });
 

@@ -39,7 +39,7 @@ function adversarial(): string[] {
 let n = 0;
 const model = (namespace: string, relation: string | null = null): Model => {
   const id = `20000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
-  const fields = [
+  const fields: Record<string, unknown>[] = [
     {
       id: `30000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
       namespace: "title",
@@ -79,7 +79,7 @@ const model = (namespace: string, relation: string | null = null): Model => {
     name: namespace,
     description: null,
     singleEntry: false,
-    fields: fields as Model["fields"],
+    fields: fields as unknown as Model["fields"],
     layout: null,
     embedByDefault: false,
     previewUrl: null,

@@ -8,7 +8,6 @@ import { clientIp } from "../context.ts";
 import { AppError, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
-import { LATEST_VERSION } from "../../domain/versions.ts";
 import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
@@ -16,6 +15,7 @@ import { checkPreviewToken } from "../../domain/preview/service.ts";
 import type { GraphqlAnswer, GraphqlParams } from "../../graphql/execute.ts";
 import type { SchemaCache } from "../../graphql/schema-cache.ts";
 import { apiAuth, KEYED_VARY, type ApiCall } from "../plugins/keyed.ts";
+import { errorResponse } from "../guard.ts";
 
 const PROD_CACHE = "public, max-age=60";
 
@@ -127,7 +127,7 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
     loaded.schemas ??= new loaded.g.SchemaCache(s.config.graphqlSchemas);
     const { g, schemas } = loaded;
     const info = s.requests.of(request);
-    const docsBase = s.config.docsUrl ?? info.url.origin;
+    const docsBase = s.config.docsUrl;
     let call: ApiCall | null = null;
     let answer: GraphqlAnswer;
     let cached: CachedAnswer | undefined;
@@ -167,9 +167,10 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
         }
       }
     } catch (e) {
+      // The /api shell's refusals (version, key, rate, origin, ...) render as the guard renders
+      // the edge's and the method's: one GraphQL shape for every check before the run.
       if (!(e instanceof AppError)) throw e;
-      answer = g.refusal(e, docsBase);
-      return respond(request, answer, info.version ?? LATEST_VERSION, e.code === "invalid_version" ? LATEST_VERSION : null, e.headers);
+      return errorResponse(s, request, e);
     }
     // Svc-Page: what the page read, recorded off the response path (the REST reads each root field became).
     if (cached) s.pages.recordRead(call.key.row.projectId, request.headers, cached.surrogate, [info.url.pathname + info.url.search]);
@@ -183,17 +184,17 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       );
     }
     if (cached) return respondCached(request, cached, call.version);
-    return respond(request, answer, call.version, null, answer.headers, get && call.key.row.environment !== "production");
+    return respond(request, answer, call.version, answer.headers, get && call.key.row.environment !== "production");
   }
 
   /** An uncached answer: POST never cached, a development GET no-store, no-cache. */
-  function respond(request: Request, a: GraphqlAnswer, version: string, override: string | null, extra?: Record<string, string>, devGet = false): Response {
+  function respond(request: Request, a: GraphqlAnswer, version: string, extra?: Record<string, string>, devGet = false): Response {
     const info = s.requests.of(request);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       ...info.headers,
       ...extra,
-      "svc-version": override ?? version,
+      "svc-version": version,
       "x-request-id": info.id,
       "cache-control": a.status === 200 && devGet ? "no-store, no-cache" : "no-store",
     };

@@ -159,24 +159,29 @@ describe("minting a scoped key", () => {
     expect(k.scopes).toEqual([`instance:read:${blog.id}`, `model:update:${news.id}`]);
   });
 
-  test("wildcards are stored expanded", async () => {
+  test("wildcards are stored expanded to every action of the resource, read included (decisions.md 8)", async () => {
     const k = await mint({ scopes: ["instance:*"] });
-    expect(k.scopes).toEqual(["instance:create", "instance:update", "instance:publish", "instance:delete"]);
+    expect(k.scopes).toEqual(["instance:read", "instance:create", "instance:update", "instance:publish", "instance:delete"]);
     const all = await mint({ scopes: ["model:*", "media:*", "category:*", "type:*", "workspace:*", "webhook:*"] });
     expect(all.scopes).toEqual([
+      "model:read",
       "model:create",
       "model:update",
       "model:publish",
       "model:delete",
+      "media:read",
       "media:create",
       "media:update",
       "media:delete",
+      "category:read",
       "category:create",
       "category:update",
       "category:delete",
+      "type:read",
       "type:create",
       "type:update",
       "type:delete",
+      "workspace:read",
       "workspace:create",
       "workspace:update",
       "workspace:delete",
@@ -185,9 +190,16 @@ describe("minting a scoped key", () => {
       "webhook:update",
       "webhook:delete",
     ]);
-    const r = await v2("POST", KEYS, { scopes: [`instance:*:${blog.id}`] });
-    expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: "invalid_scope", field: "scopes[0]", scope: `instance:*:${blog.id}` });
+  });
+
+  test("a key minted with instance:* reads entries at once; one holding the old expansion keeps what it holds", async () => {
+    const k = await mint({ scopes: ["instance:*"], environment: "development" });
+    const r = await h.json("GET", "/api/entries/blog", { headers: { "x-api-key": k.apiKey } });
+    expect([r.status, r.body.data]).toEqual([200, []]);
+    const old = await mint({ scopes: ["instance:create", "instance:update", "instance:publish", "instance:delete"], environment: "development" });
+    expect(old.scopes).toEqual(["instance:create", "instance:update", "instance:publish", "instance:delete"]);
+    const refused = await h.json("GET", "/api/entries/blog", { headers: { "x-api-key": old.apiKey } });
+    expect([refused.status, refused.body.error.code]).toEqual([403, "scope_missing"]);
   });
 
   test("presets mint the scopes of interface.md's preset table", async () => {

@@ -15,16 +15,21 @@ export const RESOURCE_ACTIONS: Record<string, string[]> = {
   webhook: ["read", "create", "update", "delete"],
 };
 
-/** Wildcards accepted and what they expand to (the write actions of the group; read stays explicit). */
-export const WILDCARDS: Record<string, string[]> = {
-  "instance:*": ["instance:create", "instance:update", "instance:publish", "instance:delete"],
-  "model:*": ["model:create", "model:update", "model:publish", "model:delete"],
-  "media:*": ["media:create", "media:update", "media:delete"],
-  "category:*": ["category:create", "category:update", "category:delete"],
-  "type:*": ["type:create", "type:update", "type:delete"],
-  "workspace:*": ["workspace:create", "workspace:update", "workspace:delete"],
-  "webhook:*": ["webhook:read", "webhook:create", "webhook:update", "webhook:delete"],
-};
+/** Resources whose `<resource>:*` wildcard a key may be minted with (interface.md, Scope grammar). */
+const WILDCARD_RESOURCES = ["instance", "model", "media", "category", "type", "workspace", "webhook"];
+
+/**
+ * Wildcards accepted and what they expand to: every action the scope table lists for the
+ * resource, read included (decisions.md 8), so `instance:*` reads as well as writes.
+ */
+export const WILDCARDS: Record<string, string[]> = Object.fromEntries(
+  WILDCARD_RESOURCES.map((r) => [`${r}:*`, RESOURCE_ACTIONS[r]!.map((a) => `${r}:${a}`)]),
+);
+
+/** The write actions of a resource (its wildcard without read), for presets and roles. */
+export function writesOf(resource: string): string[] {
+  return RESOURCE_ACTIONS[resource]!.filter((a) => a !== "read").map((a) => `${resource}:${a}`);
+}
 
 /** Scopes only people hold (by role); no key may ever hold them. */
 export const PERSON_ONLY = [
@@ -43,8 +48,8 @@ const CONTENT_WRITER = [...READ_GROUP, "instance:create", "instance:update", "in
 export const PRESETS: Record<string, string[]> = {
   read_only: [...READ_GROUP],
   content_writer: CONTENT_WRITER,
-  full_integration: [...CONTENT_WRITER, "instance:delete", "media:delete", ...WILDCARDS["category:*"]!, ...WILDCARDS["workspace:*"]!],
-  schema_builder: [...READ_GROUP, "model:create", "model:update", "model:publish", ...WILDCARDS["type:*"]!, ...WILDCARDS["category:*"]!],
+  full_integration: [...CONTENT_WRITER, "instance:delete", "media:delete", ...writesOf("category"), ...writesOf("workspace")],
+  schema_builder: [...READ_GROUP, "model:create", "model:update", "model:publish", ...writesOf("type"), ...writesOf("category")],
 };
 
 /** Every unscoped scope a key could hold. */
@@ -68,7 +73,7 @@ export function legacyScopes(permission: string): string[] {
     case "delete":
       return del;
     case "agent":
-      return [...del, ...WILDCARDS["workspace:*"]!, "model:update"];
+      return [...del, ...writesOf("workspace"), "model:update"];
     default:
       return [];
   }

@@ -183,8 +183,9 @@ describe("delivery of events", () => {
       type: "webhook.test",
       actor: { kind: "user", id: userId },
       data: { webhookId: a.id, url: rx.url("/test-a"), message: "This is a test event from Capa." },
-      links: { self: `https://api.capa.test/v2/webhooks/${a.id}` },
     });
+    // Webhook routes are not on the agent mount, so the test event names no `self`.
+    expect(p.links).toEqual({});
     const log = await h.json("GET", `/v2/webhooks/${a.id}/deliveries`, { token });
     expect(log.body.data[0]).toMatchObject({ id: r.body.id, status: "succeeded", attemptCount: 1 });
     expect(log.body.data[0].attempts[0]).toMatchObject({

@@ -32,6 +32,7 @@ export function modelPublished(s: Services, tx: Tx, m: Model, actor: string): vo
     type: "model.published",
     actor: actorFrom(actor),
     data: { modelId: m.id, modelNamespace: m.namespace, version: m.version, name: m.name },
-    links: { self: `${s.config.apiUrl}/v2/models/${m.id}` },
+    // interface.md: `self` is the resource on the agent API (the mount a key reaches).
+    links: { self: `${s.config.apiUrl}/v2/agent/models/${m.id}` },
   });
 }

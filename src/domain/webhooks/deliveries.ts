@@ -169,7 +169,8 @@ export function sendTest(s: Services, h: ProjectHandle, endpointId: string, acto
       type: TEST_EVENT,
       actor: actorFrom(actor),
       data: { webhookId: ep.id, url: ep.url, message: "This is a test event from Capa." },
-      links: { self: `${s.config.apiUrl}/v2/webhooks/${ep.id}` },
+      // No `self`: webhook routes are not on the agent mount, and interface.md's `self` is the
+      // resource there or absent.
     });
     insertDelivery(h, pendingRow(id, ep.id, eventId, TEST_EVENT, null, now));
     wakeAfterCommit(s, tx);

@@ -1,5 +1,6 @@
-// Entries under /v2/model-instances: drafts, versions, delete (people), and publishing now
-// (`/:id/publish`, `/:id/unpublish`, `/:id/scheduled`) on both mounts (interface.md, Publishing now).
+// Entries under /v2/model-instances: drafts, versions, delete (people), publishing now
+// (`/:id/publish`, `/:id/unpublish`, `/:id/scheduled`) on both mounts (interface.md, Publishing
+// now), and `GET /:id` on the agent mount, where events' `links.self` point.
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { jsonBody } from "./body.ts";
@@ -85,9 +86,19 @@ function publishing(s: Services, mount: Mount): AnyElysia {
     );
 }
 
-/** Every entry route: drafts for people, publishing now on both mounts. */
+/**
+ * One entry for a key on the agent mount: the resource an event's `links.self` names
+ * (interface.md, Events), so a webhook consumer holding an agent key can follow it.
+ */
+function agentEntry(s: Services): AnyElysia {
+  return new Elysia({ prefix: "/v2/agent/model-instances" })
+    .use(managementAuth(s, "/v2/agent"))
+    .get("/:id", ({ project, params }) => getEntry(project, params.id), { scope: "instance:read" });
+}
+
+/** Every entry route: drafts for people, publishing now on both mounts, one entry for keys. */
 export function entryRoutes(s: Services): AnyElysia {
   const app = new Elysia().use(drafts(s));
   for (const m of MOUNTS) app.use(publishing(s, m));
-  return app;
+  return app.use(agentEntry(s));
 }

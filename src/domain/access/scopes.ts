@@ -22,9 +22,7 @@ const WILDCARD_RESOURCES = ["instance", "model", "media", "category", "type", "w
  * Wildcards accepted and what they expand to: every action the scope table lists for the
  * resource, read included (decisions.md 8), so `instance:*` reads as well as writes.
  */
-export const WILDCARDS: Record<string, string[]> = Object.fromEntries(
-  WILDCARD_RESOURCES.map((r) => [`${r}:*`, RESOURCE_ACTIONS[r]!.map((a) => `${r}:${a}`)]),
-);
+export const WILDCARDS: Record<string, string[]> = Object.fromEntries(WILDCARD_RESOURCES.map((r) => [`${r}:*`, RESOURCE_ACTIONS[r]!.map((a) => `${r}:${a}`)]));
 
 /** The write actions of a resource (its wildcard without read), for presets and roles. */
 export function writesOf(resource: string): string[] {

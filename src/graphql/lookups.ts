@@ -4,6 +4,7 @@
 import type { FieldNode } from "graphql";
 import { fail } from "../errors.ts";
 import { isUuid } from "../domain/models/fields.ts";
+import { LIMITS } from "./limit-values.ts";
 import { dataOf, queryString } from "./rest-read.ts";
 import type { ModelTypes } from "./schema.ts";
 import { selectFor } from "./select.ts";
@@ -56,6 +57,15 @@ export function planById(ctx: TranslateContext, id: string, nodes: readonly Fiel
 
 /** `nodes(ids:)`: one read per model, the entries back in the order of the ids. */
 export function planNodes(ctx: TranslateContext, raw: string[], nodes: readonly FieldNode[]): RootPlan {
+  // interface.md: `nodes` is nullable, and when its read fails it is null with the error at its
+  // path while the other root fields keep their data; too many ids is such a failure.
+  if (raw.length > LIMITS.ids) {
+    fail("invalid_parameter", {
+      message: `nodes takes at most ${LIMITS.ids} ids; got ${raw.length}.`,
+      param: "ids",
+      hint: `Send at most ${LIMITS.ids} ids per nodes field.`,
+    });
+  }
   const ids = raw.map((x) => uuidOrFail(x, "ids"));
   const types = typesOf(ctx, [...new Set(ids)]);
   // One read per model the ids belong to; an id sent twice is read once.

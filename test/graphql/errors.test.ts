@@ -66,10 +66,24 @@ describe("whole-request refusals", () => {
     expectRefusal(r, 405, "mutations_not_enabled", "method");
   });
 
-  test("101 ids in nodes: invalid_parameter with param ids", async () => {
+  test("101 ids in nodes: nodes is null with invalid_parameter (param ids) at its path; earlier roots keep their data", async () => {
     const ids = Array.from({ length: 101 }, () => crypto.randomUUID());
-    const r = await post(f.dev, { query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: { ids } });
-    expectRefusal(r, 400, "invalid_parameter", "invalid_request", { param: "ids", message: "nodes takes at most 100 ids; got 101." });
+    const r = await post(f.dev, { query: "query($ids: [ID!]!) { version nodes(ids: $ids) { id } }", variables: { ids } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ version: "2026-10-01", nodes: null });
+    expect(r.body.errors).toHaveLength(1);
+    const e = r.body.errors[0];
+    expectGqlError(e, "invalid_parameter", "invalid_request", { param: "ids", path: ["nodes"] });
+    expect(e.message).toBe("nodes takes at most 100 ids; got 101.");
+    expect(e.extensions.hint).toBe("Send at most 100 ids per nodes field.");
+    expect(e.locations).toEqual([{ line: 1, column: 31 }]);
+    // Nothing was read for it: the cost counts no entry of the failed field.
+    expect(r.body.extensions.cost).toEqual({ requestedQueryCost: 0, actualQueryCost: 0, budget: { counted: 0, limit: 5000 } });
+    // The same with the ids written in the document, and under an alias.
+    const inline = await post(f.dev, { query: `{ version many: nodes(ids: [${ids.map((i) => `"${i}"`).join(",")}]) { id } }` });
+    expect(inline.status).toBe(200);
+    expect(inline.body.data).toEqual({ version: "2026-10-01", many: null });
+    expect(inline.body.errors.map((x: any) => [x.extensions.code, x.extensions.param, x.path])).toEqual([["invalid_parameter", "ids", ["many"]]]);
     const ok = await post(f.dev, { query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: { ids: ids.slice(0, 100) } });
     expect(ok.status).toBe(200);
     expect(ok.body.data.nodes).toHaveLength(100);

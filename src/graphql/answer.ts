@@ -18,7 +18,6 @@ interface RootValues {
   root: Json;
   /** The REST reads the root fields became (recorded for Svc-Page). */
   rest: { field: string; url: string }[];
-  missing: Set<string>;
   models: Set<string>;
   entryIds: Set<string>;
 }
@@ -78,7 +77,6 @@ async function readRoots(env: GraphqlEnv, planned: Planned): Promise<RootValues>
       release();
     }
   }
-  const missing = new Set<string>();
   const models = new Set<string>();
   const entryIds = new Set<string>();
   let i = 0;
@@ -94,8 +92,9 @@ async function readRoots(env: GraphqlEnv, planned: Planned): Promise<RootValues>
     }
     const oks = mine.map((o) => (o as PromiseFulfilledResult<ReadOutcome>).value);
     for (const o of oks) {
+      // The reads' missingReferences cover every stored id they expanded; the resolvers name
+      // only those of the objects and fields the answer holds (ExecContext.missing).
       if (!o.ok) continue;
-      for (const x of o.missingReferences) missing.add(x);
       for (const x of o.models) models.add(x);
       for (const x of o.entryIds) entryIds.add(x);
     }
@@ -106,17 +105,17 @@ async function readRoots(env: GraphqlEnv, planned: Planned): Promise<RootValues>
       root[field] = e;
     }
   }
-  return { root, rest, missing, models, entryIds };
+  return { root, rest, models, entryIds };
 }
 
 /** Runs a planned operation and assembles its answer. */
 export async function answer(env: GraphqlEnv, p: GraphqlParams, document: DocumentNode, planned: Planned): Promise<GraphqlAnswer> {
   const { built, call } = env;
   const { op, measures } = planned;
-  const { root, rest, missing, models, entryIds } = await readRoots(env, planned);
+  const { root, rest, models, entryIds } = await readRoots(env, planned);
   const key = call.key;
 
-  const exec: ExecContext = { actual: 0 };
+  const exec: ExecContext = { actual: 0, missing: new Set() };
   const result = execute({
     schema: built.schema,
     document,
@@ -137,7 +136,7 @@ export async function answer(env: GraphqlEnv, p: GraphqlParams, document: Docume
     });
   }
   const extensions: Json = { cost: costOf(measures, exec.actual) };
-  if (missing.size) extensions.missingReferences = [...missing];
+  if (exec.missing.size) extensions.missingReferences = [...exec.missing];
   const svc = p.extensions?.svc === true;
   if (svc) {
     cacheable = false;

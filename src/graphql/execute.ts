@@ -62,6 +62,8 @@ export interface GraphqlAnswer {
 export interface ExecContext {
   /** Entries returned so far (actualQueryCost). */
   actual: number;
+  /** Ids the answer leaves out because they do not resolve, as the resolvers meet them (missingReferences). */
+  missing: Set<string>;
 }
 
 /** Runs one GraphQL request. Never throws for client errors: they come back as the answer. */

@@ -11,23 +11,21 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
-  type GraphQLFieldConfig,
   type GraphQLFieldConfigMap,
   type GraphQLNullableType,
-  type GraphQLOutputType,
   validateSchema,
 } from "graphql";
 import { LRUCache } from "lru-cache";
 import type { Model } from "../domain/models/catalog.ts";
-import { itemType, MEDIA_TYPES, type FieldDef } from "../domain/models/fields.ts";
+import type { FieldDef } from "../domain/models/fields.ts";
 import type { SystemKey } from "../domain/reads/names.ts";
 import { D, derived, fieldDescription, listRootDescription, modelTypeDescription, queryDescription, singleRootDescription } from "./descriptions.ts";
 import { modelFilters, type ModelFilters } from "./filters.ts";
 import { nameModels, type ModelNames, type Naming } from "./naming.ts";
-import { relationSortEnum, sortEnum, systemName } from "./sorts.ts";
-import { DateTime, Entry, GraphQLBoolean, GraphQLFloat, JSONScalar, KeyInfo, Media, Node, PageInfo, systemFields } from "./types.ts";
-import { relationWindow } from "./windows.ts";
+import { relationSortEnum, sortEnum } from "./sorts.ts";
+import { Entry, KeyInfo, Node, PageInfo } from "./types.ts";
 import type { ExecContext } from "./execute.ts";
+import { modelFields } from "./model-fields.ts";
 
 /** How a field of a model type is read from an entries read. */
 export type FieldInfo =
@@ -64,26 +62,6 @@ export interface Built {
 
 const nn = <T extends GraphQLNullableType>(t: T) => new GraphQLNonNull(t);
 const capa = <T>(info: T) => ({ capa: info });
-
-/** The GraphQL output type of a customer field that is not an exposed relation. */
-function valueType(f: FieldDef): GraphQLOutputType {
-  const t = itemType(f);
-  const one =
-    t === "number"
-      ? GraphQLFloat
-      : t === "true_false"
-        ? GraphQLBoolean
-        : t === "date"
-          ? DateTime
-          : t === "relation"
-            ? GraphQLID
-            : MEDIA_TYPES.has(t)
-              ? Media
-              : t === "mixed"
-                ? JSONScalar
-                : GraphQLString;
-  return f.type === "array" ? new GraphQLList(one) : one;
-}
 
 /** Builds the schema of a set of readable models (all of `models` are readable). */
 export function buildSchema(models: Model[]): Built {
@@ -140,7 +118,7 @@ function assemble(models: Model[], naming: Naming): Built {
       name: mn.type,
       description: modelTypeDescription(m, mn.notExposed),
       interfaces: [Node, Entry],
-      fields: () => modelFields(mn),
+      fields: () => modelFields(mn, naming, types, describe),
     });
     const edge = new GraphQLObjectType({
       name: `${mn.type}Edge`,
@@ -185,57 +163,6 @@ function assemble(models: Model[], naming: Naming): Built {
     byType.set(mn.type, t);
   }
   for (const t of byId.values()) t.filters = modelFilters(t.names, naming, (target) => types(target).filters, describe);
-
-  function modelFields(mn: ModelNames): GraphQLFieldConfigMap<Record<string, unknown>, ExecContext> {
-    const m = mn.model;
-    const sys = systemFields() as GraphQLFieldConfigMap<Record<string, unknown>, ExecContext>;
-    const out: GraphQLFieldConfigMap<Record<string, unknown>, ExecContext> = {};
-    for (const [name, cfg] of Object.entries(sys)) {
-      const key = (name.startsWith("_") ? name.slice(1) : name) as SystemKey;
-      const rest = systemName(m, key);
-      out[name] = { ...cfg, extensions: capa<FieldInfo>({ kind: "system", key, select: rest, out: rest }), resolve: (src) => src[rest] };
-    }
-    for (const { field, name } of mn.fields) {
-      const ns = field.namespace;
-      const target = field.relation ? naming.byId.get(field.relation) : undefined;
-      const description = describe(field);
-      let cfg: GraphQLFieldConfig<Record<string, unknown>, ExecContext>;
-      if (target && field.type === "array") {
-        const tt = types(target);
-        const idKey = systemName(target.model, "id");
-        cfg = {
-          type: nn(tt.relationConnection),
-          description,
-          args: {
-            first: { type: GraphQLInt, description: D.args.nestedFirst },
-            after: { type: GraphQLString, description: D.args.nestedAfter },
-            sort: { type: tt.relationSort, description: D.args.nestedSort },
-          },
-          extensions: capa<FieldInfo>({ kind: "relationList", field, target }),
-          resolve: (src, args, ctx: ExecContext) => {
-            const w = relationWindow(src, ns, idKey, args as never);
-            ctx.actual += w.nodes.length;
-            return w;
-          },
-        };
-      } else if (target) {
-        cfg = {
-          type: types(target).object,
-          description,
-          extensions: capa<FieldInfo>({ kind: "relation", field, target }),
-          resolve: (src, _args, ctx: ExecContext) => {
-            const v = src[ns] ?? null;
-            if (v !== null) ctx.actual++;
-            return v;
-          },
-        };
-      } else {
-        cfg = { type: valueType(field), description, extensions: capa<FieldInfo>({ kind: "value", field }), resolve: (src) => src[ns] };
-      }
-      out[name] = cfg;
-    }
-    return out;
-  }
 
   const root = (mnOrKind: RootInfo) => capa<RootInfo>(mnOrKind);
   // Root values are made before execution (one entries read per root field); errors fail their field.

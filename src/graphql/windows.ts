@@ -16,6 +16,11 @@ export interface Window {
   edges: { cursor: string; node: Obj }[];
   nodes: Obj[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  /**
+   * The stored ids this page leaves out because they do not resolve (extensions.missingReferences):
+   * those inside the window, or with a sort (where they have no place) every one of them.
+   */
+  omitted: string[];
 }
 
 const HINT = "Pass pageInfo.endCursor or an edge cursor of this relation exactly as returned, with the same sort.";
@@ -63,9 +68,9 @@ export function relationWindow(
 ): Window {
   const first = args.first ?? NESTED_FIRST;
   const resolved = (Array.isArray(parent[ns]) ? parent[ns] : []) as Obj[];
-  if (args.sort) return sortedWindow(resolved, idKey, first, args.after ?? null, args.sort);
   const ids = (Array.isArray(parent[STORED_IDS + ns]) ? parent[STORED_IDS + ns] : []) as string[];
   const byId = new Map(resolved.map((o) => [o[idKey] as string, o]));
+  if (args.sort) return { ...sortedWindow(resolved, idKey, first, args.after ?? null, args.sort), omitted: ids.filter((id) => !byId.has(id)) };
   let start = 0;
   if (args.after) {
     const c = decode(args.after);
@@ -77,11 +82,14 @@ export function relationWindow(
   }
   const win = ids.slice(start, start + first);
   const edges: Window["edges"] = [];
+  const omitted: string[] = [];
   win.forEach((id, i) => {
     const node = byId.get(id);
     if (node) edges.push({ cursor: encode(["w", start + i, id]), node });
+    else omitted.push(id);
   });
   return {
+    omitted,
     edges,
     nodes: edges.map((e) => e.node),
     pageInfo: {
@@ -93,7 +101,7 @@ export function relationWindow(
   };
 }
 
-function sortedWindow(resolved: Obj[], idKey: string, first: number, after: string | null, order: RelationOrder): Window {
+function sortedWindow(resolved: Obj[], idKey: string, first: number, after: string | null, order: RelationOrder): Omit<Window, "omitted"> {
   const keyed = resolved.map((o) => ({ o, k: [comparable(o[order.key], order.date), o[idKey] as string] as [string | number | null, string] }));
   keyed.sort((a, b) => compare(a.k, b.k, order.desc));
   let start = 0;

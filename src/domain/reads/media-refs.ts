@@ -28,8 +28,17 @@ interface FileRow {
   height: number | null;
 }
 
-/** Resolves every noted reference with one query; adds the ids of deleted files to `missing`. */
-export function resolveMedia(h: ProjectHandle, base: string, slots: MediaSlot[], missing: Set<string>): void {
+/**
+ * Resolves every noted reference with one query; adds the ids of deleted files to `missing`, and
+ * tells `onMissing` which slot each belonged to (GraphQL names only those its answer holds).
+ */
+export function resolveMedia(
+  h: ProjectHandle,
+  base: string,
+  slots: MediaSlot[],
+  missing: Set<string>,
+  onMissing?: (obj: Record<string, unknown>, key: string, id: string) => void,
+): void {
   if (slots.length === 0) return;
   const ids = new Set<string>();
   for (const s of slots) for (const v of Array.isArray(s.value) ? s.value : [s.value]) if (isLibraryRef(v)) ids.add(v.id);
@@ -37,15 +46,16 @@ export function resolveMedia(h: ProjectHandle, base: string, slots: MediaSlot[],
     .query("SELECT id, filename, kind, alt, width, height FROM media WHERE id IN (SELECT value FROM json_each(?))")
     .all(JSON.stringify([...ids])) as FileRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const one = (v: unknown): unknown => {
+  const one = (s: MediaSlot, v: unknown): unknown => {
     if (!isLibraryRef(v)) return v;
     const f = byId.get(v.id);
     if (!f) {
       missing.add(v.id);
+      onMissing?.(s.obj, s.key, v.id);
       return null;
     }
     // The field's own alt wins; an empty one falls back to the file's alt.
     return { id: f.id, url: mediaUrl(base, h.id, f.id, f.filename), alt: v.alt || f.alt, type: f.kind, width: f.width, height: f.height };
   };
-  for (const s of slots) s.obj[s.key] = Array.isArray(s.value) ? s.value.map(one).filter((x) => x !== null) : one(s.value);
+  for (const s of slots) s.obj[s.key] = Array.isArray(s.value) ? s.value.map((v) => one(s, v)).filter((x) => x !== null) : one(s, s.value);
 }

@@ -25,6 +25,25 @@ export interface ResolvedSelect {
  */
 export const STORED_IDS = "\u0000ids:";
 
+/**
+ * The key under which a GraphQL read keeps, on each rendered object, the ids its single relations
+ * and media fields could not resolve (`{ [namespace]: ids }`): GraphQL names in
+ * `extensions.missingReferences` only those of the objects and fields its answer holds.
+ */
+export const MISSING_IDS = "\u0000missing";
+
+/** Notes an unresolved id of `obj[key]` for GraphQL (see MISSING_IDS). */
+export function noteMissing(obj: Record<string, unknown>, key: string, id: string): void {
+  let byKey = obj[MISSING_IDS] as Record<string, string[]> | undefined;
+  if (!byKey) {
+    byKey = {};
+    obj[MISSING_IDS] = byKey;
+  }
+  const ids = byKey[key];
+  if (ids) ids.push(id);
+  else byKey[key] = [id];
+}
+
 export interface Rendered {
   data: Record<string, unknown>[];
   missingReferences: string[];
@@ -147,6 +166,8 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
         const row = found.get(id);
         if (!row || row.model_id !== targetId || !reader.readable(targetId) || !byId.has(targetId)) {
           missing.add(id);
+          // A relation list's unresolved ids are read from its stored ids by the window.
+          if (reader.graphql && !ref.list) noteMissing(ref.obj, ref.key, id);
           continue;
         }
         out.push(renderOne(ref.sel, row, nextRefs, media));
@@ -158,6 +179,6 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
     }
     refs = nextRefs;
   }
-  resolveMedia(h, reader.mediaBase ?? "", media, missing);
+  resolveMedia(h, reader.mediaBase ?? "", media, missing, reader.graphql ? noteMissing : undefined);
   return { data, missingReferences: [...missing], entryIds: [...new Set(entryIds)], models: [...models] };
 }

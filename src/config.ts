@@ -18,6 +18,8 @@ export interface Config {
   apiUrl: string;
   readHosts: string[];
   managementHosts: string[];
+  /** Origins whose pages may call /v2 from a browser (CAPA_MANAGEMENT_ORIGINS; decisions.md 12); default none. */
+  managementOrigins: string[];
   edgeSecret: string | null;
   replicaUrl: string | null;
   /** The S3 endpoint of a non-AWS store (MinIO, R2, ...); AWS itself needs none. */
@@ -101,6 +103,20 @@ function list(env: Env, name: string): string[] {
     .filter(Boolean);
 }
 
+/** A comma list of origins (`https://admin.example.com`), each exactly as a browser sends it. */
+function origins(env: Env, name: string): string[] {
+  return list(env, name).map((o) => {
+    let u: URL | null = null;
+    try {
+      u = new URL(o);
+    } catch {
+      // Refused below.
+    }
+    if (!u || !["http:", "https:"].includes(u.protocol) || u.origin !== o) throw new ConfigError(`${name} must list origins such as https://admin.example.com, got "${o}"`);
+    return o;
+  });
+}
+
 function url(env: Env, name: string, schemes: string[]): string | null {
   const raw = env[name];
   if (!raw) return null;
@@ -150,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiUrl: url(env, "CAPA_API_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     readHosts: list(env, "CAPA_READ_HOSTS"),
     managementHosts: list(env, "CAPA_MANAGEMENT_HOSTS"),
+    managementOrigins: origins(env, "CAPA_MANAGEMENT_ORIGINS"),
     edgeSecret: env.CAPA_EDGE_SECRET || null,
     replicaUrl: url(env, "CAPA_REPLICA_URL", ["file:", "s3:"]),
     replicaEndpoint: url(env, "CAPA_REPLICA_ENDPOINT", ["http:", "https:"]),

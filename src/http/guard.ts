@@ -1,7 +1,9 @@
 // The root of the HTTP app: what every request passes before and after routing.
 // - Before routing (onRequest): URL and headers past 16 KB answer a bare 431, a URL that cannot
 //   be decoded a bare 400; writes under /api answer 405 on every host; host lists keep /v2 off read
-//   hosts and /api off management hosts; with an edge secret, /api needs the edge's header.
+//   hosts and /api off management hosts; with an edge secret, /api needs the edge's header; CORS
+//   (cors.ts): /api answers preflights and lets the page read every answer, /v2 only for the
+//   origins of CAPA_MANAGEMENT_ORIGINS.
 // - Errors: an AppError is rendered in the shape of its surface (the /api envelope or the /v2
 //   body); anything else is logged with the request id and answers 500 with no detail.
 // - After the answer: one request log line and the request metrics.
@@ -11,7 +13,8 @@ import { AppError, apiErrorObject, v2Body, type ErrorCode } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { LATEST_VERSION } from "../domain/versions.ts";
 import { requestObserver, statusOf } from "./observe.ts";
-import { errorJson, GRAPHQL_ALLOW, refusalBody } from "../graphql/refusal-json.ts";
+import { errorJson, refusalBody } from "../graphql/refusal-json.ts";
+import { apiAllow, apiCorsHeaders, apiPreflight, corsOrigin, managementCorsHeaders, managementPreflight } from "./cors.ts";
 
 /** URL plus headers past this many bytes answer a bare 431, as the HTTP server does on a socket. */
 export const MAX_HEAD_BYTES = 16 * 1024;
@@ -49,9 +52,9 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
     // refusals are `errors` and no `data`, whatever check refused them.
     if (url.pathname === "/api/graphql") {
       headers["x-request-id"] = info.id;
-      if (err.code === "mutations_not_enabled") headers.allow = GRAPHQL_ALLOW;
       return new Response(JSON.stringify(refusalBody([errorJson(err, s.config.docsUrl)])), { status: err.status, headers });
     }
+    if (url.pathname.startsWith("/media/")) headers["access-control-allow-origin"] = "*";
     const body = { error: apiErrorObject(err, s.config.docsUrl), meta: { version, contract: 1, requestId: info.id } };
     return new Response(JSON.stringify(body), { status: err.status, headers });
   }
@@ -60,7 +63,7 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
 }
 
 /** The refusal of a request before routing, or undefined to let it through. */
-function preRouting(s: Services, request: Request): Response | undefined {
+function preRouting(s: Services, request: Request, set: { headers: Record<string, string | number> }): Response | undefined {
   const config = s.config;
   const url = s.requests.of(request).url;
   if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
@@ -71,17 +74,28 @@ function preRouting(s: Services, request: Request): Response | undefined {
   }
   const host = (request.headers.get("host") ?? url.host).toLowerCase();
   if (isApiPath(url.pathname)) {
+    // Every /api answer to a page, errors included, is readable by it (decisions.md 12); the
+    // routes' own Vary lists name Origin too.
+    const info = s.requests.of(request);
+    const origin = corsOrigin(request.headers.get("origin"));
+    if (origin !== null) Object.assign(info.headers, apiCorsHeaders(origin), { vary: "Origin" });
     const method = request.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !(method === "POST" && url.pathname === "/api/graphql")) {
-      return errorResponse(s, request, new AppError("mutations_not_enabled"));
+      return errorResponse(s, request, new AppError("mutations_not_enabled", { headers: { allow: apiAllow(url.pathname) } }));
     }
     if (config.managementHosts.includes(host)) return errorResponse(s, request, new AppError("route_not_found"));
     // With an edge secret set, every /api request must come through the edge (decisions.md 1), any path.
     if (config.edgeSecret !== null && request.headers.get("x-svc-edge") !== config.edgeSecret) {
       return errorResponse(s, request, new AppError("edge_only"));
     }
-  } else if (url.pathname.startsWith("/v2/") && config.readHosts.includes(host)) {
-    return errorResponse(s, request, new AppError("route_not_found"));
+    if (method === "OPTIONS") return apiPreflight(url.pathname, origin);
+  } else if (url.pathname.startsWith("/v2/")) {
+    if (config.readHosts.includes(host)) return errorResponse(s, request, new AppError("route_not_found"));
+    const origin = config.managementOrigins.length ? corsOrigin(request.headers.get("origin")) : null;
+    if (origin !== null && config.managementOrigins.includes(origin)) {
+      if (request.method === "OPTIONS") return managementPreflight(origin);
+      Object.assign(set.headers, managementCorsHeaders(origin));
+    }
   }
   return undefined;
 }
@@ -92,10 +106,11 @@ export function guardedApp(s: Services) {
   const observe = requestObserver(s.log, s.metrics, (r) => s.requests.of(r));
   return (
     new Elysia()
-      // Destructure `request` only: Elysia reads a hook's parameters to decide what to parse, and a
-      // hook that takes the whole context makes it parse every body before the routes read it.
-      .onRequest(({ request }) => {
-        const res = preRouting(s, request);
+      // Destructure `request` and `set` only: Elysia reads a hook's parameters to decide what to
+      // parse, and a hook that takes the whole context makes it parse every body before the routes
+      // read it. Headers put in `set` go on every answer, error answers included.
+      .onRequest(({ request, set }) => {
+        const res = preRouting(s, request, set as { headers: Record<string, string | number> });
         if (res) observe(request, undefined, res.status);
         return res;
       })

@@ -106,6 +106,7 @@ for (const storeName of ["local", "s3"]) {
       expect(r.status).toBe(200);
       expect(headersOf(r)).toEqual({
         "accept-ranges": "bytes",
+        "access-control-allow-origin": "*",
         "cache-control": "public, max-age=31536000, immutable",
         "content-disposition": `inline; filename="photo.jpg"; filename*=UTF-8''photo.jpg`,
         ...length(m.size),
@@ -260,6 +261,7 @@ describe("transforms on the file URL", () => {
     const etag = r1.headers.get("etag")!;
     expect(headersOf(r1)).toEqual({
       "accept-ranges": "bytes",
+      "access-control-allow-origin": "*",
       "cache-control": "public, max-age=31536000, immutable",
       "content-disposition": contentDisposition("inline", "photo.png"),
       "content-length": r1.headers.get("content-length")!,

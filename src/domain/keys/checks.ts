@@ -51,5 +51,8 @@ export function checkOrigin(v: unknown, path: string): string {
   if (!["http:", "https:"].includes(u.protocol) || u.pathname !== "/" || u.search || u.hash || u.username) {
     badField(path, `${path} must be an origin such as https://example.com, with no path`);
   }
+  // A browser sends one exact origin; a pattern would never match it, and reading `*` as "any"
+  // would silently drop the binding the list exists for.
+  if (u.hostname.includes("*")) badField(path, `${path} must be one origin such as https://example.com; wildcards are not supported, list each origin`);
   return u.origin;
 }

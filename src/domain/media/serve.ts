@@ -90,7 +90,15 @@ interface Answer {
 }
 
 function baseHeaders(etag: string, vary: boolean): Headers {
-  const h = new Headers({ etag, "cache-control": IMMUTABLE, "x-content-type-options": "nosniff", "accept-ranges": "bytes" });
+  // Public files are readable from any page (decisions.md 12): an <img crossorigin> can be drawn
+  // into a canvas and read back. No credentials are involved, so `*` is exact.
+  const h = new Headers({
+    etag,
+    "cache-control": IMMUTABLE,
+    "x-content-type-options": "nosniff",
+    "accept-ranges": "bytes",
+    "access-control-allow-origin": "*",
+  });
   if (vary) h.set("vary", "Accept");
   return h;
 }

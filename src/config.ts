@@ -112,7 +112,8 @@ function origins(env: Env, name: string): string[] {
     } catch {
       // Refused below.
     }
-    if (!u || !["http:", "https:"].includes(u.protocol) || u.origin !== o) throw new ConfigError(`${name} must list origins such as https://admin.example.com, got "${o}"`);
+    if (!u || !["http:", "https:"].includes(u.protocol) || u.origin !== o)
+      throw new ConfigError(`${name} must list origins such as https://admin.example.com, got "${o}"`);
     return o;
   });
 }

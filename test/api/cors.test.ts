@@ -240,3 +240,19 @@ describe("/v2", () => {
     expect(unauth.body).toEqual({ error: "Authentication token required" });
   });
 });
+
+describe("CAPA_MANAGEMENT_ORIGINS", () => {
+  test("a list of origins is read as is; anything else stops the start with one line", async () => {
+    const { loadConfig, ConfigError } = await import("../../src/config.ts");
+    expect(loadConfig({ CAPA_MANAGEMENT_ORIGINS: "https://admin.example, http://localhost:5173" }).managementOrigins).toEqual([
+      "https://admin.example",
+      "http://localhost:5173",
+    ]);
+    expect(loadConfig({}).managementOrigins).toEqual([]);
+    for (const bad of ["https://admin.example/", "*", "admin.example", "https://admin.example/app"]) {
+      expect(() => loadConfig({ CAPA_MANAGEMENT_ORIGINS: bad })).toThrow(
+        new ConfigError(`CAPA_MANAGEMENT_ORIGINS must list origins such as https://admin.example.com, got "${bad}"`),
+      );
+    }
+  });
+});

@@ -14,9 +14,11 @@ if (!existsSync(bun)) {
   // Under npm, npm_execpath is the npm that runs this script; reuse it rather than whatever npm is on PATH.
   const npmCli = process.env.npm_execpath;
   const [cmd, args] = npmCli?.endsWith(".js") ? [process.execPath, [npmCli]] : [process.platform === "win32" ? "npm.cmd" : "npm", []];
-  const r = spawnSync(cmd, [...args, "install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
+  // npm ci installs exactly the lock file and never rewrites it, so a first start leaves the
+  // checkout as it was (git status clean).
+  const r = spawnSync(cmd, [...args, "ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
   if (r.status !== 0 || !existsSync(bun)) {
-    console.error("capa: npm install failed; see the output above");
+    console.error("capa: npm ci failed; see the output above");
     process.exit(r.status || 1);
   }
 }

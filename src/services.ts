@@ -25,6 +25,7 @@ import { ReadPool } from "./infra/read-pool.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
 import { SecretBox } from "./infra/secret-box.ts";
+import { RevokedSessions } from "./domain/users/revocation.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -76,6 +77,8 @@ export interface Services {
   signIns: SignInThrottle;
   /** Hardening (issue 15 item 7): seals secrets at rest with the data directory's secret.key. */
   secretBox: SecretBox;
+  /** Sessions signed out before their tokens expire, in memory and in the control file (issue 24 item 3). */
+  revoked: RevokedSessions;
 }
 
 export interface ServiceDeps {
@@ -173,7 +176,9 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     // Hardening (issue 15 item 11): the sign-in throttle.
     signIns: new SignInThrottle(clock),
     secretBox,
+    revoked: new RevokedSessions(clock),
   };
+  s.revoked.load(control.db);
   // Workers keep their own handles and model caches: they are told about model changes and removed files.
   changes.on("models", (projectId) => s.reads.broadcast({ type: "models", projectId }));
   projects.onRemove((projectId) => s.reads.broadcast({ type: "drop", projectId }));

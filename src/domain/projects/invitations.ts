@@ -12,7 +12,8 @@ import type { Services } from "../../services.ts";
 import type { Role } from "../access/roles.ts";
 import { authenticatePerson } from "../access/authenticate.ts";
 import { writeControl } from "../unit-of-work.ts";
-import { checkPassword, createUser, findUserByEmail, normalEmail, startSession } from "../users/service.ts";
+import { checkPassword, createUser, findUserByEmail, normalEmail } from "../users/service.ts";
+import { startSession } from "../users/sessions.ts";
 import { checkRole, getProject, membershipOf, requireOwnerFor } from "./service.ts";
 
 /** How long an invitation can be accepted. */

@@ -2,6 +2,7 @@
 // docs/configuration.md; a bad value stops start-up with a one-line ConfigError.
 import { resolve } from "node:path";
 import { readMediaSettings, type MediaSettings } from "./domain/media/settings.ts";
+import { readMailSettings, type MailSettings } from "./domain/mail/settings.ts";
 
 export interface Config {
   port: number;
@@ -69,6 +70,8 @@ export interface Config {
   media: MediaSettings;
   /** The base of public file URLs (CAPA_MEDIA_BASE_URL); default the public URL. */
   mediaBaseUrl: string;
+  /** CAPA_SMTP_URL and CAPA_MAIL_FROM (docs/configuration.md); null: the server sends no mail. */
+  mail: MailSettings | null;
 }
 
 import { ConfigError } from "./config-error.ts";
@@ -207,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     media: readMediaSettings(env),
     mediaBaseUrl:
       url(env, "CAPA_MEDIA_BASE_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
+    mail: readMailSettings(env),
   };
 }
 

@@ -120,6 +120,16 @@ export const CATALOGUE = {
     "The entry has changed since the version you edited.",
     "Read the entry again (its latest version is in `current`), merge your changes, and send them with the new If-Match.",
   ),
+  mail_not_configured: e(
+    400,
+    "This server sends no mail: its operator has not set CAPA_SMTP_URL and CAPA_MAIL_FROM.",
+    "Leave send out and pass the invitation link on yourself; a forgotten password is set by the server's operator (capa user password).",
+  ),
+  reset_throttled: e(
+    429,
+    "Too many password reset requests from this network address; wait before asking again.",
+    "Wait the number of seconds in the Retry-After header; each network address may ask 20 times an hour.",
+  ),
   invitation_not_found: e(
     404,
     "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",

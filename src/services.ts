@@ -25,6 +25,10 @@ import { ReadPool } from "./infra/read-pool.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
 import { SecretBox } from "./infra/secret-box.ts";
+import { RevokedSessions } from "./domain/users/revocation.ts";
+import { ResetThrottle } from "./domain/users/reset-throttle.ts";
+import { MailSender } from "./domain/mail/outbox.ts";
+import { smtpMailer } from "./infra/mailer.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -76,6 +80,12 @@ export interface Services {
   signIns: SignInThrottle;
   /** Hardening (issue 15 item 7): seals secrets at rest with the data directory's secret.key. */
   secretBox: SecretBox;
+  /** Sessions signed out before their tokens expire, in memory and in the control file (issue 24 item 3). */
+  revoked: RevokedSessions;
+  /** The mail outbox's sender; null when the server sends no mail (no CAPA_SMTP_URL). */
+  mail: MailSender | null;
+  /** How often password reset mail may be asked for, per address and per client IP. */
+  resets: ResetThrottle;
 }
 
 export interface ServiceDeps {
@@ -173,7 +183,11 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     // Hardening (issue 15 item 11): the sign-in throttle.
     signIns: new SignInThrottle(clock),
     secretBox,
+    revoked: new RevokedSessions(clock),
+    mail: config.mail ? new MailSender(self, smtpMailer(config.mail)) : null,
+    resets: new ResetThrottle(clock),
   };
+  s.revoked.load(control.db);
   // Workers keep their own handles and model caches: they are told about model changes and removed files.
   changes.on("models", (projectId) => s.reads.broadcast({ type: "models", projectId }));
   projects.onRemove((projectId) => s.reads.broadcast({ type: "drop", projectId }));

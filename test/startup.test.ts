@@ -82,6 +82,11 @@ describe("server start-up", () => {
   const failures: { name: string; env: () => Record<string, string>; says: RegExp }[] = [
     { name: "PORT=abc", env: () => ({ PORT: "abc" }), says: /^capa: PORT must be a whole number, got "abc"$/ },
     { name: "CAPA_ADMIN_EMAIL not an address", env: () => ({ PORT: "0", CAPA_ADMIN_EMAIL: "boss" }), says: /^capa: CAPA_ADMIN_EMAIL/ },
+    {
+      name: "CAPA_SMTP_URL not smtp(s)",
+      env: () => ({ PORT: "0", CAPA_SMTP_URL: "https://mailer:hunter2@smtp.example.com", CAPA_MAIL_FROM: "capa@example.com" }),
+      says: /^capa: CAPA_SMTP_URL must start with smtp:\/\/ or smtps:\/\/, got "https:\/\/"$/,
+    },
   ];
   test.each(failures)("refuses to start: $name", async ({ env, says }) => {
     const dir = tempDataDir();

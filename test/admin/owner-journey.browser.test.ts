@@ -269,7 +269,7 @@ describe("the owner's journey", () => {
     await sam.getByLabel("New password").fill(EDITOR.password);
     await sam.getByRole("button", { name: "Accept and sign in" }).click();
     await sam.getByRole("heading", { name: "Demo", level: 1 }).waitFor();
-    await sam.getByRole("button", { name: "Sign out" }).click();
+    await sam.getByRole("button", { name: "Sign out", exact: true }).click();
     await sam.getByRole("heading", { name: "Sign in to Capa" }).waitFor();
     await signInAs(sam, env.origin, EDITOR.email, EDITOR.password);
     const samRail = sam.getByRole("navigation", { name: "Workspace" });

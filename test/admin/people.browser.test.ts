@@ -151,7 +151,7 @@ describe("people", () => {
       await page.getByRole("button", { name: "Accept invitation" }).click();
       await expect(page.getByRole("alert").textContent()).resolves.toBe(words);
       await expectAccessible(page);
-      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
       await page.getByRole("heading", { name: "Sign in to Capa" }).waitFor();
     }
   }, 60_000);

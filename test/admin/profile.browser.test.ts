@@ -76,7 +76,7 @@ describe("your profile", () => {
     await page.getByRole("heading", { name: "People", level: 1 }).waitFor();
     await page.reload();
     await page.getByRole("heading", { name: "People", level: 1 }).waitFor();
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     await page.getByLabel("Email").fill(OWNER.email);
     await page.getByLabel("Password").fill(NEW_PASSWORD);

@@ -69,7 +69,7 @@ describe("sign in and out", () => {
     await page.reload();
     await page.getByRole("heading", { name: "Demo", level: 1 }).waitFor();
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/sign-in");
     // Signing out revoked the session on the server and removed the cookie.
@@ -94,7 +94,7 @@ describe("sign in and out", () => {
     expect((await refresh).headers()["x-capa-csrf"]).toBe("1");
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Post" }).click();
     await page.getByRole("heading", { name: "Post", level: 1 }).waitFor();
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor();
   }, 60_000);
 
   test("a deep link survives sign-in: the filtered list opens afterwards", async () => {

@@ -26,8 +26,9 @@ export const ROLE_WORDS: Record<string, string> = {
 /** The member routes of project `p`, one function per documented route. */
 export const peopleApi = {
   members: (p: string) => call<{ data: Member[] }>("GET", `/v2/projects/${p}/members`).then((r) => r.data),
+  /** Invites; the answer holds the token to pass on, or, on a server that sends mail, `sent: true` and no token. */
   invite: (p: string, email: string, role: string) =>
-    call<{ invitation: { id: string; email: string; role: string; expiresAt: string; token: string } }>("POST", `/v2/projects/${p}/members`, {
+    call<{ invitation: { id: string; email: string; role: string; expiresAt: string; token?: string; sent?: true } }>("POST", `/v2/projects/${p}/members`, {
       body: { email, role },
     }),
   invitations: (p: string) => call<{ data: Invitation[] }>("GET", `/v2/projects/${p}/invitations`).then((r) => r.data),

@@ -96,6 +96,21 @@ export function signOut(): void {
   );
 }
 
+/**
+ * Signs out every session of the person, on every device (POST /v2/user/logout { all: true }),
+ * proved by the cookie and, while held, the access token. A refusal that says the session is over
+ * already (401) signs this browser out too; any other is thrown, and the person stays signed in.
+ */
+export async function signOutEverywhere(): Promise<void> {
+  const bearer: Record<string, string> = held ? { authorization: `Bearer ${held.accessToken}` } : {};
+  try {
+    await post("/v2/user/logout", { ...CSRF, ...bearer }, { all: true });
+  } catch (e) {
+    if (!(e instanceof SessionError && e.status === 401)) throw e;
+  }
+  forget();
+}
+
 /** A new access token from the cookie's refresh token (POST /v2/user/refresh-token); one at a time. */
 export function refreshNow(): Promise<void> {
   refreshing ??= post("/v2/user/refresh-token", CSRF, {})

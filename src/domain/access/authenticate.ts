@@ -9,28 +9,52 @@ import type { AuthKey } from "../keys/lookup.ts";
 import { membershipOf, UUID } from "../projects/service.ts";
 import type { Principal } from "./principal.ts";
 
-/** Resolves the person behind a /v2 request and the project it runs in (interface.md, Management routes). */
-export async function authenticatePerson(s: Services, headers: Headers): Promise<Principal> {
-  const auth = headers.get("authorization");
-  if (!auth) {
-    // A key on a person's route is refused like an unknown key: keys act on the agent mount only.
-    if (headers.has("x-api-key")) fail("invalid_api_key");
-    fail("auth_required");
-  }
-  const m = /^Bearer\s+(\S+)$/i.exec(auth);
-  if (!m) fail("auth_required");
-  const claims = await s.tokens.verify(m[1]!);
-  if (!claims || typeof claims.sub !== "string" || typeof claims.exp !== "number" || claims.exp * 1000 <= s.clock.now()) {
-    fail("invalid_token");
-  }
+/** The account behind a bearer token that passed every check (authenticatePerson and sign-out use it). */
+export interface BearerSession {
+  id: string;
+  lastProjectId: string | null;
+  sessionId: string;
+}
+
+/**
+ * Checks an access token: its signature and expiry, the account's session version (moved when
+ * every session of the person ends: a new password, sign out everywhere) and its session, which
+ * must not have been signed out. The session check is a lookup in memory (domain/users/revocation.ts),
+ * so this reads nothing beyond the account's row. Null when any check fails.
+ */
+export async function verifyBearer(s: Services, token: string): Promise<BearerSession | null> {
+  const claims = await s.tokens.verify(token);
+  if (!claims || typeof claims.sub !== "string" || typeof claims.exp !== "number" || claims.exp * 1000 <= s.clock.now()) return null;
+  // Tokens from before sessions had ids carry no `sid`: they could not be signed out, so they end.
+  if (typeof claims.sid !== "string" || s.revoked.has(claims.sid)) return null;
   const user = s.control.db
     .select({ id: users.id, lastProjectId: users.lastProjectId, sessionVersion: users.sessionVersion })
     .from(users)
     .where(eq(users.id, claims.sub))
     .get();
-  // A token issued before the person last changed their password is over (tokens from before
-  // session versions existed carry none and count as version 0).
-  if (!user || (typeof claims.sv === "number" ? claims.sv : 0) !== user.sessionVersion) fail("invalid_token");
+  if (!user || (typeof claims.sv === "number" ? claims.sv : 0) !== user.sessionVersion) return null;
+  return { id: user.id, lastProjectId: user.lastProjectId, sessionId: claims.sid };
+}
+
+/** The bearer token of an Authorization header, null without a header; `401 auth_required` for another scheme. */
+export function bearerOf(headers: Headers): string | null {
+  const auth = headers.get("authorization");
+  if (!auth) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(auth);
+  if (!m) fail("auth_required");
+  return m[1]!;
+}
+
+/** Resolves the person behind a /v2 request and the project it runs in (interface.md, Management routes). */
+export async function authenticatePerson(s: Services, headers: Headers): Promise<Principal> {
+  const token = bearerOf(headers);
+  if (token === null) {
+    // A key on a person's route is refused like an unknown key: keys act on the agent mount only.
+    if (headers.has("x-api-key")) fail("invalid_api_key");
+    fail("auth_required");
+  }
+  const user = await verifyBearer(s, token);
+  if (!user) fail("invalid_token");
   const header = headers.get("x-svc-project");
   if (header !== null) {
     if (!UUID.test(header.trim())) fail("invalid_project_header");

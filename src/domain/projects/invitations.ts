@@ -12,7 +12,9 @@ import type { Services } from "../../services.ts";
 import type { Role } from "../access/roles.ts";
 import { authenticatePerson } from "../access/authenticate.ts";
 import { writeControl } from "../unit-of-work.ts";
-import { checkPassword, createUser, findUserByEmail, normalEmail, startSession } from "../users/service.ts";
+import { queueMail } from "../mail/outbox.ts";
+import { checkPassword, createUser, findUserByEmail, normalEmail } from "../users/service.ts";
+import { startSession } from "../users/sessions.ts";
 import { checkRole, getProject, membershipOf, requireOwnerFor } from "./service.ts";
 
 /** How long an invitation can be accepted. */
@@ -27,18 +29,28 @@ function invitationOut(r: InvitationRow, now: number) {
 }
 
 /**
- * `POST /v2/projects/:id/members { email, role }`: an invitation, answered once with its token.
+ * `POST /v2/projects/:id/members { email, role, send? }`: an invitation. Without mail it is
+ * answered once with its token, for the inviter to pass on. With mail (CAPA_SMTP_URL) it is only
+ * mailed, whatever `send` says short of `false` (refused): the answer holds no token, so only the
+ * holder of the mailbox can accept it, and an invitation to an address with no account cannot be
+ * accepted by the inviter under a password of their choosing (docs/security.md, "Mail").
  * Inviting someone again replaces their pending invitation (the old token stops working).
  */
 export function invite(s: Services, projectId: string, inviter: { userId: string; role: Role }, input: Record<string, unknown>) {
   if (input.password !== undefined) {
     badField("password", "A member sets their own password when they accept the invitation; no one sets it for them");
   }
+  if (input.send !== undefined && typeof input.send !== "boolean") badField("send", "send must be true (mail the invitation) or false");
+  if (input.send === true && !s.mail) fail("mail_not_configured");
+  if (input.send === false && s.mail) {
+    badField("send", "This server mails every invitation, so that only the holder of the address can accept it; leave send out or set it to true");
+  }
   const email = normalEmail(input.email);
   const role = checkRole(input.role);
   requireOwnerFor(inviter.role, role === "owner");
   const existing = findUserByEmail(s, email);
   if (existing && membershipOf(s, projectId, existing.id)) fail("conflict", { message: "That person is already a member.", extra: { field: "email" } });
+  // A mailed invitation's token is made when the mail goes out (invitation-mail.ts); this one is never shown.
   const token = `inv_${randomToken(32)}`;
   const now = s.clock.now();
   const row: InvitationRow = {
@@ -59,7 +71,9 @@ export function invite(s: Services, projectId: string, inviter: { userId: string
       .where(and(eq(invitations.projectId, projectId), eq(invitations.email, email), isNull(invitations.acceptedAt)))
       .run();
     s.control.db.insert(invitations).values(row).run();
+    if (s.mail) queueMail(s, "invitation", email, row.id);
   });
+  if (s.mail) return { invitation: { id: row.id, email, role, expiresAt: row.expiresAt, sent: true } };
   return { invitation: { id: row.id, email, role, expiresAt: row.expiresAt, token } };
 }
 

@@ -5,7 +5,8 @@ import { eq } from "drizzle-orm";
 import { users } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import { checkPassword, getUser, replacePassword, startSession, type User } from "./service.ts";
+import { checkPassword, getUser, replacePassword, type User } from "./service.ts";
+import { startSession } from "./sessions.ts";
 
 /** The longest name a person may give themselves. */
 export const NAME_MAX = 100;

@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { changePassword, getProfile, updateProfile } from "../../domain/users/profile.ts";
-import { REFRESH_TTL_MS } from "../../domain/users/service.ts";
+import { REFRESH_TTL_MS } from "../../domain/users/sessions.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { jsonBody } from "./body.ts";
 import { setSessionCookie, wantsCookie } from "./session-cookie.ts";

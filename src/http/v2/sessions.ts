@@ -1,11 +1,13 @@
 // Sessions: sign-in, refresh and sign-out under /v2/user, and accepting an invitation (which signs
-// a new member in, or adds a project to a signed-in one). A client that sends
+// a new member in, or adds a project to a signed-in one). Sign-out ends the session of the tokens
+// it carries at once, or with `{ all: true }` every session of the person (docs/security.md). A client that sends
 // `x-capa-session: cookie` gets its refresh token in an httpOnly cookie instead of the body
 // (src/http/v2/session-cookie.ts): the admin app's browser session.
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { login, logout, refresh, REFRESH_TTL_MS } from "../../domain/users/service.ts";
+import { login, logout, refresh, REFRESH_TTL_MS } from "../../domain/users/sessions.ts";
 import { acceptInvitation } from "../../domain/projects/invitations.ts";
+import { bearerOf, verifyBearer } from "../../domain/access/authenticate.ts";
 import { jsonBody } from "./body.ts";
 import { clearSessionCookie, cookieToken, requireCsrfHeader, setSessionCookie, wantsCookie } from "./session-cookie.ts";
 import { clientIp } from "../context.ts";
@@ -38,9 +40,13 @@ export function sessionRoutes(s: Services) {
     })
     .post("/v2/user/logout", async ({ request, set }) => {
       const body = await jsonBody(request);
-      const token = typeof body.refreshToken === "string" ? body.refreshToken : cookieToken(request);
-      if (token !== null && typeof body.refreshToken !== "string") requireCsrfHeader(request);
-      if (token !== null) logout(s, token);
+      const refreshToken = typeof body.refreshToken === "string" ? body.refreshToken : cookieToken(request);
+      if (refreshToken !== null && typeof body.refreshToken !== "string") requireCsrfHeader(request);
+      // The bearer token names the session it belongs to; the refresh token (body or cookie) too.
+      const token = bearerOf(request.headers);
+      const verified = token === null ? undefined : await verifyBearer(s, token);
+      const bearer = verified ? { userId: verified.id, sessionId: verified.sessionId } : verified;
+      logout(s, { refreshToken, bearer }, body.all);
       set.headers["set-cookie"] = clearSessionCookie(request);
       set.status = 204;
       return null;

@@ -27,8 +27,61 @@ export const refreshTokens = sqliteTable(
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     createdAt: text("created_at").notNull(),
+    // The session (one sign-in and the refreshes that follow it) the token belongs to; its access
+    // tokens carry the same id as the claim `sid`. Null on tokens made before sessions had ids.
+    sessionId: text("session_id"),
   },
-  (t) => [uniqueIndex("refresh_tokens_hash").on(t.tokenHash), index("refresh_tokens_user").on(t.userId)],
+  (t) => [uniqueIndex("refresh_tokens_hash").on(t.tokenHash), index("refresh_tokens_user").on(t.userId), index("refresh_tokens_session").on(t.sessionId)],
+);
+
+/**
+ * Sessions ended by sign-out, kept until the last access token the session could hold has
+ * expired; the server keeps them in memory too, so the check on every /v2 request costs no query
+ * (docs/security.md, "Signing out").
+ */
+export const revokedSessions = sqliteTable(
+  "revoked_sessions",
+  {
+    sessionId: text("session_id").primaryKey(),
+    userId: text("user_id").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("revoked_sessions_user").on(t.userId), index("revoked_sessions_expiry").on(t.expiresAt)],
+);
+
+/** One-use password reset links (decisions.md section 15): the token is mailed, stored as its SHA-256. */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [uniqueIndex("password_resets_token").on(t.tokenHash), index("password_resets_user").on(t.userId)],
+);
+
+/**
+ * Mail to send (invitations, password resets), written in the transaction that asks for it, so a
+ * crash never loses one. A row holds no secret: the link's token is made when the mail is sent.
+ */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey(),
+    /** `invitation` or `password_reset`. */
+    kind: text("kind").notNull(),
+    recipient: text("recipient").notNull(),
+    /** The invitation's id; null for a password reset. */
+    ref: text("ref"),
+    createdAt: text("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("mail_outbox_due").on(t.nextAttemptAt)],
 );
 
 export const projects = sqliteTable(

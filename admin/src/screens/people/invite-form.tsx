@@ -1,5 +1,5 @@
 // The `Invite` form: e-mail and role. The answer's token is shown once, inside the link the
-// person opens to accept.
+// person opens to accept; a server that sends mail mails the link instead and answers no token.
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
@@ -7,13 +7,13 @@ import { peopleApi, ROLE_WORDS } from "../../api/people.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 import { ownerOnly } from "./owner-only.tsx";
 
-/** The form; `onInvited` receives the e-mail and the one-time token. */
-export function InviteForm(props: { projectId: string; onInvited(email: string, token: string): void; onCancel(): void }) {
+/** The form; `onInvited` receives the e-mail and the one-time token, or null when the server mailed it. */
+export function InviteForm(props: { projectId: string; onInvited(email: string, token: string | null): void; onCancel(): void }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("editor");
   const invite = useMutation({
     mutationFn: () => peopleApi.invite(props.projectId, email.trim(), role),
-    onSuccess: (r) => props.onInvited(r.invitation.email, r.invitation.token),
+    onSuccess: (r) => props.onInvited(r.invitation.email, r.invitation.token ?? null),
   });
   const err = invite.error instanceof ApiError ? invite.error : null;
   const emailError = err?.field === "email" ? err.message : null;

@@ -1,5 +1,5 @@
 // The People screen (issue 14 item 7): members and their roles, `Invite` (the token shown once
-// inside the accept link), pending invitations, changing a role and removing a member. Owners
+// inside the accept link, or on a server that sends mail, only mailed), pending invitations, changing a role and removing a member. Owners
 // and admins manage; everyone else reads. Only an owner may give or take the owner role: the
 // server's 403 for that is said in those words.
 import { useState } from "react";
@@ -68,7 +68,9 @@ export function PeopleScreen() {
           onCancel={() => setInviting(false)}
           onInvited={(email, token) => {
             setInviting(false);
-            setInvited({ email, token });
+            // A mailed invitation's link is in the mail only: nothing to show or copy here.
+            if (token === null) setNotice(`Invitation mailed to ${email}. Its link works once, for 7 days.`);
+            else setInvited({ email, token });
             void client.invalidateQueries({ queryKey: peopleKeys.invitations(project.id) });
           }}
         />

@@ -1,15 +1,15 @@
-// The frame: the left rail (project switcher, workspace, screens, the person's profile link and
-// sign out) and the main area.
+// The frame: the left rail (project switcher, workspace, screens, the person's account menu) and
+// the main area.
 import { useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, Outlet, useNavigate } from "@tanstack/react-router";
 import { api, keys, actInProject } from "../../api/client.ts";
-import { signOut } from "../../api/session.ts";
 import { meKey, profileApi } from "../../api/profile.ts";
 import { screenLinksFor } from "./screen-links.ts";
 import { lastProject, ProjectContext, rememberProject, type ProjectState } from "./project-context.ts";
 import { Rail } from "./rail.tsx";
 import { PaletteHost } from "../palette/palette-host.tsx";
+import { AccountMenu } from "./account-menu.tsx";
 
 /** The shell around every signed-in screen. */
 export function Shell() {
@@ -73,15 +73,7 @@ export function Shell() {
                 ))}
               </ul>
             </nav>
-            <div className="person">
-              <Link to="/profile" className="person-link">
-                <span className="person-name">{me.data ? (me.data.name ?? me.data.email) : "…"}</span>
-                <span className="muted">Your profile</span>
-              </Link>
-              <button type="button" className="btn" onClick={signOut}>
-                Sign out
-              </button>
-            </div>
+            <AccountMenu name={me.data ? (me.data.name ?? me.data.email) : "…"} />
           </div>
         </aside>
         <main className="main" id="main" tabIndex={-1}>

@@ -14,6 +14,7 @@ import type { Services } from "../services.ts";
 import { LATEST_VERSION } from "../domain/versions.ts";
 import { requestObserver, statusOf } from "./observe.ts";
 import { errorJson, refusalBody } from "../graphql/refusal-json.ts";
+import { graphqlContentType } from "./api/graphql-media.ts";
 import { apiAllow, apiCorsHeaders, apiPreflight, corsOrigin, managementCorsHeaders, managementPreflight } from "./cors.ts";
 
 /** URL plus headers past this many bytes answer a bare 431, as the HTTP server does on a socket. */
@@ -52,6 +53,8 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
     // refusals are `errors` and no `data`, whatever check refused them.
     if (url.pathname === "/api/graphql") {
       headers["x-request-id"] = info.id;
+      headers["content-type"] = graphqlContentType(request.headers.get("accept"));
+      if (headers.vary) headers.vary = `${headers.vary}, Accept`;
       return new Response(JSON.stringify(refusalBody([errorJson(err, s.config.docsUrl)])), { status: err.status, headers });
     }
     if (url.pathname.startsWith("/media/")) headers["access-control-allow-origin"] = "*";

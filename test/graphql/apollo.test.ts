@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { ApolloClient, HttpLink, InMemoryCache, gql } from "@apollo/client";
+import { CombinedGraphQLErrors, ServerError } from "@apollo/client/errors";
 import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { startApp, type Harness } from "../harness.ts";
 import { fixture, type Fixture } from "./fixture.ts";
@@ -105,5 +106,25 @@ describe("Apollo Client with persisted queries", () => {
     expect((r.data as any)?.itemById ?? null).toBeNull();
     const errors = (r.error as any)?.errors ?? [];
     expect(errors[0].extensions.code).toBe("invalid_parameter");
+  });
+
+  test("a whole-request refusal (400) reaches Apollo as GraphQL errors: the answer has the GraphQL media type", async () => {
+    const plain = (accept?: string) =>
+      new ApolloClient({
+        link: new HttpLink({ uri: `${server.url.origin}/api/graphql`, headers: { "x-api-key": f.dev, ...(accept ? { accept } : {}) } }),
+        cache: new InMemoryCache(),
+      });
+    const query = gql`query TooMany { item(first: 500) { nodes { id } } }`;
+    // Apollo asks for application/graphql-response+json first, so it reads the body of the 400.
+    const r = await plain().query({ query, errorPolicy: "all" });
+    expect(CombinedGraphQLErrors.is(r.error)).toBe(true);
+    const errors = (r.error as CombinedGraphQLErrors).errors;
+    expect(errors.map((e) => [e.extensions?.code, e.extensions?.param, e.message])).toEqual([
+      ["invalid_limit", "first", "first must be from 1 to 200; got 500."],
+    ]);
+    // A client that accepts only application/json gets the same 400 and body, which Apollo reports as a server error.
+    const old = await plain("application/json").query({ query, errorPolicy: "all" });
+    expect(ServerError.is(old.error)).toBe(true);
+    expect((old.error as ServerError).statusCode).toBe(400);
   });
 });

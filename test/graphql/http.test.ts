@@ -8,7 +8,8 @@ import { expectRefusal, fixture, type Fixture } from "./fixture.ts";
 
 let h: Harness;
 let f: Fixture;
-const KEYED_VARY = "Origin, x-api-key, Svc-Version, Svc-Contract";
+// The keyed Vary and Accept, which picks the Content-Type (decisions.md 12).
+const GRAPHQL_VARY = "Origin, x-api-key, Svc-Version, Svc-Contract, Accept";
 const sha = (q: string) => createHash("sha256").update(q).digest("hex");
 
 beforeAll(async () => {
@@ -35,7 +36,7 @@ describe("headers", () => {
     expect(r.headers.get("svc-version")).toBe("2026-10-01");
     expect(r.headers.get("svc-contract")).toBe("1");
     expect(r.headers.get("svc-key-id")).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.headers.get("vary")).toBe(KEYED_VARY);
+    expect(r.headers.get("vary")).toBe(GRAPHQL_VARY);
     expect(r.headers.get("etag")).toBeNull();
   });
 
@@ -44,7 +45,7 @@ describe("headers", () => {
     expectRefusal(r, 401, "missing_key", "authentication", { param: "x-api-key" });
     expect(r.headers.get("svc-version")).toBe("2026-10-01");
     expect(r.headers.get("svc-contract")).toBe("1");
-    expect(r.headers.get("vary")).toBe(KEYED_VARY);
+    expect(r.headers.get("vary")).toBe(GRAPHQL_VARY);
   });
 
   test("a JSON body that is not application/json is refused", async () => {

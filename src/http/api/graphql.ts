@@ -16,8 +16,12 @@ import type { GraphqlAnswer, GraphqlParams } from "../../graphql/execute.ts";
 import type { SchemaCache } from "../../graphql/schema-cache.ts";
 import { apiAuth, KEYED_VARY, type ApiCall } from "../plugins/keyed.ts";
 import { errorResponse } from "../guard.ts";
+import { graphqlContentType } from "./graphql-media.ts";
 
 const PROD_CACHE = "public, max-age=60";
+
+/** The keyed Vary, and Accept: the Content-Type follows it (graphql-media.ts). */
+export const GRAPHQL_VARY = `${KEYED_VARY}, Accept`;
 
 /** graphql-js and our schema builder, loaded on the first GraphQL request (src/graphql/engine.ts). */
 type Engine = typeof import("../../graphql/engine.ts");
@@ -45,7 +49,8 @@ async function fromBody(g: Engine, request: Request): Promise<GraphqlParams> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   checkSize("POST body", declared, LIMITS.bodyBytes);
   const type = request.headers.get("content-type");
-  if (type !== null && !/^application\/(graphql-response\+)?json\b/i.test(type.trim())) {
+  // GraphQL over HTTP: a POST without a JSON Content-Type is refused (4xx), not guessed at.
+  if (type === null || !/^application\/(graphql-response\+)?json\b/i.test(type.trim())) {
     fail("invalid_parameter", {
       message: "The body must be JSON.",
       param: "Content-Type",
@@ -191,9 +196,10 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
   function respond(request: Request, a: GraphqlAnswer, version: string, extra?: Record<string, string>, devGet = false): Response {
     const info = s.requests.of(request);
     const headers: Record<string, string> = {
-      "content-type": "application/json",
+      "content-type": graphqlContentType(request.headers.get("accept")),
       ...info.headers,
       ...extra,
+      vary: GRAPHQL_VARY,
       "svc-version": version,
       "x-request-id": info.id,
       "cache-control": a.status === 200 && devGet ? "no-store, no-cache" : "no-store",
@@ -205,11 +211,11 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
   function respondCached(request: Request, answer: CachedAnswer, version: string): Response {
     const info = s.requests.of(request);
     const headers: Record<string, string> = {
-      "content-type": "application/json",
+      "content-type": graphqlContentType(request.headers.get("accept")),
       ...info.headers,
       "svc-version": version,
       "x-request-id": info.id,
-      vary: varyFor(answer, KEYED_VARY),
+      vary: varyFor(answer, GRAPHQL_VARY),
       "cache-control": PROD_CACHE,
     };
     return serveAnswer(request, answer, headers, true);

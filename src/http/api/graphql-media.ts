@@ -31,7 +31,7 @@ function parseAccept(header: string): { type: string; q: number }[] {
  * ranks it above application/json (on a tie, when it names it explicitly and first), else JSON.
  */
 export function graphqlContentType(accept: string | null): string {
-  if (!accept || !accept.toLowerCase().includes(GRAPHQL_RESPONSE)) return JSON_TYPE;
+  if (accept === null || !accept.toLowerCase().includes(GRAPHQL_RESPONSE)) return JSON_TYPE;
   const list = parseAccept(accept);
   const mine = qOf(list, GRAPHQL_RESPONSE);
   const json = qOf(list, JSON_TYPE);

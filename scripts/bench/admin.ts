@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import chromium from "@sparticuz/chromium";
-import { chromium as playwright, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { launchChromium } from "../chromium.ts";
 import { createApp } from "../../src/app.ts";
 import { testConfig } from "../../src/config.ts";
 import { createModel } from "../../src/domain/models/service.ts";
@@ -49,7 +49,7 @@ export async function benchAdmin(): Promise<Figure[]> {
   const wideEntry = createEntry(s, h, `user:${owner.userId}`, { model: wide.namespace, data: { f0: "start" } });
   capa.app.listen({ port: 0, hostname: "127.0.0.1" });
   const origin = `http://127.0.0.1:${capa.app.server!.port}`;
-  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  const browser = await launchChromium();
   const out: Figure[] = [];
   try {
     // Navigation to a rendered list: each round reloads the app (a new JS heap, so no cached

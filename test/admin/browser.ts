@@ -1,17 +1,17 @@
 // What the admin browser tests share: the real app on a socket (demo project, known owner
-// password), one headless Chromium (the build of @sparticuz/chromium, driven by playwright-core),
+// password), one headless Chromium with web security on (scripts/chromium.ts),
 // sign-in as a person does it, axe-core checks, and screenshots under .tmp/screens/.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import chromium from "@sparticuz/chromium";
-import { chromium as playwright, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect } from "bun:test";
 import { createApp, type AppDeps, type CapaApp } from "../../src/app.ts";
 import { testConfig, type Config } from "../../src/config.ts";
 import { bootstrap } from "../../src/domain/bootstrap.ts";
 import { buildAdmin } from "../../scripts/build-admin.ts";
+import { launchChromium } from "../../scripts/chromium.ts";
 
 export const OWNER = { email: "owner@capa.local", password: "owner-password-1" };
 export const SCREENS = join(import.meta.dir, "..", "..", ".tmp", "screens");
@@ -42,7 +42,7 @@ export async function startBrowserEnv(over: Partial<Config> = {}, deps: AppDeps 
   const first = bootstrap(capa.services)!;
   capa.app.listen({ port: 0, hostname: "127.0.0.1" });
   const origin = `http://127.0.0.1:${capa.app.server!.port}`;
-  const browser = await playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  const browser = await launchChromium();
   const contexts: { close(): Promise<void> }[] = [];
   return {
     capa,

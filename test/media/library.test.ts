@@ -320,7 +320,19 @@ describe("folders", () => {
       error: 'tree[0].children[0].media_folder names no media folder of this project: "gone"',
       code: "invalid_body",
       field: "tree[0].children[0].media_folder",
+      path: "tree[0].children[0]",
     });
+    // The same node added on its own, and the tree replaced with it: the same refusal, nothing saved.
+    const wid = ok.body.id;
+    const added = await h.json("POST", `/v2/workspaces/${wid}/nodes`, { ...as(token), body: { node: { id: "n1", media_folder: "gone" } } });
+    expect([added.status, added.body]).toEqual([
+      400,
+      { error: 'node.media_folder names no media folder of this project: "gone"', code: "invalid_body", field: "node.media_folder", path: "node" },
+    ]);
+    const replaced = await h.json("PUT", `/v2/workspaces/${wid}/tree`, { ...as(token), body: { mode: "replace", tree: [{ media_folder: "gone" }] } });
+    expect([replaced.status, replaced.body.path]).toEqual([400, "tree[0]"]);
+    const tree = await h.json("GET", `/v2/workspaces/${wid}/tree`, as(token));
+    expect(tree.body.data.map((n: { type: string; mediaFolderId: string }) => [n.type, n.mediaFolderId])).toEqual([["media_folder", f.body.id]]);
   });
 });
 

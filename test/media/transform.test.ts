@@ -95,6 +95,13 @@ describe("resolveTransform and variantKey", () => {
     expect(resolve("w=400&fm=auto", null, "image/png")).toMatchObject({ format: "png" });
     expect(resolve("w=400&fm=auto", "image/*", "image/gif")).toMatchObject({ format: "png" });
     expect(resolve("w=400&fm=webp", "image/avif").negotiated).toBe(false);
+    // A client naming only JPEG gets JPEG, whatever the source (issue 23 item 8); one naming only PNG, PNG.
+    expect(resolve("w=400&fm=auto", "image/jpeg", "image/png")).toMatchObject({ format: "jpg", negotiated: true });
+    expect(resolve("w=400&fm=auto", "image/jpeg", "image/gif")).toMatchObject({ format: "jpg" });
+    expect(resolve("w=400&fm=auto", "image/jpeg,*/*;q=0.5", "image/webp")).toMatchObject({ format: "jpg" });
+    expect(resolve("w=400&fm=auto", "image/png", "image/jpeg")).toMatchObject({ format: "png" });
+    expect(resolve("w=400&fm=auto", "image/png,image/jpeg", "image/jpeg")).toMatchObject({ format: "jpg" });
+    expect(resolve("w=400&fm=auto", "image/jpeg;q=0, image/png", "image/gif")).toMatchObject({ format: "png" });
   });
 
   test("accepts reads q values and ignores wildcards", () => {

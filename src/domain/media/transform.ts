@@ -102,7 +102,11 @@ export function accepts(accept: string | null, mimeType: string): boolean {
   return false;
 }
 
-/** Folds dpr into pixels and picks the format (`auto`: AVIF, then WebP, by Accept; else the source's own). */
+/**
+ * Folds dpr into pixels and picks the format. `auto` goes by the Accept header's named types:
+ * AVIF, then WebP, then the source's own JPEG or PNG, then JPEG, then PNG; with none of them
+ * named (a bare wildcard), the source's own JPEG or PNG, else PNG.
+ */
 export function resolveTransform(t: Transform, accept: string | null, sourceMime: string): ResolvedTransform {
   const dpr = t.dpr ?? 1;
   // A size times dpr past the largest side is capped there: asking more than 4096 pixels is never an error.
@@ -110,7 +114,15 @@ export function resolveTransform(t: Transform, accept: string | null, sourceMime
   let format: Format;
   if (t.fm === "auto") {
     const own = formatOfSource(sourceMime);
-    format = accepts(accept, "image/avif") ? "avif" : accepts(accept, "image/webp") ? "webp" : own === "jpg" || own === "png" ? own : "png";
+    const kept = own === "jpg" || own === "png" ? own : null;
+    const order: [boolean, Format][] = [
+      [accepts(accept, "image/avif"), "avif"],
+      [accepts(accept, "image/webp"), "webp"],
+      [kept !== null && accepts(accept, FORMAT_MIME[kept]), kept ?? "png"],
+      [accepts(accept, "image/jpeg"), "jpg"],
+      [accepts(accept, "image/png"), "png"],
+    ];
+    format = order.find(([ok]) => ok)?.[1] ?? kept ?? "png";
   } else {
     format = t.fm ?? formatOfSource(sourceMime);
   }

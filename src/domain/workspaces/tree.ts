@@ -2,7 +2,7 @@
 // of nodes, each a folder (`folder` name plus `children`), a model (`model`: namespace or id),
 // an entry (`entry`: id) or a media folder (`media_folder`: id). These functions are pure: they
 // read and reshape trees and never touch storage.
-import { badField } from "../../errors.ts";
+import { badField, fail } from "../../errors.ts";
 import { isUuid } from "../models/fields.ts";
 
 /** The four kinds of node of a document. */
@@ -56,11 +56,15 @@ export function checkIcon(v: unknown, path: string): string | null {
   return v;
 }
 
-/** Checks a media folder reference: the id of a folder of the project's media library. */
-export function checkMediaFolder(v: unknown, path: string, refs: Refs): string {
-  if (typeof v !== "string" || v.length === 0 || v.length > 64) badField(path, `${path} must be a media folder id of 1 to 64 characters`);
-  if (!refs.mediaFolder(v)) badField(path, `${path} names no media folder of this project: "${v}"`);
-  return v;
+/**
+ * Checks a media folder reference: the id of a folder of the project's media library. A refusal
+ * names the property in `field` and the node in `path` (decisions.md 10: "path names the node").
+ */
+export function checkMediaFolder(v: unknown, field: string, refs: Refs, node = field): string {
+  const refuse = (message: string): never => fail("invalid_body", { message, param: field, extra: { field, path: node } });
+  if (typeof v !== "string" || v.length === 0 || v.length > 64) refuse(`${field} must be a media folder id of 1 to 64 characters`);
+  if (!refs.mediaFolder(v as string)) refuse(`${field} names no media folder of this project: "${v}"`);
+  return v as string;
 }
 
 /** Resolves a model reference of a document. */
@@ -108,7 +112,7 @@ function parseNode(raw: unknown, path: string, refs: Refs, depth: number, counte
     case "entry":
       return { id, type: "entry", ref: checkEntryRef(raw.entry, `${path}.entry`, refs) };
     default:
-      return { id, type: "media_folder", ref: checkMediaFolder(raw.media_folder, `${path}.media_folder`, refs) };
+      return { id, type: "media_folder", ref: checkMediaFolder(raw.media_folder, `${path}.media_folder`, refs, path) };
   }
 }
 

@@ -12,6 +12,7 @@ import { benchWebhooks } from "./bench/webhooks.ts";
 import { benchMedia } from "./bench/media.ts";
 import { benchMediaStatements } from "./bench/media-statements.ts";
 import { benchAdmin } from "./bench/admin.ts";
+import { benchCors } from "./bench/cors.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
+  cors: { about: "a cached production read with an Origin header (CORS headers on the answer) against the same read without", run: figures(benchCors) },
   graphql: {
     about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models",
     run: figures(benchGraphql),

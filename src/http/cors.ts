@@ -34,7 +34,21 @@ const MAX_AGE = "600";
  * malformed get no CORS headers: a browser then lets no page read the answer.
  */
 export function corsOrigin(header: string | null): string | null {
-  if (header === null || header.length > 300 || !/^https?:\/\/[^/?#@\s]+$/i.test(header)) return null;
+  if (header === null) return null;
+  // A site sends the same few origins on every read: their verdicts are kept, so the hot path
+  // parses no URL. The map is bounded; past it, it starts over.
+  const known = verdicts.get(header);
+  if (known !== undefined) return known;
+  const v = judge(header);
+  if (verdicts.size >= 1024) verdicts.clear();
+  verdicts.set(header, v);
+  return v;
+}
+
+const verdicts = new Map<string, string | null>();
+
+function judge(header: string): string | null {
+  if (header.length > 300 || !/^https?:\/\/[^/?#@\s]+$/i.test(header)) return null;
   let u: URL;
   try {
     u = new URL(header);

@@ -26,6 +26,9 @@ beforeAll(async () => {
     await v2(env, "POST", `/v2/model-instances/${e.id}/publish`);
     if (title === "Alpha") entryId = e.id;
   }
+  // docs/snippets/read-rest.ts reads the demo's post model; this entry is its newest.
+  const post = await v2(env, "POST", "/v2/model-instances", { model: "post", data: { title: "From the docs", slug: "from-the-docs" } });
+  await v2(env, "POST", `/v2/model-instances/${post.id}/publish`);
   key = (await v2(env, "POST", "/v2/tenants/api-keys", { scopes: ["instance:read"], name: "site" })).apiKey;
   const b = await v2(env, "POST", "/v2/tenants/api-keys", { scopes: ["instance:read"], name: "elsewhere" });
   await v2(env, "PATCH", `/v2/tenants/api-keys/${b.id}/allowed-origins`, { allowedOrigins: ["https://elsewhere.example"] });
@@ -131,6 +134,33 @@ describe("a page on another origin, web security on", () => {
       v2: "TypeError",
       customHeader: "TypeError",
     });
+  });
+});
+
+describe("docs/site-builders.md in a page", () => {
+  test("read-rest.ts runs as written in a page on another origin", async () => {
+    const source = await Bun.file(new URL("../../docs/snippets/read-rest.ts", import.meta.url)).text();
+    const js = new Bun.Transpiler({ loader: "ts" }).transformSync(source);
+    const page = await env.page();
+    await page.goto(`${site.url.origin}/`);
+    // The snippet as a module; its exports are handed to the test through window.
+    await page.addScriptTag({ type: "module", content: `${js}\nwindow.snippet = { readPosts, readPost };`.replace(/^export /gm, "") });
+    await page.waitForFunction(() => "snippet" in window);
+    const r = await page.evaluate(
+      async ({ api, key }) => {
+        const s = (
+          window as unknown as { snippet: { readPosts(a: string, k: string): Promise<{ posts: { title: string; slug: string }[]; next: string | null }> } }
+        ).snippet;
+        const { posts, next } = await s.readPosts(api, key);
+        return { titles: posts.map((p) => [p.title, p.slug]), next };
+      },
+      { api: env.origin, key },
+    );
+    // The same function run by the test itself, as a server would, reads the same page.
+    const { readPosts } = await import("../../docs/snippets/read-rest.ts");
+    const here = await readPosts(env.origin, key);
+    expect(r).toEqual({ titles: here.posts.map((p) => [p.title, p.slug]), next: here.next });
+    expect(r.titles[0]).toEqual(["From the docs", "from-the-docs"]);
   });
 });
 

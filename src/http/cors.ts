@@ -34,21 +34,7 @@ const MAX_AGE = "600";
  * malformed get no CORS headers: a browser then lets no page read the answer.
  */
 export function corsOrigin(header: string | null): string | null {
-  if (header === null) return null;
-  // A site sends the same few origins on every read: their verdicts are kept, so the hot path
-  // parses no URL. The map is bounded; past it, it starts over.
-  const known = verdicts.get(header);
-  if (known !== undefined) return known;
-  const v = judge(header);
-  if (verdicts.size >= 1024) verdicts.clear();
-  verdicts.set(header, v);
-  return v;
-}
-
-const verdicts = new Map<string, string | null>();
-
-function judge(header: string): string | null {
-  if (header.length > 300 || !/^https?:\/\/[^/?#@\s]+$/i.test(header)) return null;
+  if (header === null || header.length > 300 || !/^https?:\/\/[^/?#@\s]+$/i.test(header)) return null;
   let u: URL;
   try {
     u = new URL(header);
@@ -57,6 +43,24 @@ function judge(header: string): string | null {
   }
   // The URL parser lower-cases and drops a default port; a browser sends the origin that way already.
   return u.origin === header.toLowerCase() || u.origin === header ? header : null;
+}
+
+/**
+ * corsOrigin with its verdicts kept: a site sends the same few origins on every read, so the hot
+ * path parses no URL. One per app; bounded, it starts over past 1,024 origins.
+ */
+export class CorsOrigins {
+  private readonly verdicts = new Map<string, string | null>();
+
+  of(header: string | null): string | null {
+    if (header === null) return null;
+    const known = this.verdicts.get(header);
+    if (known !== undefined) return known;
+    const v = corsOrigin(header);
+    if (this.verdicts.size >= 1024) this.verdicts.clear();
+    this.verdicts.set(header, v);
+    return v;
+  }
 }
 
 /** The headers that let a page on `origin` read an /api answer. */

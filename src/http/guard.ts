@@ -15,7 +15,7 @@ import { LATEST_VERSION } from "../domain/versions.ts";
 import { requestObserver, statusOf } from "./observe.ts";
 import { errorJson, refusalBody } from "../graphql/refusal-json.ts";
 import { graphqlContentType } from "./api/graphql-media.ts";
-import { apiAllow, apiCorsHeaders, apiPreflight, corsOrigin, managementCorsHeaders, managementPreflight } from "./cors.ts";
+import { apiAllow, apiCorsHeaders, apiPreflight, CorsOrigins, managementCorsHeaders, managementPreflight } from "./cors.ts";
 
 /** URL plus headers past this many bytes answer a bare 431, as the HTTP server does on a socket. */
 export const MAX_HEAD_BYTES = 16 * 1024;
@@ -66,7 +66,7 @@ export function errorResponse(s: Services, request: Request, err: AppError): Res
 }
 
 /** The refusal of a request before routing, or undefined to let it through. */
-function preRouting(s: Services, request: Request, set: { headers: Record<string, string | number> }): Response | undefined {
+function preRouting(s: Services, request: Request, set: { headers: Record<string, string | number> }, origins: CorsOrigins): Response | undefined {
   const config = s.config;
   const url = s.requests.of(request).url;
   if (headBytes(request, url) > MAX_HEAD_BYTES) return new Response(null, { status: 431 });
@@ -80,7 +80,7 @@ function preRouting(s: Services, request: Request, set: { headers: Record<string
     // Every /api answer to a page, errors included, is readable by it (decisions.md 12); the
     // routes' own Vary lists name Origin too.
     const info = s.requests.of(request);
-    const origin = corsOrigin(request.headers.get("origin"));
+    const origin = origins.of(request.headers.get("origin"));
     if (origin !== null) Object.assign(info.headers, apiCorsHeaders(origin), { vary: "Origin" });
     const method = request.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !(method === "POST" && url.pathname === "/api/graphql")) {
@@ -94,7 +94,7 @@ function preRouting(s: Services, request: Request, set: { headers: Record<string
     if (method === "OPTIONS") return apiPreflight(url.pathname, origin);
   } else if (url.pathname.startsWith("/v2/")) {
     if (config.readHosts.includes(host)) return errorResponse(s, request, new AppError("route_not_found"));
-    const origin = config.managementOrigins.length ? corsOrigin(request.headers.get("origin")) : null;
+    const origin = config.managementOrigins.length ? origins.of(request.headers.get("origin")) : null;
     if (origin !== null && config.managementOrigins.includes(origin)) {
       if (request.method === "OPTIONS") return managementPreflight(origin);
       Object.assign(set.headers, managementCorsHeaders(origin));
@@ -107,13 +107,14 @@ function preRouting(s: Services, request: Request, set: { headers: Record<string
 export function guardedApp(s: Services) {
   // The request log line and request metrics; pre-routing refusals never reach onAfterResponse.
   const observe = requestObserver(s.log, s.metrics, (r) => s.requests.of(r));
+  const origins = new CorsOrigins();
   return (
     new Elysia()
       // Destructure `request` and `set` only: Elysia reads a hook's parameters to decide what to
       // parse, and a hook that takes the whole context makes it parse every body before the routes
       // read it. Headers put in `set` go on every answer, error answers included.
       .onRequest(({ request, set }) => {
-        const res = preRouting(s, request, set as { headers: Record<string, string | number> });
+        const res = preRouting(s, request, set as { headers: Record<string, string | number> }, origins);
         if (res) observe(request, undefined, res.status);
         return res;
       })

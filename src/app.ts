@@ -2,7 +2,7 @@
 // The services hold every piece of state; the guard is the root of the HTTP app; each feature
 // module adds its routes, jobs and event subscribers (src/features/index.ts lists them).
 import type { Config } from "./config.ts";
-import { createServices, type ServiceDeps } from "./services.ts";
+import { createServices, type ServiceDeps } from "./wire.ts";
 import { JobTable } from "./infra/jobs.ts";
 import { Replication } from "./infra/replication.ts";
 import { dataFiles } from "./storage/files.ts";

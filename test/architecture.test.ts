@@ -9,8 +9,10 @@ import { Glob } from "bun";
 import { ROOT } from "./spawn.ts";
 
 const SRC = join(ROOT, "src");
+const ADMIN = join(ROOT, "admin", "src");
 const files = [...new Glob("**/*.ts").scanSync(SRC)].filter((f) => !f.endsWith(".test.ts")).map((f) => join(SRC, f));
-const source = new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
+const adminFiles = [...new Glob("**/*.{ts,tsx}").scanSync(ADMIN)].filter((f) => !f.endsWith(".test.ts")).map((f) => join(ADMIN, f));
+const source = new Map([...files, ...adminFiles].map((f) => [f, readFileSync(f, "utf8")]));
 const rel = (f: string) => relative(ROOT, f);
 
 /** The run-time imports of a file: relative paths whose import brings at least one value. */
@@ -37,7 +39,8 @@ function closure(file: string): Set<string> {
 }
 
 describe("the shape of the code", () => {
-  test("no import cycle at run time", () => {
+  /** The run-time import cycles among `list`. */
+  function cyclesOf(list: string[]): string[] {
     const state = new Map<string, "open" | "done">();
     const cycles: string[] = [];
     const stack: string[] = [];
@@ -52,8 +55,26 @@ describe("the shape of the code", () => {
       stack.pop();
       state.set(f, "done");
     };
-    for (const f of files) if (!state.has(f)) visit(f);
-    expect(cycles).toEqual([]);
+    for (const f of list) if (!state.has(f)) visit(f);
+    return cycles;
+  }
+
+  test("no import cycle at run time, in src/ or in the admin app", () => {
+    expect(cyclesOf(files)).toEqual([]);
+    expect(adminFiles.length).toBeGreaterThan(50);
+    expect(cyclesOf(adminFiles)).toEqual([]);
+  });
+
+  test("no domain module imports http/; services.ts loads nothing at run time (wire.ts builds the services)", () => {
+    const domain = files.filter((f) => f.startsWith(join(SRC, "domain")));
+    const toHttp = domain.flatMap((f) =>
+      [...source.get(f)!.matchAll(/^import [^;]*? from "(\.[^"]+)";/gms)]
+        .map((m) => resolve(dirname(f), m[1]!))
+        .filter((g) => g.startsWith(join(SRC, "http")))
+        .map((g) => `${rel(f)} -> ${rel(g)}`),
+    );
+    expect(toHttp).toEqual([]);
+    expect(runtimeImports(join(SRC, "services.ts")).map(rel)).toEqual([]);
   });
 
   test("a read worker loads nothing of the write side", () => {

@@ -5,6 +5,7 @@ import { type EntrySort, type EntryStatus, KIND_WORDS, type MediaKind } from "./
 import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
+import type { SCREENS } from "./screens/shell/screens.ts";
 import { Home } from "./screens/home/home.tsx";
 import { EntryList } from "./screens/entries/entry-list.tsx";
 
@@ -66,17 +67,6 @@ export const entryRoute = createRoute({
   path: "content/$model/$entryId",
   component: lazyRouteComponent(() => import("./screens/entry/entry-screen.tsx"), "EntryScreen"),
 });
-
-/** The screens reached from the rail's foot, in the order of its links. */
-const SCREENS = [
-  ["models", "Models"],
-  ["workspaces", "Workspaces"],
-  ["media", "Media"],
-  ["keys", "API keys"],
-  ["webhooks", "Webhooks"],
-  ["people", "People"],
-  ["settings", "Settings"],
-] as const;
 
 /** The screens without filters in the URL (issue 14), each its own chunk loaded when first opened. */
 const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media">, RouteComponent> = {
@@ -233,6 +223,3 @@ declare module "@tanstack/react-router" {
     router: typeof router;
   }
 }
-
-/** The links of the rail's foot: path and the word on the link (decisions.md 11). */
-export const SCREEN_LINKS = [["scheduled", "Scheduled"] as const, ...SCREENS];

@@ -1,5 +1,5 @@
 // The screens a person's role may open from the rail and the command palette.
-import { SCREEN_LINKS } from "../../router.tsx";
+import { SCREEN_LINKS } from "./screens.ts";
 import { canIntegrate } from "../../ui/refusal.tsx";
 
 /** The rail's screen links for `role`: keys and webhooks only for owners, admins and developers (decisions.md 2). */

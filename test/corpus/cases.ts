@@ -166,7 +166,7 @@ export function restCases(f: Fixture): Case[] {
       { not: { title: "Alpha" } },
       { or: [{ and: [{ price: { gt: 1 } }] }, { not: { onSale: true } }] },
     ];
-    wheres.forEach((x, i) => get(`${key} where #${i} ${JSON.stringify(x)}`, `/api/entries/item?${w(x)}&select=title&sort=title`, key));
+    for (const [i, x] of wheres.entries()) get(`${key} where #${i} ${JSON.stringify(x)}`, `/api/entries/item?${w(x)}&select=title&sort=title`, key);
     get(`${key} before=end`, "/api/entries/item?before=end&limit=2&select=title", key);
     for (const sel of ["name", "*", "name,mentor(name,mentor(name))", "$id,$status,rank"])
       get(`${key} author select ${sel}`, `/api/entries/author?select=${enc(sel)}`, key);
@@ -294,16 +294,16 @@ export function graphqlCases(f: Fixture): Case[] {
       "{ meta: { exists: true } }",
       "{ extras: { null: true } }",
     ];
-    filters.forEach((fl, i) => q(`${key} filter #${i} ${fl}`, `{ item(filter: ${fl}, sort: [title_ASC]) { nodes { title } } }`, key));
+    for (const [i, fl] of filters.entries()) q(`${key} filter #${i} ${fl}`, `{ item(filter: ${fl}, sort: [title_ASC]) { nodes { title } } }`, key);
     // The same filters as GET, and through a variable (typed input coerced by graphql-js).
-    filters.forEach((fl, i) =>
-      g(`${key} filter #${i} ${fl}`, `{ item(filter: ${fl}, sort: [title_ASC], first: 5) { nodes { title price } totalCount } }`, key),
-    );
-    filters.forEach((fl, i) =>
+    for (const [i, fl] of filters.entries()) {
+      g(`${key} filter #${i} ${fl}`, `{ item(filter: ${fl}, sort: [title_ASC], first: 5) { nodes { title price } totalCount } }`, key);
+    }
+    for (const [i, fl] of filters.entries()) {
       q(`${key} filter var #${i} ${fl}`, "query($f: ItemFilter) { item(filter: $f, sort: [price_DESC]) { nodes { title } } }", key, {
         f: Function(`return (${fl.replace(/\b(published)\b/, '"published"')})`)(),
-      }),
-    );
+      });
+    }
     // Nested relation pages: first, after, sort, and under a single entry.
     for (const args of ["(first: 1)", "(first: 2)", "(first: 2, sort: name_DESC)", "(sort: rank_ASC)", "(first: 0)"]) {
       q(

@@ -10,7 +10,6 @@ import { VariantService } from "../../src/domain/media/variants.ts";
 import { ManualClock } from "../../src/infra/clock.ts";
 import { openLocalStore } from "../../src/infra/media-store/local.ts";
 import type { MediaStore } from "../../src/infra/media-store/types.ts";
-import { QueueFull, Semaphore } from "../../src/infra/semaphore.ts";
 import { VariantCache } from "../../src/infra/variant-cache.ts";
 import { jpeg1600, tempDir } from "./fixtures.ts";
 
@@ -28,6 +27,8 @@ beforeAll(async () => {
     kind: "image",
     mimeType: "image/jpeg",
     size: photo.byteLength,
+    width: 800,
+    height: 533,
     checksum: new Bun.CryptoHasher("sha256").update(photo).digest("hex"),
     focalPoint: null,
     storageKey: "proj/photo",
@@ -91,21 +92,22 @@ describe("VariantService", () => {
     expect(svc.renders).toBe(4);
   });
 
-  test("renders past the semaphore's queue answer 429 at once", async () => {
+  test("renders past the queue's bound answer 429 at once", async () => {
     const cache = await VariantCache.open(join(tmp.dir, "v-queue"), 50_000_000);
-    const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, concurrency: 1, maxQueue: 1 });
-    const first = svc.get(media, store, t("w=201"), "a");
-    const second = svc.get(media, store, t("w=202"), "b");
-    const err = await refusal(() => svc.get(media, store, t("w=203"), "c"));
+    const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, concurrency: 2, maxQueue: 1 });
+    const running = [svc.get(media, store, t("w=201"), "a"), svc.get(media, store, t("w=202"), "b")];
+    const waiting = svc.get(media, store, t("w=203"), "c");
+    const err = await refusal(() => svc.get(media, store, t("w=204"), "d"));
     expect(err.status).toBe(429);
+    expect(err.headers).toEqual({ "retry-after": "1" });
     expect(v2Body(err)).toEqual({ error: "The server is busy making other image variants.", code: "transform_rate_limited" });
-    await Promise.all([first, second]);
-    expect(svc.renders).toBe(2);
+    await Promise.all([...running, waiting]);
+    expect(svc.renders).toBe(3);
   });
 
-  test("the semaphore defaults to the CPU count", async () => {
+  test("the queue has a slot per core, at least 2", async () => {
     const svc = new VariantService({ cache: await VariantCache.open(join(tmp.dir, "v-cpu"), 1000), clock: new ManualClock(0), maxPixels: 1e8 });
-    expect(svc.semaphore.size).toBe(navigator.hardwareConcurrency);
+    expect(svc.queue.slots).toBe(Math.max(2, navigator.hardwareConcurrency));
   });
 
   test("a variant larger than the whole cache is sent from memory and not kept", async () => {
@@ -156,32 +158,5 @@ describe("VariantCache", () => {
     expect(again.get("m2/y")).toBeUndefined();
     expect(existsSync(join(dir, "m2"))).toBe(false);
     expect(again.bytes).toBe(10);
-  });
-});
-
-/** Lets every queued callback run once (an event-loop turn, not a wait for time). */
-const turn = () => new Promise<void>((r) => setImmediate(r));
-
-describe("Semaphore", () => {
-  test("runs at most `size` tasks at once and refuses past the queue", async () => {
-    const sem = new Semaphore(2, 3);
-    let peak = 0;
-    const gates: (() => void)[] = [];
-    const task = () =>
-      sem.run(async () => {
-        peak = Math.max(peak, sem.running);
-        await new Promise<void>((r) => gates.push(r));
-      });
-    const runs = [task(), task(), task(), task(), task()];
-    await turn();
-    expect([sem.running, sem.waiting]).toEqual([2, 3]);
-    await expect(task()).rejects.toBeInstanceOf(QueueFull);
-    while (gates.length || sem.running) {
-      gates.shift()?.();
-      await turn();
-    }
-    await Promise.all(runs);
-    expect(peak).toBe(2);
-    expect([sem.running, sem.waiting]).toEqual([0, 0]);
   });
 });

@@ -1,9 +1,9 @@
 // Image variants on demand (decisions.md section 10): each variant is made once and kept in the
 // bounded disk cache. Concurrent requests for the same new variant share one render
-// (single-flight). Each client may start only so many new renders (a token bucket), and renders
-// run in the render queue (infra/render-queue.ts), which is fair between clients, keeps renders
-// within the decode budget, and answers 429 with an honest Retry-After when the render would wait
-// more than a few seconds.
+// (single-flight). A new variant is charged by its cost, the source's pixels (issue 24): against
+// its client's token bucket (one token per 12 megapixels of source), and in the render queue
+// (infra/render-queue.ts), which is fair between clients, keeps renders within the decode budget,
+// and answers 429 with an honest Retry-After when the render would wait more than a few seconds.
 // Cached variants and requests joining a render in flight are never limited.
 import { LRUCache } from "lru-cache";
 import { availableParallelism } from "node:os";
@@ -17,6 +17,9 @@ import { renderVariant } from "./render.ts";
 import { loadSharp } from "./sharp.ts";
 import { type ResolvedTransform, variantKey } from "./transform.ts";
 import type { ServableMedia } from "./types.ts";
+
+/** A new variant costs one token of its client's bucket per this many source pixels (a 12 MP photo: one). */
+export const TOKEN_PIXELS = 12_000_000;
 
 /** How variants are made and limited. */
 export interface VariantServiceOptions {
@@ -77,9 +80,10 @@ export class VariantService {
     return b;
   }
 
-  /** The tokens a new variant costs: one. */
-  tokensOf(_media: ServableMedia): number {
-    return 1;
+  /** The tokens a new variant of `media` costs: one per TOKEN_PIXELS of source, at most a whole burst. */
+  tokensOf(media: ServableMedia): number {
+    const pixels = (media.width ?? 0) * (media.height ?? 0);
+    return Math.min(this.per.burst, Math.max(1, Math.ceil(pixels / TOKEN_PIXELS)));
   }
 
   /** The cache key of a variant: the media id (so its variants drop together), its checksum and the variant. */

@@ -178,7 +178,7 @@ export const CATALOGUE = {
   image_too_complex: e(
     400,
     "The SVG would draw more than the server allows.",
-    "Flatten repeated <use> references, or export the drawing as PNG or WebP. The limits: 50,000 elements once references are followed, 4 megapixels of embedded raster images, no XML entities.",
+    "Flatten repeated <use> references or simplify paths, or export the drawing as PNG or WebP. The limits: 50,000 elements and 1,000,000 path points once references are followed, 4 megapixels of embedded raster images, no XML entities.",
   ),
   image_unreadable: e(400, "The file is marked as an image but cannot be decoded.", "Export the image again from its editor and upload the new file."),
   invalid_transform: e(

@@ -14,7 +14,7 @@ export function tempDataDir(): { dir: string; remove(): void } {
 
 /**
  * The environment of a child: the parent's, minus every Capa setting, plus `over`. Like `npm start`
- * and the Docker image, it caps glibc's malloc arenas at 2 (docs/performance.md, "decode memory"),
+ * and the Docker image, it caps glibc's malloc arenas at 2 (docs/performance.md, "Image decodes under a budget"),
  * unless the parent sets its own value.
  */
 export function childEnv(over: Record<string, string>): Record<string, string> {

@@ -251,6 +251,15 @@ describe("SVGs that would cost too much to draw: 400 image_too_complex within 1 
       4000000,
     ],
     [
+      "a path of 1,000 points drawn 1,001 times through <use> (few elements, a million points)",
+      () => {
+        const d = `M0 0 ${Array.from({ length: 999 }, (_, i) => `L${i % 100} ${(i * 7) % 100}`).join(" ")}`;
+        return `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><path id="p" d="${d}"/></defs>${'<use href="#p"/>'.repeat(1001)}</svg>`;
+      },
+      'File part 1 ("f") would draw more than 1000000 path points once its references are followed.',
+      1000000,
+    ],
+    [
       "XML entities (a billion laughs)",
       () =>
         `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>`,

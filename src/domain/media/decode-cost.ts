@@ -2,7 +2,7 @@
 // rows and hold little whatever the size (baseline JPEG, which also shrinks on load; plain PNG;
 // still WebP); others hold the whole frame before the first row comes out. The figures are what
 // one decode of a 10,000 x 10,000 image grew a fresh process's RSS by (sharp 0.35, libvips 8.18,
-// Bun 1.4, linux/x64; docs/performance.md, "decode memory"), rounded up:
+// Bun 1.4, linux/x64; docs/performance.md, "Image decodes under a budget"), rounded up:
 //   GIF 440 MB (the decoder renders whole RGBA frames), animated WebP 467 MB (every frame is
 //   composed on the whole canvas), AVIF 1,842 MB (libheif's planes plus the RGB copy), progressive
 //   JPEG with 4:2:0 chroma 306 MB (the coefficients of every block, kept for the last scan),
@@ -30,6 +30,8 @@ export interface ImageFacts {
   /** Upright (EXIF orientation applied). */
   width: number;
   height: number;
+  /** The width of the rows as stored (before orientation), which the working set grows with. */
+  rowWidth: number;
   /** Frames or pages (1 for a still image). */
   pages: number;
   /** A progressive JPEG or an interlaced PNG. */
@@ -51,6 +53,7 @@ export function factsOf(meta: Metadata): ImageFacts | null {
     format: meta.format ?? "unknown",
     width,
     height,
+    rowWidth: meta.width ?? width,
     pages: meta.pages ?? 1,
     progressive: meta.isProgressive === true,
     channels: meta.channels ?? 4,
@@ -67,7 +70,8 @@ export function frameBytesPerPixel(f: ImageFacts): number {
     case "webp":
       return f.pages > 1 ? 4.8 : 0;
     case "heif":
-      return 19;
+      // Measured for 8 bits; deeper samples are taken to double it.
+      return 19 * f.bytesPerSample;
     case "jpeg":
       // Two bytes per coefficient: 3 per pixel with 4:2:0 chroma, 2 per channel without subsampling.
       if (!f.progressive) return 0;
@@ -82,9 +86,13 @@ export function frameBytesPerPixel(f: ImageFacts): number {
   }
 }
 
-/** The most a decode of a file of this MIME type can hold per pixel, before its header is read. */
+/**
+ * The most a decode of a file of this MIME type can hold per pixel, before its header is read:
+ * the largest frameBytesPerPixel of the type (16-bit AVIF; CMYK progressive JPEG; 16-bit RGBA
+ * interlaced PNG; 32-bit float RGBA TIFF, which also covers any other type).
+ */
 export function worstBytesPerPixel(mimeType: string): number {
-  return ({ "image/gif": 4.5, "image/webp": 4.8, "image/avif": 19 } as Record<string, number>)[mimeType] ?? 8.8;
+  return ({ "image/gif": 4.5, "image/webp": 4.8, "image/avif": 38, "image/jpeg": 8.8, "image/png": 8.8 } as Record<string, number>)[mimeType] ?? 17.6;
 }
 
 /** The whole frame a decode of these facts holds (0 when it streams rows). */
@@ -94,7 +102,7 @@ export function frameBytes(f: ImageFacts): number {
 
 /** Memory of a decode of these facts at full size: the whole frame, if one is held, and the working set. */
 export function decodeBytes(f: ImageFacts): number {
-  return workingBytes(f.width) + frameBytes(f);
+  return workingBytes(f.rowWidth) + frameBytes(f);
 }
 
 // Bytes per output pixel the encoders held at 4096 x 4096 (AVIF 377 MB at effort 2, JPEG 146,
@@ -115,10 +123,11 @@ export function renderBytes(f: ImageFacts, t: ResolvedTransform): number {
   return decodeBytes(f) + Math.ceil(outputPixels(f.width, f.height, t) * OUTPUT_BYTES_PER_PIXEL[t.format]);
 }
 
-/** The most a render of `t` of a `mimeType` file of `pixels` can hold, for the queue before the header is read. */
+/** The most a render of `t` of a `mimeType` file of `width` x `height` can hold: what the queue reserves before the header is read. */
 export function worstRenderBytes(mimeType: string, width: number, height: number, t: ResolvedTransform): number {
   const frame = Math.ceil(width * height * worstBytesPerPixel(mimeType));
-  return workingBytes(width) + frame + Math.ceil(outputPixels(width, height, t) * OUTPUT_BYTES_PER_PIXEL[t.format]);
+  // The record's size is upright: the rows as stored may be either side.
+  return workingBytes(Math.max(width, height)) + frame + Math.ceil(outputPixels(width, height, t) * OUTPUT_BYTES_PER_PIXEL[t.format]);
 }
 
 const FORMAT_NAMES: Record<string, string> = { gif: "GIF", webp: "animated WebP", heif: "AVIF", jpeg: "progressive JPEG", png: "interlaced PNG", tiff: "TIFF" };
@@ -132,7 +141,7 @@ export function checkDecode(f: ImageFacts, limitBytes: number, label: string): v
   const need = decodeBytes(f);
   if (need <= limitBytes) return;
   const perPixel = frameBytesPerPixel(f);
-  const limit = Math.max(0, Math.floor((limitBytes - workingBytes(f.width)) / perPixel));
+  const limit = Math.max(0, Math.floor((limitBytes - workingBytes(f.rowWidth)) / perPixel));
   const name = FORMAT_NAMES[f.format] ?? f.format.toUpperCase();
   throw new AppError("image_too_large", {
     message:

@@ -26,6 +26,8 @@ export const DEFAULT_MAX_PIXELS = 100_000_000;
 const THUMB_SIDE = 100;
 /** SVGs larger than this are stored without dimensions rather than read into memory. */
 const MAX_SVG_PROBE_BYTES = 10 * 1024 * 1024;
+/** What librsvg holds per byte of an SVG while it reads and draws it (measured 15 to 17; docs/performance.md). */
+const SVG_DOM_FACTOR = 20;
 /** The largest whole frame a placeholder is decoded from (a GIF of 3.7 megapixels; JPEG and PNG mostly stream). */
 export const PLACEHOLDER_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -70,8 +72,10 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: ProbeOptio
     });
   const sharp = await loadSharp();
   const kind = sniffed.mimeType;
-  // The header (and an SVG's guard) as a small job: nothing is decoded yet, so nothing is large.
-  const facts = await opts.queue.run({ client: opts.client, pixels: 0, bytes: HEADER_BYTES, kind: `probe:${kind}` }, async () => {
+  // librsvg holds the whole document, about 17 times the file's size (a 6.4 MB drawing: 111 MB).
+  const dom = typeof input === "string" ? 0 : input.byteLength * SVG_DOM_FACTOR;
+  // The header (and an SVG's guard) first: no pixel is decoded yet.
+  const facts = await opts.queue.run({ client: opts.client, pixels: 0, bytes: HEADER_BYTES + dom, kind: `probe:${kind}` }, async () => {
     if (typeof input !== "string" && kind === "image/svg+xml") await guardSvg(input.toString("utf8"), label);
     const meta = await sharp(input, { limitInputPixels: false })
       .metadata()
@@ -81,13 +85,13 @@ export async function probeFile(path: string, sniffed: Sniffed, opts: ProbeOptio
   if (facts === null) throw unreadable();
   if (facts.width * facts.height > opts.maxPixels) throw tooLarge(label, facts.width, facts.height, opts.maxPixels);
   checkDecode(facts, opts.queue.decodeLimit, label);
-  return { width: facts.width, height: facts.height, duration: null, placeholder: await placeholder(input, facts, opts, unreadable) };
+  return { width: facts.width, height: facts.height, duration: null, placeholder: await placeholder(input, facts, opts, dom, unreadable) };
 }
 
 /** A ThumbHash from an RGBA copy of at most 100 x 100, or null when the decode would hold too large a frame. */
-async function placeholder(input: string | Buffer, facts: ImageFacts, opts: ProbeOptions, unreadable: () => AppError): Promise<string | null> {
+async function placeholder(input: string | Buffer, facts: ImageFacts, opts: ProbeOptions, dom: number, unreadable: () => AppError): Promise<string | null> {
   if (frameBytes(facts) > PLACEHOLDER_FRAME_BYTES) return null;
-  const bytes = decodeBytes(facts);
+  const bytes = decodeBytes(facts) + dom;
   const sharp = await loadSharp();
   const pixels = facts.width * facts.height;
   try {

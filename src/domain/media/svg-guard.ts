@@ -3,7 +3,8 @@
 // rectangles from 2 KB (librsvg stops at 500,000 drawn elements, after 3 to 6 s of CPU), and an
 // <image> with a data: URL holds a PNG that decodes to 1.2 GB. So the text is read here first
 // (a few milliseconds for a large drawing): every element counts once, and once more each time a
-// reference (href="#id", url(#id), markers on each vertex) draws it again; embedded SVGs are read
+// reference (href="#id", url(#id), markers on each vertex) draws it again, and so do the points
+// of its path (a drawing of few elements can still take seconds); embedded SVGs are read
 // the same way and embedded rasters are charged their declared pixels. XML entities are refused
 // outright (the "billion laughs" of XML).
 import { AppError } from "../../errors.ts";
@@ -12,6 +13,8 @@ import { loadSharp } from "./sharp.ts";
 
 /** Elements an SVG may draw, references followed (the bomb of 10^5 took 0.7 s to draw at 100 x 100). */
 export const MAX_SVG_ELEMENTS = 50_000;
+/** Path points an SVG may draw, references followed (2,000,000 took 2.4 s to draw at 100 x 100). */
+export const MAX_SVG_VERTICES = 1_000_000;
 /** Pixels the raster images embedded in an SVG may declare together (they decode at about 12 bytes a pixel). */
 export const MAX_SVG_EMBEDDED_PIXELS = 4_000_000;
 /** How deep references may chain, and SVGs nest in data: URLs. */
@@ -40,12 +43,13 @@ function refused(label: string, message: string, limit: number): AppError {
 /** What an SVG draws, counted: the elements with references followed, and the embedded raster pixels. */
 interface Tally {
   elements: number;
+  vertices: number;
   rasterPixels: number;
 }
 
 /** Throws image_too_complex when drawing the SVG `text` would pass a limit; otherwise returns. */
 export async function guardSvg(text: string, label: string): Promise<void> {
-  const tally: Tally = { elements: 0, rasterPixels: 0 };
+  const tally: Tally = { elements: 0, vertices: 0, rasterPixels: 0 };
   await countSvg(text, label, tally, 0);
 }
 
@@ -81,37 +85,44 @@ async function countSvg(text: string, label: string, tally: Tally, nesting: numb
     if (m[3] !== "/") stack.push(index);
   }
 
-  // Drawn elements per element, references followed; memoised, saturating past the limit, and a
-  // reference back into its own chain (librsvg refuses those) adds nothing.
-  const cost = new Map<number, number>();
-  const visiting = new Set<number>();
-  const cap = MAX_SVG_ELEMENTS + 1;
-  const drawn = (i: number, depth: number): number => {
-    const known = cost.get(i);
-    if (known !== undefined) return known;
-    if (visiting.has(i)) return 0;
-    if (depth > MAX_CHAIN) throw refused(label, `chains references more than ${MAX_CHAIN} deep.`, MAX_CHAIN);
-    visiting.add(i);
-    const el = elements[i]!;
-    let n = 1;
-    for (const c of el.children) n = Math.min(cap, n + drawn(c, depth + 1));
-    for (const r of el.refs) {
-      const target = ids.get(r);
-      if (target !== undefined) n = Math.min(cap, n + drawn(target, depth + 1));
-    }
-    for (const r of el.markers) {
-      const target = ids.get(r);
-      if (target !== undefined) n = Math.min(cap, n + Math.max(1, el.vertices) * drawn(target, depth + 1));
-    }
-    visiting.delete(i);
-    cost.set(i, n);
-    return n;
+  // What each element draws, references followed: memoised, saturating past the limit, and a
+  // reference back into its own chain (librsvg refuses those) adds nothing. Counted twice: in
+  // elements (each counts 1) and in path vertices (what drawing costs when elements are few).
+  const count = (own: (el: Element) => number, cap: number): number => {
+    const memo = new Map<number, number>();
+    const visiting = new Set<number>();
+    const drawn = (i: number, depth: number): number => {
+      const known = memo.get(i);
+      if (known !== undefined) return known;
+      if (visiting.has(i)) return 0;
+      if (depth > MAX_CHAIN) throw refused(label, `chains references more than ${MAX_CHAIN} deep.`, MAX_CHAIN);
+      visiting.add(i);
+      const el = elements[i]!;
+      let n = Math.min(cap, own(el));
+      for (const c of el.children) n = Math.min(cap, n + drawn(c, depth + 1));
+      for (const r of el.refs) {
+        const target = ids.get(r);
+        if (target !== undefined) n = Math.min(cap, n + drawn(target, depth + 1));
+      }
+      for (const r of el.markers) {
+        const target = ids.get(r);
+        if (target !== undefined) n = Math.min(cap, n + Math.max(1, el.vertices) * drawn(target, depth + 1));
+      }
+      visiting.delete(i);
+      memo.set(i, n);
+      return n;
+    };
+    // Warmed up from the last element back, so children are known before their parents and the
+    // recursion stays shallow however long the file.
+    for (let i = elements.length - 1; i >= 0; i--) drawn(i, 0);
+    return elements.length > 0 ? drawn(0, 0) : 0;
   };
-  // Iterative warm-up from the leaves keeps the recursion shallow for long flat files.
-  for (let i = elements.length - 1; i >= 0; i--) drawn(i, 0);
-  tally.elements = Math.min(cap, tally.elements + (elements.length > 0 ? drawn(0, 0) : 0));
+  tally.elements = Math.min(MAX_SVG_ELEMENTS + 1, tally.elements + count(() => 1, MAX_SVG_ELEMENTS + 1));
   if (tally.elements > MAX_SVG_ELEMENTS)
     throw refused(label, `would draw more than ${MAX_SVG_ELEMENTS} elements once its references are followed.`, MAX_SVG_ELEMENTS);
+  tally.vertices = Math.min(MAX_SVG_VERTICES + 1, tally.vertices + count((el) => el.vertices, MAX_SVG_VERTICES + 1));
+  if (tally.vertices > MAX_SVG_VERTICES)
+    throw refused(label, `would draw more than ${MAX_SVG_VERTICES} path points once its references are followed.`, MAX_SVG_VERTICES);
 
   for (const url of embedded) {
     const data = decodeDataUrl(url);

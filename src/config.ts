@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import { readMediaSettings, type MediaSettings } from "./domain/media/settings.ts";
 import { readMailSettings, type MailSettings } from "./domain/mail/settings.ts";
+import { machine } from "./infra/machine.ts";
 
 export interface Config {
   port: number;
@@ -207,7 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as Config["logLevel"],
     jwtSecret: env.CAPA_JWT_SECRET || null,
     projectCreators: oneOf(env, "CAPA_PROJECT_CREATORS", ["operators", "anyone"], "operators"),
-    media: readMediaSettings(env),
+    media: readMediaSettings(env, machine()),
     mediaBaseUrl:
       url(env, "CAPA_MEDIA_BASE_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     mail: readMailSettings(env),

@@ -180,7 +180,16 @@ export const CATALOGUE = {
     "A file name is not allowed.",
     "Send a plain name of at most 255 bytes without slashes, backslashes, control characters or a leading dot.",
   ),
-  image_too_large: e(400, "The image declares more pixels than allowed.", "Scale the image down before uploading; the limit is CAPA_MEDIA_MAX_PIXELS."),
+  image_too_large: e(
+    400,
+    "The image declares more pixels than allowed, or decoding it would take more memory than one decode may use.",
+    "Scale the image down before uploading. The limits are CAPA_MEDIA_MAX_PIXELS and, for formats decoded whole (GIF, AVIF, animated WebP, progressive JPEG, interlaced PNG, TIFF), half of CAPA_MEDIA_DECODE_BUDGET; `limit` is the most pixels such a file may have on this server.",
+  ),
+  image_too_complex: e(
+    400,
+    "The SVG would draw more than the server allows.",
+    "Flatten repeated <use> references or simplify paths, or export the drawing as PNG or WebP. The limits: 50,000 elements and 1,000,000 path points once references are followed, 4 megapixels of embedded raster images, no XML entities.",
+  ),
   image_unreadable: e(400, "The file is marked as an image but cannot be decoded.", "Export the image again from its editor and upload the new file."),
   invalid_transform: e(
     400,

@@ -12,13 +12,17 @@ export function tempDataDir(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The environment of a child: the parent's, minus every Capa setting, plus `over`. */
+/**
+ * The environment of a child: the parent's, minus every Capa setting, plus `over`. Like `npm start`
+ * and the Docker image, it caps glibc's malloc arenas at 2 (docs/performance.md, "Image decodes under a budget"),
+ * unless the parent sets its own value.
+ */
 export function childEnv(over: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !k.startsWith("CAPA_") && k !== "PORT" && k !== "HOST") env[k] = v;
   }
-  return { ...env, CAPA_LOG_LEVEL: "silent", HOST: "127.0.0.1", ...over };
+  return { MALLOC_ARENA_MAX: "2", ...env, CAPA_LOG_LEVEL: "silent", HOST: "127.0.0.1", ...over };
 }
 
 /** Runs `bun src/cli.ts ...args` to the end. */

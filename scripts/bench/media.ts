@@ -77,6 +77,8 @@ export async function benchMedia(uploadBytes = 1024 ** 3): Promise<Figure[]> {
       kind: "image",
       mimeType: "image/jpeg",
       size: photo.byteLength,
+      width: 1600,
+      height: 1067,
       checksum: new Bun.CryptoHasher("sha256").update(photo).digest("hex"),
       focalPoint: null,
       storageKey: "proj/photo",

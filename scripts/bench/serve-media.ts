@@ -30,6 +30,8 @@ if (mode === "bare") {
     filename: "photo.jpg",
     ...(await sniffFile(image)),
     size: bytes.byteLength,
+    width: 1600,
+    height: 1067,
     checksum: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
     focalPoint: null,
     storageKey: "proj/photo",

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { MEDIA_DEFAULTS } from "../../src/domain/media/settings.ts";
+import { readMediaSettings } from "../../src/domain/media/settings.ts";
+import { machine } from "../../src/infra/machine.ts";
 import { jpeg1600, png64 } from "../media/fixtures.ts";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
@@ -22,7 +23,7 @@ let shootId = "";
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  env = await startBrowserEnv({ media: { ...MEDIA_DEFAULTS, maxBytes: LIMIT } });
+  env = await startBrowserEnv({ media: { ...readMediaSettings({}, machine()), maxBytes: LIMIT } });
   page = await env.page();
   await signIn(page, env.origin, "/admin/media");
 }, 60_000);

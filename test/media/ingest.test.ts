@@ -7,6 +7,8 @@ import { AppError, v2Body } from "../../src/errors.ts";
 import { ingestUpload } from "../../src/domain/media/ingest.ts";
 import { openLocalStore } from "../../src/infra/media-store/local.ts";
 import type { MediaStore } from "../../src/infra/media-store/types.ts";
+import { ManualClock } from "../../src/infra/clock.ts";
+import { RenderQueue } from "../../src/infra/render-queue.ts";
 import { HTML_PAGE, SVG_WITH_SCRIPT, multipart, png64, pngBomb, tempDir, uploadRequest } from "./fixtures.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -20,7 +22,8 @@ beforeEach(async () => {
 });
 afterEach(() => tmp.remove());
 
-const deps = () => ({ store, ids, projectId: "proj", dir: join(tmp.dir, "incoming"), maxBytes: 1_000_000, maxPixels: 100_000_000 });
+const queue = new RenderQueue({ slots: 2, budgetBytes: 2 * 1024 ** 3, clock: new ManualClock(0) });
+const deps = () => ({ store, ids, projectId: "proj", dir: join(tmp.dir, "incoming"), maxBytes: 1_000_000, maxPixels: 100_000_000, queue, client: "user:test" });
 const stored = () => readdirSync(join(tmp.dir, "media")).filter((f) => f !== ".tmp");
 const incoming = () => readdirSync(join(tmp.dir, "incoming")).filter((f) => f !== ".keep");
 

@@ -6,6 +6,8 @@ import sharp from "sharp";
 import { thumbHashToApproximateAspectRatio } from "thumbhash";
 import { AppError, v2Body } from "../../src/errors.ts";
 import { probeFile } from "../../src/domain/media/probe.ts";
+import { ManualClock } from "../../src/infra/clock.ts";
+import { RenderQueue } from "../../src/infra/render-queue.ts";
 import { sniffFile } from "../../src/domain/media/sniff.ts";
 import { HTML_PAGE, SVG_WITH_SCRIPT, jpeg1600, mp4Header, png64, pngBomb, tempDir, wav } from "./fixtures.ts";
 
@@ -73,7 +75,8 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 }
 
 describe("probeFile", () => {
-  const limit = { maxPixels: 100_000_000 };
+  const queue = new RenderQueue({ slots: 2, budgetBytes: 2 * 1024 ** 3, clock: new ManualClock(0) });
+  const limit = { maxPixels: 100_000_000, queue, client: "user:test" };
 
   test("a 1600 px JPEG: its size and a ThumbHash of its aspect ratio", async () => {
     const p = await probeFile(files["photo.jpg"]!, { kind: "image", mimeType: "image/jpeg" }, limit);

@@ -33,11 +33,14 @@ async function add(storeName: string, id: string, filename: string, bytes: Uint8
   const sniffed = await sniffFile(path);
   const storageKey = `proj/${id}`;
   await stores[storeName]!.put(storageKey, { path });
+  const meta = sniffed.mimeType === "image/jpeg" ? await sharp(data).metadata() : null;
   records.set(`${storeName}/${id}`, {
     id,
     filename,
     ...sniffed,
     size: data.byteLength,
+    width: meta?.width ?? null,
+    height: meta?.height ?? null,
     checksum: new Bun.CryptoHasher("sha256").update(data).digest("hex"),
     focalPoint: null,
     storageKey,

@@ -10,13 +10,15 @@ import { VariantService } from "../../src/domain/media/variants.ts";
 import { ManualClock } from "../../src/infra/clock.ts";
 import { openLocalStore } from "../../src/infra/media-store/local.ts";
 import type { MediaStore } from "../../src/infra/media-store/types.ts";
-import { QueueFull, Semaphore } from "../../src/infra/semaphore.ts";
 import { VariantCache } from "../../src/infra/variant-cache.ts";
+import sharp from "sharp";
 import { jpeg1600, tempDir } from "./fixtures.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 let store: MediaStore;
 let media: ServableMedia;
+/** A 5,000 x 4,000 PNG (20 megapixels: a large job). */
+let large: ServableMedia;
 beforeAll(async () => {
   tmp = tempDir();
   store = await openLocalStore(join(tmp.dir, "media"));
@@ -28,9 +30,26 @@ beforeAll(async () => {
     kind: "image",
     mimeType: "image/jpeg",
     size: photo.byteLength,
+    width: 800,
+    height: 533,
     checksum: new Bun.CryptoHasher("sha256").update(photo).digest("hex"),
     focalPoint: null,
     storageKey: "proj/photo",
+  };
+  const png = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: "#406080" } })
+    .png()
+    .toBuffer();
+  await store.put("proj/large", png);
+  large = {
+    ...media,
+    id: "large",
+    filename: "large.png",
+    mimeType: "image/png",
+    size: png.byteLength,
+    width: 5000,
+    height: 4000,
+    checksum: new Bun.CryptoHasher("sha256").update(png).digest("hex"),
+    storageKey: "proj/large",
   };
 });
 afterAll(() => tmp.remove());
@@ -79,6 +98,48 @@ describe("VariantService", () => {
     expect(svc.renders).toBe(4);
   });
 
+  test("a new variant is charged by its source's pixels: one token per 12 megapixels, so a 100-megapixel source costs 9", async () => {
+    const clock = new ManualClock(0);
+    const cache = await VariantCache.open(join(tmp.dir, "v-cost"), 50_000_000);
+    const svc = new VariantService({ cache, clock, maxPixels: 1e8 });
+    // The record says 10,000 x 10,000 (the bytes are the small photo: the charge reads the record).
+    const huge = { ...media, id: "huge", width: 10_000, height: 10_000 };
+    await svc.get(huge, store, t("w=121"), "c1");
+    await svc.get(huge, store, t("w=122"), "c1");
+    // 20 - 18 = 2 tokens left: a third costs 9, so 7 more are needed at 2 a second.
+    const err = await refusal(() => svc.get(huge, store, t("w=123"), "c1"));
+    expect(err.headers).toEqual({ "retry-after": "4" });
+    expect(v2Body(err)).toEqual({ error: "Too many new image variants from this client; retry in 4 s.", code: "transform_rate_limited" });
+    // A small photo's variant still fits in what is left.
+    await svc.get(media, store, t("w=124"), "c1");
+    clock.advance(4000);
+    await svc.get(huge, store, t("w=123"), "c1");
+    expect(svc.renders).toBe(4);
+    expect([svc.tokensOf(huge), svc.tokensOf(media)]).toEqual([9, 1]);
+  });
+
+  test("a small variant for a second client never waits behind another client's flood of large ones", async () => {
+    const cache = await VariantCache.open(join(tmp.dir, "v-fair"), 50_000_000);
+    const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, perClient: { rate: 100, burst: 100 } });
+    const done: string[] = [];
+    const flood: Promise<unknown>[] = [];
+    const refused: unknown[] = [];
+    for (let w = 301; w <= 306; w++) {
+      try {
+        flood.push(svc.get(large, store, t(`w=${w}`), "flood").then(() => done.push(`flood w=${w}`)));
+      } catch (err) {
+        refused.push(v2Body(err as AppError));
+      }
+    }
+    const small = svc.get(media, store, t("w=100"), "other").then(() => done.push("other"));
+    await Promise.all([...flood, small]);
+    // The other client's render started beside the flood's first (large renders take one slot of
+    // two) and ended first; the flood's sixth asked past its share of the queue (4 waiting).
+    expect(done[0]).toBe("other");
+    expect(refused).toEqual([{ error: "This client already has 4 new image variants waiting.", code: "transform_rate_limited" }]);
+    expect(done.slice(1)).toEqual(["flood w=301", "flood w=302", "flood w=303", "flood w=304", "flood w=305"]);
+  });
+
   test("the client buckets are bounded: the least recently seen client is forgotten and starts full", async () => {
     const cache = await VariantCache.open(join(tmp.dir, "v-clients"), 50_000_000);
     const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, perClient: { rate: 1, burst: 1 }, maxClients: 2 });
@@ -91,21 +152,22 @@ describe("VariantService", () => {
     expect(svc.renders).toBe(4);
   });
 
-  test("renders past the semaphore's queue answer 429 at once", async () => {
+  test("renders past the queue's bound answer 429 at once", async () => {
     const cache = await VariantCache.open(join(tmp.dir, "v-queue"), 50_000_000);
-    const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, concurrency: 1, maxQueue: 1 });
-    const first = svc.get(media, store, t("w=201"), "a");
-    const second = svc.get(media, store, t("w=202"), "b");
-    const err = await refusal(() => svc.get(media, store, t("w=203"), "c"));
+    const svc = new VariantService({ cache, clock: new ManualClock(0), maxPixels: 1e8, concurrency: 2, maxQueue: 1 });
+    const running = [svc.get(media, store, t("w=201"), "a"), svc.get(media, store, t("w=202"), "b")];
+    const waiting = svc.get(media, store, t("w=203"), "c");
+    const err = await refusal(() => svc.get(media, store, t("w=204"), "d"));
     expect(err.status).toBe(429);
+    expect(err.headers).toEqual({ "retry-after": "1" });
     expect(v2Body(err)).toEqual({ error: "The server is busy making other image variants.", code: "transform_rate_limited" });
-    await Promise.all([first, second]);
-    expect(svc.renders).toBe(2);
+    await Promise.all([...running, waiting]);
+    expect(svc.renders).toBe(3);
   });
 
-  test("the semaphore defaults to the CPU count", async () => {
+  test("the queue has a slot per core, at least 2", async () => {
     const svc = new VariantService({ cache: await VariantCache.open(join(tmp.dir, "v-cpu"), 1000), clock: new ManualClock(0), maxPixels: 1e8 });
-    expect(svc.semaphore.size).toBe(navigator.hardwareConcurrency);
+    expect(svc.queue.slots).toBe(Math.max(2, navigator.hardwareConcurrency));
   });
 
   test("a variant larger than the whole cache is sent from memory and not kept", async () => {
@@ -156,32 +218,5 @@ describe("VariantCache", () => {
     expect(again.get("m2/y")).toBeUndefined();
     expect(existsSync(join(dir, "m2"))).toBe(false);
     expect(again.bytes).toBe(10);
-  });
-});
-
-/** Lets every queued callback run once (an event-loop turn, not a wait for time). */
-const turn = () => new Promise<void>((r) => setImmediate(r));
-
-describe("Semaphore", () => {
-  test("runs at most `size` tasks at once and refuses past the queue", async () => {
-    const sem = new Semaphore(2, 3);
-    let peak = 0;
-    const gates: (() => void)[] = [];
-    const task = () =>
-      sem.run(async () => {
-        peak = Math.max(peak, sem.running);
-        await new Promise<void>((r) => gates.push(r));
-      });
-    const runs = [task(), task(), task(), task(), task()];
-    await turn();
-    expect([sem.running, sem.waiting]).toEqual([2, 3]);
-    await expect(task()).rejects.toBeInstanceOf(QueueFull);
-    while (gates.length || sem.running) {
-      gates.shift()?.();
-      await turn();
-    }
-    await Promise.all(runs);
-    expect(peak).toBe(2);
-    expect([sem.running, sem.waiting]).toEqual([0, 0]);
   });
 });

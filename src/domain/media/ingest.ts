@@ -3,6 +3,7 @@
 // byte this upload stored and every temp file, so a refused upload leaves nothing behind. The
 // caller writes the records (in its own transaction) and, should that fail, calls `discardStored`.
 import type { Ids } from "../../infra/clock.ts";
+import type { RenderQueue } from "../../infra/render-queue.ts";
 import { mediaStorageKey, type MediaStore } from "../../infra/media-store/types.ts";
 import { type IntakeOptions, receiveUpload, type UploadFields } from "./intake.ts";
 import { probeFile } from "./probe.ts";
@@ -32,6 +33,10 @@ export interface IngestDeps extends IntakeOptions {
   projectId: string;
   /** CAPA_MEDIA_MAX_PIXELS. */
   maxPixels: number;
+  /** The render queue every decode runs in. */
+  queue: RenderQueue;
+  /** Who uploads (`user:<id>` or `api_key:<id>`), for the queue's fairness. */
+  client: string;
 }
 
 /** Receives, checks and stores every file of an upload; throws the AppError of the first part at fault. */
@@ -42,7 +47,7 @@ export async function ingestUpload(request: Request, deps: IngestDeps): Promise<
     for (const f of upload.files) {
       const label = `file part ${f.part} (${JSON.stringify(f.filename)})`;
       const sniffed = await sniffFile(f.path);
-      const probed = await probeFile(f.path, sniffed, { maxPixels: deps.maxPixels, label });
+      const probed = await probeFile(f.path, sniffed, { maxPixels: deps.maxPixels, queue: deps.queue, client: deps.client, label });
       const id = deps.ids.uuid();
       const storageKey = mediaStorageKey(deps.projectId, id);
       if (storageKey === null) throw new Error(`Not a storable project or media id: ${deps.projectId} ${id}`);

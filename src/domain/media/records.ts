@@ -49,6 +49,8 @@ export function servableOf(row: MediaRow): ServableMedia {
     kind: row.kind as MediaKind,
     mimeType: row.mimeType,
     size: row.size,
+    width: row.width,
+    height: row.height,
     checksum: row.checksum,
     focalPoint: row.focalPoint === null ? null : (JSON.parse(row.focalPoint) as FocalPoint),
     storageKey: row.storageKey,

@@ -4,6 +4,7 @@
 // shrinks, keeping its aspect ratio. EXIF orientation is applied; metadata is not copied.
 import type { Sharp } from "sharp";
 import { AppError } from "../../errors.ts";
+import { loadSharp } from "./sharp.ts";
 import type { ResolvedTransform } from "./transform.ts";
 import type { FocalPoint } from "./types.ts";
 
@@ -42,9 +43,7 @@ export function coverGeometry(
 export async function renderVariant(input: string | Uint8Array, t: ResolvedTransform, focal: FocalPoint | null, maxPixels: number): Promise<Rendered> {
   try {
     const source = typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-    // sharp (libvips, its threads) is loaded on the first image, not at start: about 25 MB of an
-    // idle server's RSS otherwise (docs/performance.md). The module system caches it after that.
-    const { default: sharp } = await import("sharp");
+    const sharp = await loadSharp();
     let img: Sharp = sharp(source, { limitInputPixels: maxPixels, autoOrient: true });
     if (t.fit === "cover" && t.width !== null && t.height !== null) {
       const meta = await img.metadata();

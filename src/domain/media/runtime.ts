@@ -1,17 +1,19 @@
-// The media library's long-lived parts for one app: the store, the variant cache and the variant
-// service, opened once (the stores open asynchronously, so the first request that needs them waits
+// The media library's long-lived parts for one app: the store, the variant cache, the render queue
+// (every decode of an upload or a variant runs in it) and the variant service, opened once (the stores open asynchronously, so the first request that needs them waits
 // for the opening) and shared by the upload routes and the public file route.
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { Clock } from "../../infra/clock.ts";
 import { localStoreRoot, openMediaStore, type MediaStore } from "../../infra/media-store/index.ts";
+import { RenderQueue } from "../../infra/render-queue.ts";
 import { VariantCache } from "../../infra/variant-cache.ts";
 import { VariantService } from "./variants.ts";
 
 /** What the media routes use. */
 export interface MediaParts {
   store: MediaStore;
+  queue: RenderQueue;
   variants: VariantService;
   cache: VariantCache;
   /** Where uploads stream their temp files: inside the local store's folder, so a put is a hard link. */
@@ -44,7 +46,8 @@ export class MediaRuntime {
     await rm(tmpDir, { recursive: true, force: true });
     await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     const cache = await VariantCache.open(join(this.config.dataDir, "variants"), m.variantCacheBytes);
-    const variants = new VariantService({ cache, clock: this.clock, maxPixels: m.maxPixels, perClient: m.perClient });
-    return { store, variants, cache, tmpDir };
+    const queue = new RenderQueue({ slots: m.renderSlots, budgetBytes: m.decodeBudget, clock: this.clock });
+    const variants = new VariantService({ cache, clock: this.clock, maxPixels: m.maxPixels, perClient: m.perClient, queue });
+    return { store, queue, variants, cache, tmpDir };
   }
 }

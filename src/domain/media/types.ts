@@ -43,6 +43,9 @@ export interface ServableMedia {
   kind: MediaKind;
   mimeType: string;
   size: number;
+  /** Upright pixels, from the upload's probe; null for files that have none. */
+  width: number | null;
+  height: number | null;
   checksum: string;
   focalPoint: FocalPoint | null;
   /** The key of the bytes in the media store (see `mediaStorageKey`). */

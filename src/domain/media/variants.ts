@@ -1,18 +1,25 @@
 // Image variants on demand (decisions.md section 10): each variant is made once and kept in the
 // bounded disk cache. Concurrent requests for the same new variant share one render
-// (single-flight); renders run under a semaphore sized to the CPU count with a bounded queue; and
-// each client may start only so many new renders (a token bucket), so a burst of new variants
-// answers 429 before it can starve anyone's reads. Cached variants are never limited.
+// (single-flight). A new variant is charged by its cost, the source's pixels (issue 24): against
+// its client's token bucket (one token per 12 megapixels of source), and in the render queue
+// (infra/render-queue.ts), which is fair between clients, keeps renders within the decode budget,
+// and answers 429 with an honest Retry-After when the render would wait more than a few seconds.
+// Cached variants and requests joining a render in flight are never limited.
 import { LRUCache } from "lru-cache";
 import { availableParallelism } from "node:os";
 import { AppError } from "../../errors.ts";
 import type { Clock } from "../../infra/clock.ts";
 import type { MediaStore } from "../../infra/media-store/types.ts";
-import { QueueFull, Semaphore } from "../../infra/semaphore.ts";
+import { RenderQueue, RenderRefused } from "../../infra/render-queue.ts";
 import type { CachedVariant, VariantCache } from "../../infra/variant-cache.ts";
+import { checkRender, factsOf, worstRenderBytes } from "./decode-cost.ts";
 import { renderVariant } from "./render.ts";
+import { loadSharp } from "./sharp.ts";
 import { type ResolvedTransform, variantKey } from "./transform.ts";
 import type { ServableMedia } from "./types.ts";
+
+/** A new variant costs one token of its client's bucket per this many source pixels (a 12 MP photo: one). */
+export const TOKEN_PIXELS = 12_000_000;
 
 /** How variants are made and limited. */
 export interface VariantServiceOptions {
@@ -20,11 +27,15 @@ export interface VariantServiceOptions {
   clock: Clock;
   /** Pixel limit of a source image (CAPA_MEDIA_MAX_PIXELS). */
   maxPixels: number;
-  /** Renders at once; default the CPU count. */
+  /** The queue renders run in, shared with uploads' probes; by default one of its own (below). */
+  queue?: RenderQueue;
+  /** Slots of a queue of its own; default the CPU count, at least 2. */
   concurrency?: number;
-  /** Renders that may wait for a slot; past it a new variant answers 429. Default 8 per slot. */
+  /** Renders that may wait in a queue of its own; default 8 per slot. */
   maxQueue?: number;
-  /** New variants one client may start: `rate` a second, bursts up to `burst`. Default 2/s, 20. */
+  /** Decode budget of a queue of its own, in bytes; default 1 GiB. */
+  decodeBudget?: number;
+  /** Tokens of one client's bucket: `rate` a second, bursts up to `burst`. Default 2/s, 20. */
   perClient?: { rate: number; burst: number };
   /** Clients whose buckets are remembered (least recently seen forgotten first). Default 10,000. */
   maxClients?: number;
@@ -37,34 +48,42 @@ export type VariantBody = CachedVariant | { data: Uint8Array; size: number };
 export class VariantService {
   /** Renders started since the process began (tests and metrics count them). */
   renders = 0;
-  readonly semaphore: Semaphore;
+  readonly queue: RenderQueue;
   private readonly flights = new Map<string, Promise<VariantBody>>();
   // Token buckets per client, in an LRU: the file URL is public, so every IP on the internet may
   // be a client, and a plain map would grow without bound. A forgotten client starts full again;
-  // the semaphore's bounded queue still caps what many clients together can start.
+  // the queue's bound and shares still cap what many clients together can start.
   private readonly buckets: LRUCache<string, { tokens: number; at: number }>;
   private readonly per: { rate: number; burst: number };
 
   constructor(private readonly opts: VariantServiceOptions) {
-    const size = opts.concurrency ?? availableParallelism();
-    this.semaphore = new Semaphore(size, opts.maxQueue ?? size * 8);
+    this.queue =
+      opts.queue ??
+      new RenderQueue({
+        slots: opts.concurrency ?? Math.max(2, availableParallelism()),
+        budgetBytes: opts.decodeBudget ?? 1024 ** 3,
+        clock: opts.clock,
+        maxQueue: opts.maxQueue,
+      });
     this.per = opts.perClient ?? { rate: 2, burst: 20 };
     this.buckets = new LRUCache({ max: opts.maxClients ?? 10_000 });
   }
 
-  /** Takes a token of `client`'s bucket: 0 when taken, else the seconds until one is there. */
-  private take(client: string): number {
+  /** `client`'s bucket, refilled to now. */
+  private bucket(client: string): { tokens: number; at: number } {
     const now = this.opts.clock.now();
     const { rate, burst } = this.per;
     const b = this.buckets.get(client) ?? { tokens: burst, at: now };
     b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
     b.at = now;
     this.buckets.set(client, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - b.tokens) / rate));
+    return b;
+  }
+
+  /** The tokens a new variant of `media` costs: one per TOKEN_PIXELS of source, at most a whole burst. */
+  tokensOf(media: ServableMedia): number {
+    const pixels = (media.width ?? 0) * (media.height ?? 0);
+    return Math.min(this.per.burst, Math.max(1, Math.ceil(pixels / TOKEN_PIXELS)));
   }
 
   /** The cache key of a variant: the media id (so its variants drop together), its checksum and the variant. */
@@ -80,35 +99,54 @@ export class VariantService {
     const flying = this.flights.get(key);
     if (flying) return flying;
     // Only the request that starts a render pays for it; those joining it wait for free.
-    const wait = this.take(client);
-    if (wait > 0) {
+    const tokens = this.tokensOf(media);
+    const b = this.bucket(client);
+    if (b.tokens < tokens) {
+      const wait = Math.max(1, Math.ceil((tokens - b.tokens) / this.per.rate));
       throw new AppError("transform_rate_limited", {
         message: `Too many new image variants from this client; retry in ${wait} s.`,
         headers: { "retry-after": String(wait) },
       });
     }
-    const flight = this.render(key, media, store, t).finally(() => this.flights.delete(key));
+    let flight: Promise<VariantBody>;
+    try {
+      flight = this.render(key, media, store, t, client);
+    } catch (err) {
+      if (!(err instanceof RenderRefused)) throw err;
+      throw new AppError("transform_rate_limited", { message: err.message, headers: { "retry-after": String(err.retryAfterS) } });
+    }
+    // Admitted: now the tokens are spent.
+    b.tokens -= tokens;
+    flight = flight.finally(() => this.flights.delete(key));
     this.flights.set(key, flight);
     return flight;
   }
 
-  private async render(key: string, media: ServableMedia, store: MediaStore, t: ResolvedTransform): Promise<VariantBody> {
-    try {
-      return await this.semaphore.run(async () => {
-        const input = store.localPath && (await store.exists(media.storageKey)) ? store.localPath(media.storageKey) : await readAll(store, media);
+  /** Queues the render (throwing RenderRefused at once when the queue will not take it). */
+  private render(key: string, media: ServableMedia, store: MediaStore, t: ResolvedTransform, client: string): Promise<VariantBody> {
+    const local = store.localPath !== undefined;
+    const width = media.width ?? 0;
+    const height = media.height ?? 0;
+    // Until the header is read, the queue holds the most a file of this type and size could need.
+    const reserve = width * height > 0 ? worstRenderBytes(media.mimeType, width, height, t) : Number.POSITIVE_INFINITY;
+    const job = { client, pixels: width * height, bytes: reserve + (local ? 0 : media.size), kind: `render:${media.mimeType}` };
+    return this.queue.run(
+      job,
+      async (slot) => {
+        const input = local && (await store.exists(media.storageKey)) ? store.localPath!(media.storageKey) : await readAll(store, media);
+        const sharp = await loadSharp();
+        const meta = await sharp(typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength), { limitInputPixels: false })
+          .metadata()
+          .catch(() => null);
+        const facts = meta && factsOf(meta);
+        if (facts === null) throw new AppError("image_unreadable", { message: "The image cannot be decoded: its header is unreadable." });
+        slot.shrink(checkRender(facts, t, this.queue.decodeLimit) + (typeof input === "string" ? 0 : input.byteLength));
         this.renders++;
         const out = await renderVariant(input, t, media.focalPoint, this.opts.maxPixels);
         return (await this.opts.cache.put(key, out.data)) ?? { data: out.data, size: out.data.byteLength };
-      });
-    } catch (err) {
-      if (err instanceof QueueFull) {
-        throw new AppError("transform_rate_limited", {
-          message: "The server is busy making other image variants.",
-          headers: { "retry-after": "1" },
-        });
-      }
-      throw err;
-    }
+      },
+      { admit: true },
+    );
   }
 }
 

@@ -29,6 +29,8 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
           dir: parts.tmpDir,
           maxBytes: s.config.media.maxBytes,
           maxPixels: s.config.media.maxPixels,
+          queue: parts.queue,
+          client: actor,
         });
         // The Idempotency-Key compares what was uploaded: each file's name and bytes, and the fields.
         const fingerprint = { files: files.map((f: IngestedFile) => ({ filename: f.filename, checksum: f.checksum })), fields };

@@ -29,9 +29,11 @@ describe("the entry list", () => {
     const page = await env.page();
     // Count what a first visit downloads: no HTTP cache for this page.
     await (await page.context().newCDPSession(page)).send("Network.setCacheDisabled", { cacheDisabled: true });
-    let assetBytes = 0;
-    page.on("requestfinished", async (r) => {
-      if (r.url().includes("/admin/assets/")) assetBytes += (await r.sizes()).responseBodySize;
+    // Each size is read asynchronously; they are all awaited before the sum is checked (a loaded
+    // machine answers them after the list has rendered).
+    const sizes: Promise<number>[] = [];
+    page.on("requestfinished", (r) => {
+      if (r.url().includes("/admin/assets/")) sizes.push(r.sizes().then((x) => x.responseBodySize));
     });
     await openList(page);
     await page.getByText("54 entries").waitFor();
@@ -40,6 +42,7 @@ describe("the entry list", () => {
     expect(await rowsOf(page).nth(1).getByRole("link").textContent()).toBe("Field note 30");
     await expect(rowsOf(page).nth(1).getByRole("cell").allTextContents()).resolves.toEqual(["", "Field note 30", "Draft", expect.any(String), "Owner"]);
     // Sign-in plus the list loaded only the first screen's files, compressed.
+    const assetBytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
     expect(assetBytes).toBeGreaterThan(50 * 1024);
     expect(assetBytes).toBeLessThan(250 * 1024);
     console.log(`first screen assets over the wire: ${(assetBytes / 1024).toFixed(1)} KB`);

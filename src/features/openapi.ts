@@ -2,7 +2,8 @@
 // table) and GET /api/openapi.json (a key's readable models; cached per key grants and model set).
 import { Elysia } from "elysia";
 import { managementOpenApiRoutes } from "../http/v2/openapi.ts";
+import { readOpenApiRoutes } from "../http/api/openapi.ts";
 import type { RouteRow } from "../http/openapi/management.ts";
 import type { Feature } from "./feature.ts";
 
-export const openapi: Feature = ({ s, routes }) => new Elysia().use(managementOpenApiRoutes(s, routes as () => readonly RouteRow[]));
+export const openapi: Feature = ({ s, routes }) => new Elysia().use(readOpenApiRoutes(s)).use(managementOpenApiRoutes(s, routes as () => readonly RouteRow[]));

@@ -12,23 +12,30 @@
 //   (`scopes[2]`, `targets[0].id`), so one schema serves every item of a list;
 // - `missing`: the sentence when a required property is absent (default: its `error`);
 // - `unknown`: on an object with `additionalProperties: false`, the sentence for a key it does
-//   not know.
+//   not know;
+// - `count`: on a list, the sentence when it holds too few or too many items (default: `error`);
+// - `code`: the catalogue code of the refusal, where a route answers another than invalid_body
+//   (a confirmation that does not match is `confirmation_mismatch`, missing or not).
 import { Kind, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { badField } from "../../errors.ts";
+import { badField, CATALOGUE, type CatalogueEntry, type ErrorCode, fail } from "../../errors.ts";
 
 /** The keywords our models add to JSON Schema; never part of a published document. */
-export const SENTENCE_KEYWORDS = ["error", "missing", "unknown"] as const;
+export const SENTENCE_KEYWORDS = ["error", "missing", "unknown", "count", "code"] as const;
 
 export interface BodyProblem {
   field: string;
   message: string;
+  /** The refusal's code when it is not invalid_body. */
+  code?: ErrorCode;
 }
 
 type Node = TSchema & {
   error?: string;
   missing?: string;
   unknown?: string;
+  count?: string;
+  code?: ErrorCode;
   properties?: Record<string, Node>;
   required?: string[];
   additionalProperties?: boolean | Node;
@@ -42,7 +49,7 @@ const isRecord = (v: unknown): boolean => v !== null && typeof v === "object" &&
 /** The sentence of a schema that a value does not fit: its own, or TypeBox's first message. */
 function sentenceOf(schema: Node, value: unknown, field: string): BodyProblem {
   const name = field === "" ? "body" : field;
-  if (typeof schema.error === "string") return { field: name, message: fill(schema.error, name) };
+  if (typeof schema.error === "string") return { field: name, message: fill(schema.error, name), ...(schema.code ? { code: schema.code } : {}) };
   const first = Value.Errors(schema, value).First();
   return { field: name, message: `${name}: ${first?.message ?? "is not valid"}` };
 }
@@ -61,7 +68,8 @@ function objectProblem(schema: Node, value: Record<string, unknown>, path: strin
   for (const [k, prop] of Object.entries(props)) {
     const field = join(path, k);
     if (!Object.hasOwn(value, k)) {
-      if (required.has(k)) return { field, message: fill(prop.missing ?? prop.error ?? "{field} is required", field) };
+      if (required.has(k))
+        return { field, message: fill(prop.missing ?? prop.error ?? "{field} is required", field), ...(prop.code ? { code: prop.code } : {}) };
       continue;
     }
     const p = problemAt(prop, value[k], field);
@@ -90,7 +98,7 @@ function problemAt(schema: Node, value: unknown, path: string): BodyProblem | nu
   if (kind === "Array" && Array.isArray(value) && schema.items) {
     const whole = { ...schema, items: Type.Unknown() } as Node;
     const wholeFits: boolean = Value.Check(whole, value);
-    if (!wholeFits) return sentenceOf(schema, value, path);
+    if (!wholeFits) return typeof schema.count === "string" ? { field: path, message: fill(schema.count, path) } : sentenceOf(schema, value, path);
     for (let i = 0; i < value.length; i++) {
       const p = problemAt(schema.items, value[i], `${path}[${i}]`);
       if (p) return p;
@@ -104,8 +112,15 @@ export function bodyProblem(schema: TSchema, body: unknown): BodyProblem | null 
   return problemAt(schema as Node, body, "");
 }
 
-/** Refuses a value that does not fit `schema` as `400 invalid_body` naming `field`. */
+/** Refuses a problem: `400 invalid_body` naming its field, or the code its schema names. */
+export function refuse(p: BodyProblem): never {
+  // A bare sentence of interface.md (`Invalid credentials`) is the whole body: no field beside it.
+  if (p.code) fail(p.code, { message: p.message, extra: (CATALOGUE[p.code] as CatalogueEntry).bare ? undefined : { field: p.field } });
+  badField(p.field, p.message);
+}
+
+/** Refuses a value that does not fit `schema`, naming `field`. */
 export function checkValue(schema: TSchema, value: unknown, field: string): void {
   const p = problemAt(schema as Node, value, field);
-  if (p) badField(p.field, p.message);
+  if (p) refuse(p);
 }

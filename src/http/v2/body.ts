@@ -2,8 +2,8 @@
 // oversized body, whatever Content-Type the client sent. The size limit is the route's: JSON
 // routes keep 1 MB (the default) while an upload route streams far more through its own reader.
 import type { Static, TSchema } from "@sinclair/typebox";
-import { AppError, badField, fail } from "../../errors.ts";
-import { bodyProblem } from "../../domain/access/body-check.ts";
+import { AppError, fail } from "../../errors.ts";
+import { bodyProblem, refuse } from "../../domain/access/body-check.ts";
 
 /** The body limit of JSON routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -61,7 +61,7 @@ export async function jsonBody(request: Request, limit = JSON_BODY_LIMIT): Promi
 export async function typedBody<T extends TSchema>(request: Request, schema: T, limit = JSON_BODY_LIMIT): Promise<Static<T>> {
   const body = await jsonBody(request, limit);
   const problem = bodyProblem(schema, body);
-  if (problem) badField(problem.field, problem.message);
+  if (problem) refuse(problem);
   return body as Static<T>;
 }
 

@@ -1,0 +1,59 @@
+// TypeBox models of the session and profile bodies (interface.md, Management routes: Sessions;
+// docs/security.md, "Your own account"), and of their answers.
+import { Type } from "@sinclair/typebox";
+import { nullable, record, Uuid } from "../access/schema-kit.ts";
+
+/** A password: 8 to 200 characters (every password, wherever it is set). */
+export const passwordOf = (field: string) => Type.String({ minLength: 8, maxLength: 200, error: `${field} must be 8 to 200 characters` });
+
+/** Sign-in refuses anything but two strings as it refuses a wrong password: 401, no field named. */
+const credential = Type.String({ error: "Invalid credentials", code: "invalid_credentials" });
+
+/** POST /v2/user/login. */
+export const LoginBody = Type.Object({ email: credential, password: credential }, { $id: "LoginBody" });
+
+/** POST /v2/user/refresh-token: the refresh token, or none with the session cookie (and `x-capa-csrf: 1`). */
+export const RefreshBody = Type.Object(
+  { refreshToken: Type.Optional(Type.String({ minLength: 1, error: "refreshToken is required" })) },
+  { $id: "RefreshBody" },
+);
+
+/** POST /v2/user/logout: the refresh token to end; without a string here, the session cookie's. */
+export const LogoutBody = Type.Object(
+  { refreshToken: Type.Optional(Type.Unknown({ description: "The refresh token (a string) to end; any other value falls back to the session cookie." })) },
+  { $id: "LogoutBody" },
+);
+
+/** A trimmed text of 1 to 100 characters: edge spaces do not count. */
+const NAME_100 = "^\\s*(?=\\S)[\\s\\S]{0,100}(?<=\\S)\\s*$";
+
+/** PATCH /v2/user/me. */
+export const ProfileBody = Type.Object(
+  {
+    name: Type.Union([Type.Null(), Type.String({ pattern: NAME_100 })], {
+      error: "name must be a text of 1 to 100 characters, or null to clear it",
+      missing: "name is required: a text of 1 to 100 characters, or null to clear it",
+    }),
+  },
+  { $id: "ProfileBody", additionalProperties: false, unknown: "{field} cannot be set here; send { name }" },
+);
+
+/** POST /v2/user/password. */
+export const PasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, error: "currentPassword is required" }),
+    newPassword: passwordOf("newPassword"),
+  },
+  { $id: "PasswordBody", additionalProperties: false, unknown: "{field} cannot be set here; send { currentPassword, newPassword }" },
+);
+
+/** A session: the access token, and the refresh token unless it went into the session cookie. */
+export const Session = record(
+  {
+    accessToken: Type.String({ description: "A JWT; send it as Authorization: Bearer." }),
+    refreshToken: Type.Optional(Type.String({ description: "Single use; absent with a cookie session (x-capa-session: cookie)." })),
+  },
+  { $id: "Session" },
+);
+
+export const Profile = record({ id: Uuid, email: Type.String(), name: nullable(Type.String()) }, { $id: "Profile" });

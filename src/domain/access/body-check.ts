@@ -13,11 +13,16 @@
 // - `missing`: the sentence when a required property is absent (default: its `error`);
 // - `unknown`: on an object with `additionalProperties: false`, the sentence for a key it does
 //   not know;
-// - `count`: on a list, the sentence when it holds too few or too many items (default: `error`);
+// - `count`: on a list, the sentence when it holds too few or too many items (default: `error`),
+//   `{length}` replaced by the number it holds;
 // - `code`: the catalogue code of the refusal, where a route answers another than invalid_body
-//   (a confirmation that does not match is `confirmation_mismatch`, missing or not).
+//   (a confirmation that does not match is `confirmation_mismatch`, missing or not);
+// - `messages`: sentences for single keywords (`{ maxLength: "url must be at most 2048
+//   characters" }`), where the hand check said more than one thing about one value.
+// A value of a union (`string or null`) is judged by the member of its own JSON type, when just
+// one member has that type and a sentence of its own; otherwise by the union's sentence.
 import { Kind, type TSchema, Type } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+import { Value, ValueErrorType } from "@sinclair/typebox/value";
 import { badField, CATALOGUE, type CatalogueEntry, type ErrorCode, fail } from "../../errors.ts";
 
 /** The keywords our models add to JSON Schema; never part of a published document. */
@@ -36,6 +41,8 @@ type Node = TSchema & {
   unknown?: string;
   count?: string;
   code?: ErrorCode;
+  messages?: Record<string, string>;
+  anyOf?: Node[];
   properties?: Record<string, Node>;
   required?: string[];
   additionalProperties?: boolean | Node;
@@ -46,12 +53,49 @@ const fill = (sentence: string, field: string) => sentence.replaceAll("{field}",
 const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
 const isRecord = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** The keyword each of TypeBox's error types checks, for `messages`. */
+const KEYWORD: Record<string, string> = {
+  StringMinLength: "minLength",
+  StringMaxLength: "maxLength",
+  StringPattern: "pattern",
+  NumberMinimum: "minimum",
+  NumberMaximum: "maximum",
+  IntegerMinimum: "minimum",
+  IntegerMaximum: "maximum",
+  ArrayMinItems: "minItems",
+  ArrayMaxItems: "maxItems",
+};
+
+/** A problem without a sentence of the model's: TypeBox's words, which a union may replace. */
+interface Generic extends BodyProblem {
+  generic?: true;
+}
+
 /** The sentence of a schema that a value does not fit: its own, or TypeBox's first message. */
-function sentenceOf(schema: Node, value: unknown, field: string): BodyProblem {
+function sentenceOf(schema: Node, value: unknown, field: string): Generic {
   const name = field === "" ? "body" : field;
-  if (typeof schema.error === "string") return { field: name, message: fill(schema.error, name), ...(schema.code ? { code: schema.code } : {}) };
   const first = Value.Errors(schema, value).First();
-  return { field: name, message: `${name}: ${first?.message ?? "is not valid"}` };
+  const keyword = first ? KEYWORD[ValueErrorType[first.type]!] : undefined;
+  const sentence = (keyword && schema.messages?.[keyword]) ?? schema.error;
+  if (typeof sentence === "string") return { field: name, message: fill(sentence, name), ...(schema.code ? { code: schema.code } : {}) };
+  return { field: name, message: `${name}: ${first?.message ?? "is not valid"}`, generic: true };
+}
+
+/** The JSON type of a value, as a schema's Kind names it. */
+function jsonKind(v: unknown): string[] {
+  if (v === null) return ["Null"];
+  if (Array.isArray(v)) return ["Array"];
+  if (typeof v === "number") return Number.isInteger(v) ? ["Number", "Integer"] : ["Number"];
+  return [{ string: "String", boolean: "Boolean", object: "Object" }[typeof v as "string"] ?? "Unknown"];
+}
+
+/** The union's member of the value's own type, when just one member has it. */
+function memberOf(schema: Node, value: unknown): Node | null {
+  const kinds = jsonKind(value);
+  const same = (schema.anyOf ?? []).filter(
+    (m) => kinds.includes(m[Kind]) || (m[Kind] === "Literal" && typeof (m as { const?: unknown }).const === typeof value),
+  );
+  return same.length === 1 ? same[0]! : null;
 }
 
 /** The problem of an object that is an object: unknown keys, then its properties in order. */
@@ -95,10 +139,19 @@ function problemAt(schema: Node, value: unknown, path: string): BodyProblem | nu
     // Count limits and the like belong to the object as a whole.
     return objectProblem(schema, value as Record<string, unknown>, path) ?? sentenceOf(schema, value, path);
   }
+  if (kind === "Union") {
+    const member = memberOf(schema, value);
+    const p = member ? (problemAt(member, value, path) as Generic | null) : null;
+    if (p && !p.generic) return p;
+  }
   if (kind === "Array" && Array.isArray(value) && schema.items) {
     const whole = { ...schema, items: Type.Unknown() } as Node;
     const wholeFits: boolean = Value.Check(whole, value);
-    if (!wholeFits) return typeof schema.count === "string" ? { field: path, message: fill(schema.count, path) } : sentenceOf(schema, value, path);
+    if (!wholeFits) {
+      return typeof schema.count === "string"
+        ? { field: path, message: fill(schema.count, path).replaceAll("{length}", String(value.length)) }
+        : sentenceOf(schema, value, path);
+    }
     for (let i = 0; i < value.length; i++) {
       const p = problemAt(schema.items, value[i], `${path}[${i}]`);
       if (p) return p;

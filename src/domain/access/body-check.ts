@@ -153,8 +153,9 @@ function problemAt(schema: Node, value: unknown, path: string): BodyProblem | nu
         : sentenceOf(schema, value, path);
     }
     for (let i = 0; i < value.length; i++) {
-      const p = problemAt(schema.items, value[i], `${path}[${i}]`);
-      if (p) return p;
+      const p = problemAt(schema.items, value[i], `${path}[${i}]`) as Generic | null;
+      // An item without a sentence of its own is the list's problem: the list's sentence names the list.
+      if (p) return p.generic && typeof schema.error === "string" ? sentenceOf(schema, value, path) : p;
     }
   }
   return sentenceOf(schema, value, path);

@@ -9,10 +9,11 @@
 // The sentence comes from the schema that does not fit, from three keywords our models add to
 // JSON Schema (the OpenAPI documents strip them, src/http/openapi/json-schema.ts):
 // - `error`: the sentence when a value does not fit; `{field}` is replaced by the field's path
-//   (`scopes[2]`, `targets[0].id`), so one schema serves every item of a list;
+//   (`scopes[2]`, `targets[0].id`), so one schema serves every item of a list, and `{value}` by
+//   the value sent, as JSON;
 // - `missing`: the sentence when a required property is absent (default: its `error`);
 // - `unknown`: on an object with `additionalProperties: false`, the sentence for a key it does
-//   not know;
+//   not know (`{key}`: that key as JSON);
 // - `count`: on a list, the sentence when it holds too few or too many items (default: `error`),
 //   `{length}` replaced by the number it holds;
 // - `code`: the catalogue code of the refusal, where a route answers another than invalid_body
@@ -49,7 +50,8 @@ type Node = TSchema & {
   items?: Node;
 };
 
-const fill = (sentence: string, field: string) => sentence.replaceAll("{field}", field);
+const fill = (sentence: string, field: string, value?: unknown) =>
+  sentence.replaceAll("{field}", field).replaceAll("{value}", () => JSON.stringify(value) ?? "undefined");
 const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
 const isRecord = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -77,7 +79,7 @@ function sentenceOf(schema: Node, value: unknown, field: string): Generic {
   const first = Value.Errors(schema, value).First();
   const keyword = first ? KEYWORD[ValueErrorType[first.type]!] : undefined;
   const sentence = (keyword && schema.messages?.[keyword]) ?? schema.error;
-  if (typeof sentence === "string") return { field: name, message: fill(sentence, name), ...(schema.code ? { code: schema.code } : {}) };
+  if (typeof sentence === "string") return { field: name, message: fill(sentence, name, value), ...(schema.code ? { code: schema.code } : {}) };
   return { field: name, message: `${name}: ${first?.message ?? "is not valid"}`, generic: true };
 }
 
@@ -105,7 +107,7 @@ function objectProblem(schema: Node, value: Record<string, unknown>, path: strin
     for (const k of Object.keys(value)) {
       if (Object.hasOwn(props, k)) continue;
       const field = join(path, k);
-      return { field, message: fill(schema.unknown ?? "{field} is not a known property", field) };
+      return { field, message: fill(schema.unknown ?? "{field} is not a known property", field).replaceAll("{key}", JSON.stringify(k)) };
     }
   }
   const required = new Set(schema.required ?? []);

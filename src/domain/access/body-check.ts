@@ -18,6 +18,9 @@
 //   `{length}` replaced by the number it holds;
 // - `code`: the catalogue code of the refusal, where a route answers another than invalid_body
 //   (a confirmation that does not match is `confirmation_mismatch`, missing or not);
+// - `refusal: { code, key, root }`: every problem inside this schema is refused with `code`,
+//   naming the place under `key` (say `path`) instead of `field`, measured from this schema when
+//   `root` (an entry layout names `main[0].title`, not `layout.main[0].title`);
 // - `messages`: sentences for single keywords (`{ maxLength: "url must be at most 2048
 //   characters" }`), where the hand check said more than one thing about one value.
 // A value of a union (`string or null`) is judged by the member of its own JSON type, when just
@@ -27,13 +30,22 @@ import { Value, ValueErrorType } from "@sinclair/typebox/value";
 import { badField, CATALOGUE, type CatalogueEntry, type ErrorCode, fail } from "../../errors.ts";
 
 /** The keywords our models add to JSON Schema; never part of a published document. */
-export const SENTENCE_KEYWORDS = ["error", "missing", "unknown", "count", "code"] as const;
+export const SENTENCE_KEYWORDS = ["error", "missing", "unknown", "count", "code", "messages", "refusal"] as const;
 
 export interface BodyProblem {
   field: string;
   message: string;
   /** The refusal's code when it is not invalid_body. */
   code?: ErrorCode;
+  /** The key of the refusal's body that names the place (default `field`). */
+  key?: string;
+}
+
+/** How the problems inside a schema are refused (see `refusal` above). */
+interface Refusal {
+  code: ErrorCode;
+  key?: string;
+  root?: boolean;
 }
 
 type Node = TSchema & {
@@ -42,6 +54,7 @@ type Node = TSchema & {
   unknown?: string;
   count?: string;
   code?: ErrorCode;
+  refusal?: Refusal;
   messages?: Record<string, string>;
   anyOf?: Node[];
   properties?: Record<string, Node>;
@@ -114,9 +127,10 @@ function objectProblem(schema: Node, value: Record<string, unknown>, path: strin
   for (const [k, prop] of Object.entries(props)) {
     const field = join(path, k);
     if (!Object.hasOwn(value, k)) {
-      if (required.has(k))
-        return { field, message: fill(prop.missing ?? prop.error ?? "{field} is required", field), ...(prop.code ? { code: prop.code } : {}) };
-      continue;
+      if (!required.has(k)) continue;
+      const message = fill(prop.missing ?? prop.error ?? "{field} is required", field);
+      if (prop.refusal) return { field, message, code: prop.refusal.code, key: prop.refusal.key };
+      return { field, message, ...(prop.code ? { code: prop.code } : {}) };
     }
     const p = problemAt(prop, value[k], field);
     if (p) return p;
@@ -133,6 +147,11 @@ function objectProblem(schema: Node, value: Record<string, unknown>, path: strin
 
 /** The problem of `value` at `path`, or null when it fits. */
 function problemAt(schema: Node, value: unknown, path: string): BodyProblem | null {
+  if (schema.refusal) {
+    const { refusal, ...inner } = schema;
+    const p = problemAt(inner as Node, value, refusal.root ? "" : path);
+    return p && { ...p, code: refusal.code, key: refusal.key };
+  }
   // Checked apart from the narrowing: a model's Static type is no help to this walk.
   const fits: boolean = Value.Check(schema, value);
   if (fits) return null;
@@ -171,7 +190,7 @@ export function bodyProblem(schema: TSchema, body: unknown): BodyProblem | null 
 /** Refuses a problem: `400 invalid_body` naming its field, or the code its schema names. */
 export function refuse(p: BodyProblem): never {
   // A bare sentence of interface.md (`Invalid credentials`) is the whole body: no field beside it.
-  if (p.code) fail(p.code, { message: p.message, extra: (CATALOGUE[p.code] as CatalogueEntry).bare ? undefined : { field: p.field } });
+  if (p.code) fail(p.code, { message: p.message, extra: (CATALOGUE[p.code] as CatalogueEntry).bare ? undefined : { [p.key ?? "field"]: p.field } });
   badField(p.field, p.message);
 }
 

@@ -23,6 +23,9 @@
 //   `root` (an entry layout names `main[0].title`, not `layout.main[0].title`);
 // - `messages`: sentences for single keywords (`{ maxLength: "url must be at most 2048
 //   characters" }`), where the hand check said more than one thing about one value.
+// - `oneOfKeys`: on a union of objects told apart by which key they hold (a workspace node holds
+//   one of folder, model, entry, media_folder): an object is judged by the member of the one key
+//   it holds, and one holding none or several is refused saying so.
 // A value of a union (`string or null`) is judged by the member of its own JSON type, when just
 // one member has that type and a sentence of its own; otherwise by the union's sentence.
 import { Kind, type TSchema, Type } from "@sinclair/typebox";
@@ -30,7 +33,7 @@ import { Value, ValueErrorType } from "@sinclair/typebox/value";
 import { badField, CATALOGUE, type CatalogueEntry, type ErrorCode, fail } from "../../errors.ts";
 
 /** The keywords our models add to JSON Schema; never part of a published document. */
-export const SENTENCE_KEYWORDS = ["error", "missing", "unknown", "count", "code", "messages", "refusal"] as const;
+export const SENTENCE_KEYWORDS = ["error", "missing", "unknown", "count", "code", "messages", "refusal", "oneOfKeys"] as const;
 
 export interface BodyProblem {
   field: string;
@@ -56,6 +59,7 @@ type Node = TSchema & {
   code?: ErrorCode;
   refusal?: Refusal;
   messages?: Record<string, string>;
+  oneOfKeys?: string[];
   anyOf?: Node[];
   properties?: Record<string, Node>;
   required?: string[];
@@ -87,9 +91,9 @@ interface Generic extends BodyProblem {
 }
 
 /** The sentence of a schema that a value does not fit: its own, or TypeBox's first message. */
-function sentenceOf(schema: Node, value: unknown, field: string): Generic {
+function sentenceOf(schema: Node, value: unknown, field: string, refs: TSchema[]): Generic {
   const name = field === "" ? "body" : field;
-  const first = Value.Errors(schema, value).First();
+  const first = Value.Errors(schema, refs, value).First();
   const keyword = first ? KEYWORD[ValueErrorType[first.type]!] : undefined;
   const sentence = (keyword && schema.messages?.[keyword]) ?? schema.error;
   if (typeof sentence === "string") return { field: name, message: fill(sentence, name, value), ...(schema.code ? { code: schema.code } : {}) };
@@ -114,7 +118,7 @@ function memberOf(schema: Node, value: unknown): Node | null {
 }
 
 /** The problem of an object that is an object: unknown keys, then its properties in order. */
-function objectProblem(schema: Node, value: Record<string, unknown>, path: string): BodyProblem | null {
+function objectProblem(schema: Node, value: Record<string, unknown>, path: string, refs: TSchema[]): BodyProblem | null {
   const props = schema.properties ?? {};
   if (schema.additionalProperties === false) {
     for (const k of Object.keys(value)) {
@@ -132,13 +136,13 @@ function objectProblem(schema: Node, value: Record<string, unknown>, path: strin
       if (prop.refusal) return { field, message, code: prop.refusal.code, key: prop.refusal.key };
       return { field, message, ...(prop.code ? { code: prop.code } : {}) };
     }
-    const p = problemAt(prop, value[k], field);
+    const p = problemAt(prop, value[k], field, refs);
     if (p) return p;
   }
   if (typeof schema.additionalProperties === "object") {
     for (const [k, v] of Object.entries(value)) {
       if (Object.hasOwn(props, k)) continue;
-      const p = problemAt(schema.additionalProperties, v, join(path, k));
+      const p = problemAt(schema.additionalProperties, v, join(path, k), refs);
       if (p) return p;
     }
   }
@@ -146,40 +150,55 @@ function objectProblem(schema: Node, value: Record<string, unknown>, path: strin
 }
 
 /** The problem of `value` at `path`, or null when it fits. */
-function problemAt(schema: Node, value: unknown, path: string): BodyProblem | null {
+function problemAt(schema: Node, value: unknown, path: string, refs: TSchema[] = []): BodyProblem | null {
+  // A recursive model (a workspace node's children are nodes) refers to itself by $id.
+  if (schema[Kind] === "This") {
+    const self = refs.find((r) => r.$id === (schema as { $ref?: string }).$ref);
+    if (self) return problemAt(self as Node, value, path, refs);
+  }
+  if (typeof schema.$id === "string" && !refs.includes(schema)) refs = [...refs, schema];
   if (schema.refusal) {
     const { refusal, ...inner } = schema;
-    const p = problemAt(inner as Node, value, refusal.root ? "" : path);
+    const p = problemAt(inner as Node, value, refusal.root ? "" : path, refs);
     return p && { ...p, code: refusal.code, key: refusal.key };
   }
   // Checked apart from the narrowing: a model's Static type is no help to this walk.
-  const fits: boolean = Value.Check(schema, value);
+  const fits: boolean = Value.Check(schema, refs, value);
   if (fits) return null;
   const kind = schema[Kind];
   if (kind === "Object" && isRecord(value)) {
     // Count limits and the like belong to the object as a whole.
-    return objectProblem(schema, value as Record<string, unknown>, path) ?? sentenceOf(schema, value, path);
+    return objectProblem(schema, value as Record<string, unknown>, path, refs) ?? sentenceOf(schema, value, path, refs);
+  }
+  if (kind === "Union" && schema.oneOfKeys && isRecord(value)) {
+    const held = schema.oneOfKeys.filter((k) => Object.hasOwn(value as object, k));
+    if (held.length !== 1) {
+      const has = held.length ? ` (it has ${held.join(" and ")})` : "";
+      return { field: path, message: `${path} must have exactly one of ${schema.oneOfKeys.join(", ")}${has}` };
+    }
+    const member = (schema.anyOf ?? []).find((m) => m.required?.includes(held[0]!));
+    if (member) return problemAt(member, value, path, refs);
   }
   if (kind === "Union") {
     const member = memberOf(schema, value);
-    const p = member ? (problemAt(member, value, path) as Generic | null) : null;
+    const p = member ? (problemAt(member, value, path, refs) as Generic | null) : null;
     if (p && !p.generic) return p;
   }
   if (kind === "Array" && Array.isArray(value) && schema.items) {
     const whole = { ...schema, items: Type.Unknown() } as Node;
-    const wholeFits: boolean = Value.Check(whole, value);
+    const wholeFits: boolean = Value.Check(whole, refs, value);
     if (!wholeFits) {
       return typeof schema.count === "string"
         ? { field: path, message: fill(schema.count, path).replaceAll("{length}", String(value.length)) }
-        : sentenceOf(schema, value, path);
+        : sentenceOf(schema, value, path, refs);
     }
     for (let i = 0; i < value.length; i++) {
-      const p = problemAt(schema.items, value[i], `${path}[${i}]`) as Generic | null;
+      const p = problemAt(schema.items, value[i], `${path}[${i}]`, refs) as Generic | null;
       // An item without a sentence of its own is the list's problem: the list's sentence names the list.
-      if (p) return p.generic && typeof schema.error === "string" ? sentenceOf(schema, value, path) : p;
+      if (p) return p.generic && typeof schema.error === "string" ? sentenceOf(schema, value, path, refs) : p;
     }
   }
-  return sentenceOf(schema, value, path);
+  return sentenceOf(schema, value, path, refs);
 }
 
 /** The first problem of a body against its model, or null when the body fits. */

@@ -28,6 +28,8 @@ export class Components {
 
   private walk(node: Json): Json {
     for (const k of SENTENCE_KEYWORDS) delete node[k];
+    // TypeBox's recursive models refer to themselves by bare $id; in the document, by component.
+    if (typeof node.$ref === "string" && !node.$ref.startsWith("#")) node.$ref = `#/components/schemas/${node.$ref}`;
     for (const k of ONE) if (isObject(node[k])) node[k] = this.walk(node[k] as Json);
     for (const k of LIST) if (Array.isArray(node[k])) node[k] = (node[k] as Json[]).map((x) => this.walk(x));
     for (const k of MAP) {

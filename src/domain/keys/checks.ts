@@ -4,6 +4,7 @@ import { badField } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { checkValue } from "../access/body-check.ts";
+import { isVersion, VERSIONS } from "../versions.ts";
 import { KeyApiVersion, KeyEnvironment, KeyExpiry, KeyName } from "./bodies.ts";
 
 const HOUR = 3600_000;
@@ -36,6 +37,8 @@ export function checkExpiry(s: Services, v: unknown): string | null {
 export function checkApiVersion(v: unknown): string | null {
   if (v === undefined) return null;
   checkValue(KeyApiVersion, v, "apiVersion");
+  // The list of versions is read now, not when the model was made: a date may be registered since.
+  if (typeof v === "string" && !isVersion(v)) badField("apiVersion", `apiVersion must be a supported version: ${VERSIONS.map((x) => x.date).join(", ")}`);
   return v as string | null;
 }
 

@@ -12,6 +12,7 @@ import { benchWebhooks } from "./bench/webhooks.ts";
 import { benchMedia } from "./bench/media.ts";
 import { benchMediaStatements } from "./bench/media-statements.ts";
 import { benchAdmin } from "./bench/admin.ts";
+import { benchOpenapi } from "./bench/openapi.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -21,6 +22,10 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
+  openapi: {
+    about: "a cached GET /api/openapi.json against a cached production entries read, over a socket",
+    run: figures(benchOpenapi),
+  },
   graphql: {
     about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models",
     run: figures(benchGraphql),

@@ -4,7 +4,7 @@
 import { Type } from "@sinclair/typebox";
 import { ROLES } from "../access/roles.ts";
 import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
-import { passwordOf } from "../users/bodies.ts";
+import { Email, passwordOf } from "../users/bodies.ts";
 
 /** 3 to 48 characters, lowercase letters and digits, single hyphens between them. */
 export const Slug = Type.String({
@@ -21,9 +21,6 @@ export const Role = Type.Union(
   ROLES.map((r) => Type.Literal(r)),
   { error: `role must be one of ${ROLES.join(", ")}` },
 );
-
-/** An e-mail address (edge spaces are trimmed; at most 254 characters). */
-export const Email = Type.String({ maxLength: 254, pattern: "^\\s*[^\\s@]+@[^\\s@]+\\.?[^\\s@]*\\s*$", error: "email must be an e-mail address" });
 
 /** POST /v2/projects: without a slug, one is made from the name. */
 export const CreateProjectBody = Type.Object(

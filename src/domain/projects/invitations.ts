@@ -3,6 +3,7 @@
 // their own password on acceptance, or accepts while signed in to the account the e-mail names.
 // No one ever sets another person's password, and controlling an account never makes it a member
 // of a project that did not invite it.
+import type { Static } from "@sinclair/typebox";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { invitations, memberships } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
@@ -13,7 +14,8 @@ import type { Role } from "../access/roles.ts";
 import { authenticatePerson } from "../access/authenticate.ts";
 import { writeControl } from "../unit-of-work.ts";
 import { checkPassword, createUser, findUserByEmail, normalEmail, startSession } from "../users/service.ts";
-import { checkRole, getProject, membershipOf, requireOwnerFor } from "./service.ts";
+import { getProject, membershipOf, requireOwnerFor } from "./service.ts";
+import type { AcceptInvitationBody, InviteBody } from "./bodies.ts";
 
 /** How long an invitation can be accepted. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -30,12 +32,10 @@ function invitationOut(r: InvitationRow, now: number) {
  * `POST /v2/projects/:id/members { email, role }`: an invitation, answered once with its token.
  * Inviting someone again replaces their pending invitation (the old token stops working).
  */
-export function invite(s: Services, projectId: string, inviter: { userId: string; role: Role }, input: Record<string, unknown>) {
-  if (input.password !== undefined) {
-    badField("password", "A member sets their own password when they accept the invitation; no one sets it for them");
-  }
+export function invite(s: Services, projectId: string, inviter: { userId: string; role: Role }, input: Static<typeof InviteBody>) {
+  // The body's model (InviteBody) refuses a password and checks the e-mail's form and the role.
   const email = normalEmail(input.email);
-  const role = checkRole(input.role);
+  const role = input.role;
   requireOwnerFor(inviter.role, role === "owner");
   const existing = findUserByEmail(s, email);
   if (existing && membershipOf(s, projectId, existing.id)) fail("conflict", { message: "That person is already a member.", extra: { field: "email" } });
@@ -82,8 +82,7 @@ export function withdrawInvitation(s: Services, projectId: string, id: string): 
  * account the caller must be signed in as it (bearer token), and `password` is refused. The
  * person's current project is left as it was: they open the new one when they choose to.
  */
-export async function acceptInvitation(s: Services, headers: Headers, body: Record<string, unknown>) {
-  if (typeof body.token !== "string" || body.token.length === 0) badField("token", "token is the invitation token you were given (inv_...)");
+export async function acceptInvitation(s: Services, headers: Headers, body: Static<typeof AcceptInvitationBody>) {
   const row = s.control.db
     .select()
     .from(invitations)

@@ -6,6 +6,9 @@ import { nullable, record, Uuid } from "../access/schema-kit.ts";
 /** A password: 8 to 200 characters (every password, wherever it is set). */
 export const passwordOf = (field: string) => Type.String({ minLength: 8, maxLength: 200, error: `${field} must be 8 to 200 characters` });
 
+/** An e-mail address (edge spaces are trimmed; at most 254 characters). */
+export const Email = Type.String({ maxLength: 254, pattern: "^\\s*[^\\s@]+@[^\\s@]+\\.?[^\\s@]*\\s*$", error: "email must be an e-mail address" });
+
 /** Sign-in refuses anything but two strings as it refuses a wrong password: 401, no field named. */
 const credential = Type.String({ error: "Invalid credentials", code: "invalid_credentials" });
 

@@ -179,7 +179,7 @@ export function projectRoutes(s: Services, replication?: Replication) {
         const p = memberOf(s, person, params.id);
         requireScope(p, "member:update");
         const body = await typedBody(request, MemberBody);
-        return updateMember(s, p.projectId!, roleOf(p), params.userId, { role: body.role, password: body.password });
+        return updateMember(s, p.projectId!, roleOf(p), params.userId, { role: body.role });
       },
       { signedIn: true, detail: doc({ summary: "Change a member's role (ownership is the owners' alone)", body: MemberBody, answers: { 200: Member } }) },
     )

@@ -28,7 +28,7 @@
 //   it holds, and one holding none or several is refused saying so.
 // A value of a union (`string or null`) is judged by the member of its own JSON type, when just
 // one member has that type and a sentence of its own; otherwise by the union's sentence.
-import { Kind, type TSchema, Type } from "@sinclair/typebox";
+import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value, ValueErrorType } from "@sinclair/typebox/value";
 import { badField, CATALOGUE, type CatalogueEntry, type ErrorCode, fail } from "../../errors.ts";
 
@@ -214,7 +214,7 @@ export function refuse(p: BodyProblem): never {
 }
 
 /** Refuses a value that does not fit `schema`, naming `field`. */
-export function checkValue(schema: TSchema, value: unknown, field: string): void {
+export function checkValue<T extends TSchema>(schema: T, value: unknown, field: string): asserts value is Static<T> {
   const p = problemAt(schema as Node, value, field);
   if (p) refuse(p);
 }

@@ -8,7 +8,7 @@ import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 const MAX_TARGETS = 500;
 
 /** Refuses keys a request does not take, naming the ones it does. */
-const only = (props: TProperties, $id: string) =>
+const only = <P extends TProperties>(props: P, $id: string) =>
   Type.Object(props, { $id, additionalProperties: false, unknown: `{field} is not a field of this request; send ${Object.keys(props).join(", ")}` });
 
 /** `YYYY-MM-DDTHH:mm[:ss]`, no offset: a time on the zone's clock. */

@@ -1,19 +1,21 @@
-// TypeBox models of the entry, publishing, bulk and preview-token bodies, and of their answers
+// TypeBox models of the entry, publishing and preview-token bodies, and of their answers
 // (decisions.md 3, 4 and 7). `data` is an object keyed by field namespace: what each value may be
 // depends on the project's model (interface.md's field table), so the domain checks it against
 // the model, as it checks that models, entries, versions and relations exist.
 import { Type } from "@sinclair/typebox";
 import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
-import { MAX_IDS } from "../bulk/service.ts";
 
 const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-const Data = Type.Object(
+export const Data = Type.Object(
   {},
   { error: "data must be an object keyed by field namespace", description: "Field values keyed by field namespace, as the model's field kinds allow." },
 );
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, error: "tags must be a list of up to 50 texts of 1 to 64 characters" });
-const Folder = Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 64 })], {
+export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  maxItems: 50,
+  error: "tags must be a list of up to 50 texts of 1 to 64 characters",
+});
+export const Folder = Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 64 })], {
   error: "folder must be a folder id (text up to 64 characters) or null",
 });
 
@@ -38,29 +40,6 @@ export const UpdateEntryBody = Type.Object(
 export const PublishBody = Type.Object(
   { versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ pattern: UUID })], { error: "versionId must be a version id (UUID)" })) },
   { $id: "PublishBody" },
-);
-
-/** POST /v2/model-instances/bulk-publish and bulk-unpublish. */
-export const BulkBody = Type.Object(
-  {
-    instanceIds: Type.Optional(
-      Type.Array(Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" }), {
-        minItems: 1,
-        maxItems: MAX_IDS,
-        error: `instanceIds must list 1 to ${MAX_IDS} entry ids`,
-      }),
-    ),
-    modelId: Type.Optional(Type.String({ minLength: 1, error: "modelId must be a model id or namespace" })),
-    where: Type.Optional(Type.Unknown({ description: "A filter in the /api `where` grammar: a JSON object, or its JSON text." })),
-    filter: Type.Optional(Type.Unknown({ description: "The same as where (send one of them)." })),
-    dryRun: Type.Optional(Type.Boolean({ error: "dryRun must be true or false" })),
-    expectedCount: Type.Optional(Type.Integer({ minimum: 0, error: "expectedCount must be a whole number from 0" })),
-  },
-  {
-    $id: "BulkBody",
-    additionalProperties: false,
-    unknown: "{field} is not a field of a bulk request; send instanceIds or modelId with where, and optionally dryRun and expectedCount",
-  },
 );
 
 /** POST /v2/preview-tokens: which drafts the token shows (entries, a model or both) and for how long. */
@@ -132,35 +111,4 @@ export const VersionList = listOf(
   }),
 );
 
-const Counts = Type.Record(Type.String(), Type.Integer());
-export const BulkAnswer = Type.Union(
-  [
-    record({ dryRun: Type.Literal(true), action: Type.String(), count: Type.Integer(), ids: Type.Array(Uuid) }),
-    record({
-      action: Type.String(),
-      count: Type.Integer(),
-      counts: Counts,
-      results: Type.Array(record({ id: Uuid, result: Type.String(), error: Type.Optional(Type.String()) })),
-    }),
-  ],
-  { $id: "BulkAnswer", description: "A dry run, or the results of up to 50 entries done inside the request." },
-);
-export const BulkQueued = record({ batchId: Uuid, count: Type.Integer(), poll: Type.String() }, { $id: "BulkQueued" });
-export const BulkBatch = record(
-  {
-    batchId: Uuid,
-    action: Type.String(),
-    status: Type.String(),
-    total: Type.Integer(),
-    counts: Counts,
-    failures: Type.Array(record({ id: Uuid, error: nullable(Type.String()) })),
-    selection: Type.Object({}),
-    createdAt: Time,
-    createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
-    startedAt: nullable(Time),
-    finishedAt: nullable(Time),
-    poll: Type.String(),
-  },
-  { $id: "BulkBatch" },
-);
 export const PreviewToken = record({ token: Type.String({ description: "pvw_..." }), expiresAt: Time }, { $id: "PreviewToken" });

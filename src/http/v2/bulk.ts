@@ -4,7 +4,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
-import { BulkAnswer, BulkBatch, BulkBody, BulkQueued } from "../../domain/entries/bodies.ts";
+import { BulkAnswer, BulkBatch, BulkBody, BulkQueued } from "../../domain/bulk/bodies.ts";
 import { managementAuth, MOUNTS, once, type ManagementContext, type Mount } from "../plugins/management.ts";
 import { bulk, getBatch, type BulkAction } from "../../domain/bulk/service.ts";
 

@@ -1,7 +1,7 @@
 // TypeBox models of the media library's bodies and answers (decisions.md 10). The domain adds
 // what a shape cannot say: a folder or parent names a folder of this project, alt and title fit
 // in 16 KB of UTF-8, a file name is one a file may have, a folder never moves into itself.
-import { Type } from "@sinclair/typebox";
+import { type TProperties, Type } from "@sinclair/typebox";
 import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 import { MEDIA_KINDS } from "../models/fields.ts";
 import { MAX_FIELD_BYTES } from "./intake.ts";
@@ -11,24 +11,19 @@ const unit = (field: string) => Type.Number({ minimum: 0, maximum: 1, error: `fo
 
 const EDITABLE = ["alt", "title", "folder", "focalPoint", "filename"];
 
+/** The focal point of an image: `{ x, y }` in 0-1 from the left and the top, or null for the centre. */
+export const FocalPointModel = Type.Union(
+  [Type.Null(), Type.Object({ x: unit("x"), y: unit("y") }, { additionalProperties: false, unknown: "focalPoint has only x and y; {key} is not one." })],
+  { error: "focalPoint must be { x, y } with numbers from 0 to 1, or null." },
+);
+
 /** PATCH /v2/media/:id. */
 export const UpdateMediaBody = Type.Object(
   {
     alt: Type.Optional(text("alt")),
     title: Type.Optional(text("title")),
     folder: Type.Optional(Type.Union([Type.Null(), Type.String()], { error: "folder names no media folder of this project: {value}" })),
-    focalPoint: Type.Optional(
-      Type.Union(
-        [
-          Type.Null(),
-          Type.Object(
-            { x: unit("x"), y: unit("y") },
-            { additionalProperties: false, unknown: "focalPoint has only x and y; {key} is not one.", description: "0-1 from the left and the top." },
-          ),
-        ],
-        { error: "focalPoint must be { x, y } with numbers from 0 to 1, or null." },
-      ),
-    ),
+    focalPoint: Type.Optional(FocalPointModel),
     filename: Type.Optional(Type.String({ error: "filename must be text" })),
   },
   { $id: "UpdateMediaBody", additionalProperties: false, unknown: `{field} cannot be edited; send ${EDITABLE.join(", ")}` },
@@ -52,7 +47,7 @@ export const UploadForm = Type.Object(
 
 const FolderName = Type.String({ maxLength: 120, pattern: "\\S", error: "name must be a folder name of 1 to 120 characters" });
 const Parent = Type.Union([Type.Null(), Type.String()], { error: "parent names no media folder of this project: {value}" });
-const folderBody = (props: Parameters<typeof Type.Object>[0], $id: string) =>
+const folderBody = <P extends TProperties>(props: P, $id: string) =>
   Type.Object(props, { $id, additionalProperties: false, unknown: "{field} is not a folder field; send name and parent" });
 
 /** POST /v2/media-folders. */

@@ -2,7 +2,7 @@
 // cannot say: a relation names a model of the project, enum values are listed and distinct, no
 // two fields share a namespace or id, a namespace is free, an edit that changes a field's shape
 // on a model with entries needs a field change, a preview URL's placeholders are words.
-import { type TProperties, Type } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 import { ARRAY_TYPES, FIELD_TYPES } from "./fields.ts";
 
@@ -14,65 +14,64 @@ const FieldNamespace = Type.String({
   error: "{field} must be 1 to 64 printable characters with no leading or trailing space",
 });
 
-/** What a field definition may hold; `required` lists the keys a new field must send. */
-function fieldProperties(isNew: boolean): TProperties {
-  const opt = <T extends TProperties[string]>(t: T) => Type.Optional(t);
-  return {
-    ...(isNew ? {} : { id: Type.String({ error: "{field} is not a field of this model" }) }),
-    namespace: isNew ? FieldNamespace : opt(FieldNamespace),
-    type: (isNew ? (t: TProperties[string]) => t : opt)(
-      Type.Union(
-        FIELD_TYPES.map((t) => Type.Literal(t)),
-        { error: `{field} must be one of ${FIELD_TYPES.join(", ")}` },
-      ),
-    ),
-    arrayType: opt(
-      Type.Union([Type.Null(), ...ARRAY_TYPES.map((t) => Type.Literal(t))], {
-        error: `{field} must be one of ${ARRAY_TYPES.join(", ")}`,
-        description: "For array fields: the kind of each item.",
-      }),
-    ),
-    relation: opt(
-      Type.Union([Type.Null(), Type.String({ minLength: 1 })], {
-        error: "{field} must name the target model (id or namespace)",
-        description: "For relation fields: the target model's id or namespace.",
-      }),
-    ),
-    label: opt(Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { error: "{field} must be text of at most 200 characters" })),
-    required: opt(Type.Boolean({ error: "{field} must be true or false" })),
-    options: opt(
-      Type.Union(
-        [
-          Type.Null(),
-          Type.Object({
-            values: Type.Optional(
-              Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
-                maxItems: 500,
-                error: "{field} must be a list of up to 500 texts",
-                description: "An enum's values.",
-              }),
-            ),
-          }),
-        ],
-        { error: "{field} must be an object" },
-      ),
-    ),
-    ...(isNew ? { id: opt(Type.String({ pattern: UUID, error: "{field} must be a UUID" })) } : {}),
-  };
-}
+const FieldType = Type.Union(
+  FIELD_TYPES.map((t) => Type.Literal(t)),
+  { error: `{field} must be one of ${FIELD_TYPES.join(", ")}` },
+);
 
-const fieldOf = (isNew: boolean, $id: string) =>
-  Type.Object(fieldProperties(isNew), {
-    $id,
-    error: "{field} must be a field object",
-    additionalProperties: false,
-    unknown: "{field} is not a field property",
-  });
+/** The parts of a field definition besides its id, namespace and type, the same on a new field and an edit. */
+const fieldParts = {
+  arrayType: Type.Optional(
+    Type.Union([Type.Null(), ...ARRAY_TYPES.map((t) => Type.Literal(t))], {
+      error: `{field} must be one of ${ARRAY_TYPES.join(", ")}`,
+      description: "For array fields: the kind of each item.",
+    }),
+  ),
+  relation: Type.Optional(
+    Type.Union([Type.Null(), Type.String({ minLength: 1 })], {
+      error: "{field} must name the target model (id or namespace)",
+      description: "For relation fields: the target model's id or namespace.",
+    }),
+  ),
+  label: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { error: "{field} must be text of at most 200 characters" })),
+  required: Type.Optional(Type.Boolean({ error: "{field} must be true or false" })),
+  options: Type.Optional(
+    Type.Union(
+      [
+        Type.Null(),
+        Type.Object({
+          values: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+              maxItems: 500,
+              error: "{field} must be a list of up to 500 texts",
+              description: "An enum's values.",
+            }),
+          ),
+        }),
+      ],
+      { error: "{field} must be an object" },
+    ),
+  ),
+};
+
+const fieldOptions = { error: "{field} must be a field object", additionalProperties: false, unknown: "{field} is not a field property" } as const;
 
 /** A new field (model create, addFields). */
-export const NewField = fieldOf(true, "NewField");
+export const NewField = Type.Object(
+  { namespace: FieldNamespace, type: FieldType, ...fieldParts, id: Type.Optional(Type.String({ pattern: UUID, error: "{field} must be a UUID" })) },
+  { $id: "NewField", ...fieldOptions },
+);
+
 /** An edit of a field named by id; what it leaves out stays as it is. */
-export const FieldEdit = fieldOf(false, "FieldEdit");
+export const FieldEdit = Type.Object(
+  {
+    id: Type.String({ error: "{field} is not a field of this model" }),
+    namespace: Type.Optional(FieldNamespace),
+    type: Type.Optional(FieldType),
+    ...fieldParts,
+  },
+  { $id: "FieldEdit", ...fieldOptions },
+);
 
 const modelText = (field: string, max: number) =>
   Type.String({ maxLength: max, pattern: "\\S", error: `${field} must be text of at most ${max} characters`, missing: `${field} is required` });

@@ -15,7 +15,7 @@ const ModelRef = Type.String({ minLength: 1, error: "{field} must be a model nam
 const EntryRef = Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" });
 const MediaFolderRef = Type.String({ minLength: 1, maxLength: 64, error: "{field} must be a media folder id of 1 to 64 characters" });
 
-const node = (kind: string, props: TProperties) =>
+const node = <P extends TProperties>(kind: string, props: P) =>
   Type.Object({ id: Type.Optional(NodeId), ...props }, { additionalProperties: false, unknown: `{field} is not allowed on a ${kind} node` });
 
 /** A node of a workspace document; a folder holds nodes. */

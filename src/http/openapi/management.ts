@@ -77,7 +77,20 @@ function operation(c: Components, method: string, path: string, detail: Record<s
     security: securityOf(path, auth),
   };
   if (auth?.scope) op["x-capa-scope"] = auth.scope;
-  const parameters = [...params, ...queryParameters(c, d?.query)];
+  // People's project routes act in the project of x-svc-project (or the one last opened); a key acts in its own.
+  const project =
+    auth && auth.kind !== "signedIn" && !path.startsWith("/v2/agent/")
+      ? [
+          {
+            name: "x-svc-project",
+            in: "header",
+            required: false,
+            schema: { type: "string" },
+            description: "The project to act in (default: the one you last opened).",
+          },
+        ]
+      : [];
+  const parameters = [...params, ...project, ...queryParameters(c, d?.query)];
   if (parameters.length) op.parameters = parameters;
   if (d?.body) op.requestBody = { required: true, content: { "application/json": { schema: c.schema(d.body) } } };
   if (d?.upload) op.requestBody = { required: true, content: { "multipart/form-data": { schema: c.schema(d.upload) } } };

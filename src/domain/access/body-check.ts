@@ -6,8 +6,8 @@
 // each property in declaration order, list items in order. TypeBox's own error walk reports every
 // missing required key before any wrong value, which would name a later field first.
 //
-// The sentence comes from the schema that does not fit, from three keywords our models add to
-// JSON Schema (the OpenAPI documents strip them, src/http/openapi/json-schema.ts):
+// The sentence comes from the schema that does not fit, from keywords our models add to JSON
+// Schema (the OpenAPI documents strip them, src/http/openapi/json-schema.ts):
 // - `error`: the sentence when a value does not fit; `{field}` is replaced by the field's path
 //   (`scopes[2]`, `targets[0].id`), so one schema serves every item of a list, and `{value}` by
 //   the value sent, as JSON;
@@ -22,7 +22,7 @@
 //   naming the place under `key` (say `path`) instead of `field`, measured from this schema when
 //   `root` (an entry layout names `main[0].title`, not `layout.main[0].title`);
 // - `messages`: sentences for single keywords (`{ maxLength: "url must be at most 2048
-//   characters" }`), where the hand check said more than one thing about one value.
+//   characters" }`), where one value may be wrong in more than one way worth telling apart;
 // - `oneOfKeys`: on a union of objects told apart by which key they hold (a workspace node holds
 //   one of folder, model, entry, media_folder): an object is judged by the member of the one key
 //   it holds, and one holding none or several is refused saying so.

@@ -13,6 +13,7 @@ import { benchMedia } from "./bench/media.ts";
 import { benchMediaStatements } from "./bench/media-statements.ts";
 import { benchAdmin } from "./bench/admin.ts";
 import { benchCors } from "./bench/cors.ts";
+import { benchOpenapi } from "./bench/openapi.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -23,6 +24,10 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
   cors: { about: "a cached production read with an Origin header (CORS headers on the answer) against the same read without", run: figures(benchCors) },
+  openapi: {
+    about: "a cached GET /api/openapi.json against a cached production entries read, over a socket",
+    run: figures(benchOpenapi),
+  },
   graphql: {
     about: "a 25-entry list with one relation against REST, statements per relation level, schema build and cached fetch for 50 models",
     run: figures(benchGraphql),

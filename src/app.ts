@@ -40,8 +40,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     clock: services.clock,
   });
   const closers: (() => void)[] = [];
-  const ctx = { s: services, jobs, replication, onClose: (fn: () => void) => closers.push(fn) };
   const app = guardedApp(services);
+  const ctx = { s: services, jobs, replication, onClose: (fn: () => void) => closers.push(fn), routes: () => app.routes };
   for (const feature of FEATURES) app.use(feature(ctx));
 
   return {

@@ -13,6 +13,8 @@ export interface FeatureContext {
   replication: Replication;
   /** Runs `fn` when the app closes, before the files close. */
   onClose(fn: () => void): void;
+  /** The whole app's route table, once every feature has added its routes (GET /v2/openapi.json reads it). */
+  routes(): readonly { method: string; path: string; hooks?: unknown }[];
 }
 
 /** A feature: registers its jobs and subscribers, and returns its routes. */

@@ -11,6 +11,7 @@ import { layouts } from "./layouts.ts";
 import { media } from "./media.ts";
 import { legacy } from "./legacy.ts";
 import { models } from "./models.ts";
+import { openapi } from "./openapi.ts";
 import { operations } from "./operations.ts";
 import { people } from "./people.ts";
 import { reads } from "./reads.ts";
@@ -34,5 +35,6 @@ export const FEATURES: Feature[] = [
   graphql,
   legacy,
   webhooks,
+  openapi,
   admin,
 ];

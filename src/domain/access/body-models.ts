@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 const graceHours = Type.Optional(Type.Integer({ minimum: 0, maximum: 168, error: "graceHours must be a whole number from 0 to 168" }));
 
 /** POST /v2/tenants/api-keys/:id/rotate and POST /v2/webhooks/:id/rotate-secret. */
-export const RotateBody = Type.Object({ graceHours });
+export const RotateBody = Type.Object({ graceHours }, { $id: "RotateBody" });
 
 /** PATCH /v2/tenants/api-keys/:id/active. */
-export const ActiveBody = Type.Object({ active: Type.Boolean({ error: "active must be true or false" }) });
+export const ActiveBody = Type.Object({ active: Type.Boolean({ error: "active must be true or false" }) }, { $id: "ActiveBody" });

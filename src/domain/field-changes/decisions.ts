@@ -1,6 +1,8 @@
 // What an apply decides for each op of the plan (keep, convert, keep_both, ...; on a failed
 // conversion, clear or stop), read strictly from the body, and the fields those decisions give
 // the model once it moves: keep_both keeps the old values in a new field beside the changed one.
+import type { Static } from "@sinclair/typebox";
+import type { ApplyBody } from "./bodies.ts";
 import { badField } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { Model } from "../models/catalog.ts";
@@ -9,22 +11,17 @@ import type { Diff, Op } from "./diff.ts";
 import type { Decision } from "./stage.ts";
 
 /** Reads `decisions: [{ opId, choice, onFailure? }]`: exactly one allowed decision per op. */
-export function readDecisions(ops: Op[], raw: unknown): Record<string, Decision> {
-  if (!Array.isArray(raw)) badField("decisions", "decisions must be a list of { opId, choice, onFailure? }, one per op of the plan");
+export function readDecisions(ops: Op[], raw: Static<typeof ApplyBody>["decisions"]): Record<string, Decision> {
   const out: Record<string, Decision> = {};
-  raw.forEach((d, i) => {
+  raw.forEach((o, i) => {
     const at = `decisions[${i}]`;
-    if (d === null || typeof d !== "object" || Array.isArray(d)) badField(at, `${at} must be { opId, choice, onFailure? }`);
-    const o = d as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!["opId", "choice", "onFailure"].includes(k)) badField(`${at}.${k}`, `${at}.${k} is not part of a decision`);
     const op = ops.find((x) => x.id === o.opId);
     if (!op) badField(`${at}.opId`, `${at}.opId is not an op of this plan`);
     if (out[op.id]) badField(`${at}.opId`, `${at}.opId is decided twice`);
     if (!op.choices.includes(o.choice as Op["choices"][number])) badField(`${at}.choice`, `${at}.choice must be one of ${op.choices.join(", ")} for this op`);
     let onFailure: Decision["onFailure"] = null;
     if (o.choice === "convert" && op.kind === "change") {
-      onFailure = (o.onFailure ?? "clear") as Decision["onFailure"];
-      if (onFailure !== "clear" && onFailure !== "stop") badField(`${at}.onFailure`, `${at}.onFailure must be clear or stop`);
+      onFailure = o.onFailure ?? "clear";
     } else if (o.onFailure !== undefined) {
       badField(`${at}.onFailure`, `${at}.onFailure is only for a convert decision on a change of type`);
     }

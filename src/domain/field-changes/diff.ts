@@ -6,7 +6,7 @@ import { badField } from "../../errors.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { parseField } from "../models/validate.ts";
+import { parseField, type FieldInput } from "../models/validate.ts";
 import type { Model } from "../models/catalog.ts";
 import type { FieldDef } from "../models/fields.ts";
 import { convertible } from "./convert.ts";
@@ -64,16 +64,12 @@ function keepBothName(ns: string, taken: Set<string>): string {
   }
 }
 
-/** Reads `{ editFields?, removeIds? }` (plus the keys in `extra`, left to the caller) against a model. */
-export function readDiff(s: Services, h: ProjectHandle, m: Model, body: Record<string, unknown>, extra: string[] = []): Diff {
-  for (const k of Object.keys(body)) {
-    if (!["editFields", "removeIds", ...extra].includes(k)) badField(k, `${k} is not part of a field change; send editFields and removeIds`);
-  }
+/** Reads `{ editFields?, removeIds? }` (of the shape PlanBody checks) against a model. */
+export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFields?: readonly FieldInput[]; removeIds?: readonly string[] }): Diff {
   const removeIds: string[] = [];
   if (body.removeIds !== undefined) {
-    if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
     body.removeIds.forEach((id, i) => {
-      const f = typeof id === "string" ? m.fields.find((x) => x.id === id.toLowerCase()) : undefined;
+      const f = m.fields.find((x) => x.id === id.toLowerCase());
       if (!f) badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
       if (removeIds.includes(f.id)) badField(`removeIds[${i}]`, `removeIds[${i}] is listed twice`);
       removeIds.push(f.id);
@@ -81,10 +77,9 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: Record<s
   }
   const edits = new Map<string, FieldDef>();
   if (body.editFields !== undefined) {
-    if (!Array.isArray(body.editFields)) badField("editFields", "editFields must be a list");
     body.editFields.forEach((raw, i) => {
       const path = `editFields[${i}]`;
-      const id = (raw as Record<string, unknown> | null)?.id;
+      const id = raw.id;
       const before = typeof id === "string" ? m.fields.find((f) => f.id === id.toLowerCase()) : undefined;
       if (!before) badField(`${path}.id`, `${path}.id is not a field of this model`);
       if (removeIds.includes(before.id)) badField(`${path}.id`, `${path}.id is also in removeIds`);

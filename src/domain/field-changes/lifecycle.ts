@@ -1,6 +1,8 @@
 // The life of an applied field change after apply (interface.md, States and transitions: Field
 // change): cancel until the model starts moving, resume a failed or cancelled change, the
 // model's history newest first, the change in progress, and one change with its failed values.
+import type { Static } from "@sinclair/typebox";
+import type { ResumeBody } from "./bodies.ts";
 import { desc, eq, sql } from "drizzle-orm";
 import { fieldChanges, fieldChangeFailures } from "../../storage/project/schema.ts";
 import { AppError, badField, fail } from "../../errors.ts";
@@ -9,7 +11,6 @@ import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, modelOrFail } from "../models/catalog.ts";
 import { readDiff, sameOps, type Diff } from "./diff.ts";
-import type { Decision } from "./stage.ts";
 import { clearStaging } from "./copies.ts";
 import { keepBothFields, targetOf } from "./decisions.ts";
 import { activeChange, changeOrFail, changeRecord, planOf, type FieldChangeRow } from "./record.ts";
@@ -39,7 +40,7 @@ export function cancelChange(s: Services, h: ProjectHandle, id: string, prefix: 
  * again. Entries whose values failed are converted afresh (they may have been fixed); a model
  * that changed meanwhile restarts the change when its ops are still the same, else `plan_stale`.
  */
-export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>, prefix: string) {
+export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Static<typeof ResumeBody>, prefix: string) {
   const row = changeOrFail(h, id);
   if (row.state !== "failed" && row.state !== "cancelled") {
     fail("field_change_not_resumable", {
@@ -47,15 +48,12 @@ export function resumeChange(s: Services, h: ProjectHandle, id: string, body: Re
       extra: { state: row.state },
     });
   }
-  for (const k of Object.keys(body)) if (k !== "onFailure") badField(k, `${k} is not accepted here; send { onFailure? }`);
-  if (body.onFailure !== undefined && body.onFailure !== "clear" && body.onFailure !== "stop") badField("onFailure", "onFailure must be clear or stop");
   const m = allModels(h).byId.get(row.modelId);
   if (!m) fail("plan_stale", { message: "The model of this change was deleted." });
   let plan = planOf(row);
   if (!plan.decisions) fail("field_change_not_resumable", { message: "This change was never applied; apply its plan instead.", extra: { state: row.state } });
   if (body.onFailure !== undefined) {
-    for (const op of plan.ops)
-      if (plan.decisions[op.id]?.choice === "convert" && op.kind === "change") plan.decisions[op.id]!.onFailure = body.onFailure as Decision["onFailure"];
+    for (const op of plan.ops) if (plan.decisions[op.id]?.choice === "convert" && op.kind === "change") plan.decisions[op.id]!.onFailure = body.onFailure;
   }
   const patch: Partial<FieldChangeRow> = { state: "queued", error: null, finishedAt: null, updatedAt: iso(s.clock.now()) };
   let restart = row.state === "cancelled";

@@ -4,9 +4,11 @@
 // answered with a poll link). An applied change is queued and worked through by the
 // `field-changes` job (runner.ts): converting stages every entry, moving swaps model and entries
 // in one transaction. States: planned, queued, converting, moving, done, failed, cancelled.
+import type { Static } from "@sinclair/typebox";
+import type { ApplyBody, PlanBody } from "./bodies.ts";
 import { and, desc, eq } from "drizzle-orm";
 import { fieldChanges } from "../../storage/project/schema.ts";
-import { badField, fail } from "../../errors.ts";
+import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -35,7 +37,7 @@ function entryCount(h: ProjectHandle, modelId: string): number {
  * 1,000 entries the counting runs in the background: the answer is 202 with the planned change
  * and its poll link.
  */
-export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: string, body: Record<string, unknown>, prefix: string) {
+export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: string, body: Static<typeof PlanBody>, prefix: string) {
   const m = modelOrFail(h, ref, "id");
   const diff = readDiff(s, h, m, body);
   const n = entryCount(h, m.id);
@@ -115,11 +117,9 @@ function plannedWith(h: ProjectHandle, modelId: string, planHash: string): Field
  * `POST /v2/models/:id/field-changes { planHash, editFields, removeIds, decisions }`: queues the
  * change. A planned change with the same hash (a plan counted in the background) is the one queued.
  */
-export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: string, body: Record<string, unknown>, prefix: string) {
+export function applyChange(s: Services, h: ProjectHandle, p: Principal, ref: string, body: Static<typeof ApplyBody>, prefix: string) {
   const m = modelOrFail(h, ref, "id");
-  if (typeof body.planHash !== "string" || body.planHash.length === 0)
-    badField("planHash", "planHash is required: make a plan first with POST .../field-changes/plan");
-  const diff = readDiff(s, h, m, body, ["planHash", "decisions"]);
+  const diff = readDiff(s, h, m, body);
   if (diff.planHash !== body.planHash) {
     fail("plan_stale", { message: "The model changed since the plan was made, or this change differs from the planned one; make a new plan." });
   }

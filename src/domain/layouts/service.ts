@@ -3,10 +3,11 @@
 // read caches and GraphQL schemas stay as they are; only the cached model list is dropped.
 import { eq } from "drizzle-orm";
 import { models } from "../../storage/project/schema.ts";
-import { badField, fail } from "../../errors.ts";
+import type { Static } from "@sinclair/typebox";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { findModel, modelOrFail, type Model } from "../models/catalog.ts";
 import { validateLayout, type Layout } from "./validate.ts";
+import type { LayoutBody } from "./bodies.ts";
 
 /** Writes a model's layout column (JSON or null). The model list cache is read on every request. */
 export function writeLayout(h: ProjectHandle, modelId: string, layout: Layout | null): void {
@@ -18,13 +19,13 @@ export function writeLayout(h: ProjectHandle, modelId: string, layout: Layout | 
   h.cache.delete("models");
 }
 
-/** `PUT /v2/models/:id/layout` with `{ layout }`: validates and saves it; `null` resets to the plain editor. */
-export function putLayout(h: ProjectHandle, ref: string, body: Record<string, unknown>): Model {
+/**
+ * `PUT /v2/models/:id/layout` with `{ layout }` (its shape checked by LayoutBody, which refuses a
+ * body without the key, so a client that forgot it never wipes a layout by accident): validates
+ * the layout against the model's fields and saves it; `null` resets to the plain editor.
+ */
+export function putLayout(h: ProjectHandle, ref: string, body: Static<typeof LayoutBody>): Model {
   const m = modelOrFail(h, ref, "id");
-  // A body without the key is refused, so a client that forgot it never wipes a layout by accident.
-  if (!Object.hasOwn(body, "layout"))
-    fail("invalid_layout", { message: "The body must hold the layout key: { layout: {...} }, or { layout: null } to reset.", extra: { path: "layout" } });
-  for (const k of Object.keys(body)) if (k !== "layout") badField(k, `${k} is not part of a layout request; send { layout }`);
   const layout = body.layout === null ? null : validateLayout(body.layout, m.fields);
   writeLayout(h, m.id, layout);
   return findModel(h, m.id)!;

@@ -1,6 +1,8 @@
 // Media folders (decisions.md section 10): a tree by parent. A folder is deleted only when it
 // holds neither files nor folders (409 folder_not_empty), and a move that would make a folder its
 // own ancestor is refused, so the tree never has a cycle.
+import type { Static } from "@sinclair/typebox";
+import type { CreateFolderBody, UpdateFolderBody } from "./bodies.ts";
 import { asc, eq } from "drizzle-orm";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -35,15 +37,10 @@ function folderOrFail(h: ProjectHandle, id: string): FolderRow {
   return row;
 }
 
-function checkName(v: unknown): string {
-  if (typeof v !== "string" || v.trim().length === 0 || v.length > 120) badField("name", "name must be a folder name of 1 to 120 characters");
-  return v.trim();
-}
-
-/** Checks `parent` (null or an existing folder's id). */
-function checkParent(h: ProjectHandle, v: unknown): string | null {
+/** Checks `parent` (null or, as the body's model says, a text): an existing folder's id. */
+function checkParent(h: ProjectHandle, v: string | null): string | null {
   if (v === null) return null;
-  if (typeof v !== "string" || !folderExists(h, v)) badField("parent", `parent names no media folder of this project: ${JSON.stringify(v)}`);
+  if (!folderExists(h, v)) badField("parent", `parent names no media folder of this project: ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -53,9 +50,8 @@ export function listFolders(h: ProjectHandle): { data: MediaFolder[] } {
 }
 
 /** Creates a folder from `{ name, parent? }`. */
-export function createFolder(s: Services, h: ProjectHandle, body: Record<string, unknown>): MediaFolder {
-  for (const k of Object.keys(body)) if (k !== "name" && k !== "parent") badField(k, `${k} is not a folder field; send name and parent`);
-  const name = checkName(body.name);
+export function createFolder(s: Services, h: ProjectHandle, body: Static<typeof CreateFolderBody>): MediaFolder {
+  const name = body.name.trim();
   return write(s, h, () => {
     const parentId = checkParent(h, body.parent ?? null);
     const now = iso(s.clock.now());
@@ -66,11 +62,10 @@ export function createFolder(s: Services, h: ProjectHandle, body: Record<string,
 }
 
 /** Renames or moves a folder (`{ name?, parent? }`); a move under itself or a descendant is refused. */
-export function updateFolder(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>): MediaFolder {
-  for (const k of Object.keys(body)) if (k !== "name" && k !== "parent") badField(k, `${k} is not a folder field; send name and parent`);
+export function updateFolder(s: Services, h: ProjectHandle, id: string, body: Static<typeof UpdateFolderBody>): MediaFolder {
   return write(s, h, () => {
     const row = folderOrFail(h, id);
-    const name = body.name === undefined ? row.name : checkName(body.name);
+    const name = body.name === undefined ? row.name : body.name.trim();
     let parentId = row.parentId;
     if (body.parent !== undefined) {
       parentId = checkParent(h, body.parent);

@@ -12,6 +12,8 @@ import { actorFrom } from "../events/outbox.ts";
 import { type Tx, write } from "../unit-of-work.ts";
 import { queueBackup } from "./backup.ts";
 import { checkFilename } from "./filename.ts";
+import type { Static } from "@sinclair/typebox";
+import type { UpdateMediaBody } from "./bodies.ts";
 import { parseFocalPoint } from "./focal-point.ts";
 import { folderExists } from "./folders.ts";
 import type { IngestedFile } from "./ingest.ts";
@@ -87,11 +89,8 @@ export function createRecords(s: Services, h: ProjectHandle, actor: string, file
   });
 }
 
-const EDITABLE = ["alt", "title", "folder", "focalPoint", "filename"];
-
-/** Edits `{ alt?, title?, folder?, focalPoint?, filename? }` of a record (media.updated). */
-export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: string, body: Record<string, unknown>): MediaRecord {
-  for (const k of Object.keys(body)) if (!EDITABLE.includes(k)) badField(k, `${k} cannot be edited; send ${EDITABLE.join(", ")}`);
+/** Edits `{ alt?, title?, folder?, focalPoint?, filename? }` of a record (media.updated); the body's model checks their shapes. */
+export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: string, body: Static<typeof UpdateMediaBody>): MediaRecord {
   return write(s, h, (tx) => {
     const row = mediaOrFail(h, id);
     const next: MediaRow = { ...row, updatedAt: iso(s.clock.now()) };
@@ -102,10 +101,7 @@ export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: st
       const p = parseFocalPoint(body.focalPoint);
       next.focalPoint = p === null ? null : JSON.stringify(p);
     }
-    if (body.filename !== undefined) {
-      if (typeof body.filename !== "string") badField("filename", "filename must be text");
-      next.filename = checkFilename(body.filename, "this file");
-    }
+    if (body.filename !== undefined) next.filename = checkFilename(body.filename, "this file");
     const { id: _id, seq: _seq, ...set } = next;
     h.db.update(media).set(set).where(eq(media.id, id)).run();
     emitMedia(s, tx, "media.updated", actor, next);

@@ -50,28 +50,6 @@ export function isRelation(f: FieldDef): boolean {
   return itemType(f) === "relation";
 }
 
-export const MODEL_NAMESPACE = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Whether a text holds a C0 control character or DEL. */
-function hasControlCharacter(v: string): boolean {
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return true;
-  }
-  return false;
-}
-
-/** Checks a field namespace: 1-64 printable characters with no control characters or edge spaces. */
-export function checkFieldNamespace(v: unknown, path: string): string {
-  if (typeof v !== "string" || v.length < 1 || v.length > 64 || hasControlCharacter(v) || v.trim() !== v) {
-    badField(path, `${path} must be 1 to 64 printable characters with no leading or trailing space`);
-  }
-  // Entry data is read into plain objects keyed by namespace, where this one name sets the
-  // prototype instead of a key, so the field would vanish from every read.
-  if (v === "__proto__") badField(path, `${path} cannot be "__proto__"`);
-  return v;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -10,28 +10,28 @@ import { actorFrom } from "../events/outbox.ts";
 import { write } from "../unit-of-work.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, findModel, modelOrFail, type Model } from "./catalog.ts";
-import { MODEL_NAMESPACE, type FieldDef } from "./fields.ts";
-import { checkPreviewUrl, checkString, checkUniqueFields, parseField } from "./validate.ts";
+import type { FieldDef } from "./fields.ts";
+import { checkPreviewUrl, checkUniqueFields, parseField } from "./validate.ts";
+import type { Static } from "@sinclair/typebox";
+import { checkValue } from "../access/body-check.ts";
+import { CreateModelBody, UpdateModelBody } from "./bodies.ts";
 import { bumpModelSet, modelPublished, snapshot } from "./versioning.ts";
 
-/** Creates a model. */
-export function createModel(s: Services, h: ProjectHandle, body: Record<string, unknown>, actor = "system"): Model {
-  // A misspelt key (say `feilds`) would otherwise create a model silently missing what was meant.
-  const known = new Set(["name", "namespace", "description", "singleEntry", "embedByDefault", "previewUrl", "fields"]);
-  for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} is not a model property`);
-  const name = checkString(body.name, "name", 120, false)!;
+/**
+ * Creates a model. The body is checked against CreateModelBody here too (the demo and the tests
+ * create models without the route); a misspelt key (say `feilds`) is refused, since it would
+ * otherwise create a model silently missing what was meant.
+ */
+export function createModel(s: Services, h: ProjectHandle, raw: Record<string, unknown>, actor = "system"): Model {
+  checkValue(CreateModelBody, raw, "");
+  const body = raw as Static<typeof CreateModelBody>;
+  const name = body.name;
   const namespace = body.namespace;
-  if (typeof namespace !== "string" || !MODEL_NAMESPACE.test(namespace)) {
-    badField("namespace", "namespace must be 1 to 64 of a-z A-Z 0-9 _ -");
-  }
   // Models are looked up by namespace in plain objects too, where this name is the prototype.
   if (namespace === "__proto__") badField("namespace", 'namespace cannot be "__proto__"');
   if (allModels(h).byNamespace.has(namespace)) fail("namespace_taken", { extra: { field: "namespace" } });
-  const description = checkString(body.description, "description", 2000, true);
-  if (body.singleEntry !== undefined && typeof body.singleEntry !== "boolean") badField("singleEntry", "singleEntry must be true or false");
-  if (body.embedByDefault !== undefined && typeof body.embedByDefault !== "boolean") badField("embedByDefault", "embedByDefault must be true or false");
+  const description = body.description ?? null;
   const rawFields = body.fields ?? [];
-  if (!Array.isArray(rawFields)) badField("fields", "fields must be a list");
   const id = s.ids.uuid();
   const fields = rawFields.map((f, i) => parseField(s, h, f, `fields[${i}]`, { id, namespace }));
   checkUniqueFields(fields, "fields");
@@ -41,10 +41,10 @@ export function createModel(s: Services, h: ProjectHandle, body: Record<string, 
     namespace,
     name,
     description,
-    singleEntry: (body.singleEntry as boolean) ?? false,
+    singleEntry: body.singleEntry ?? false,
     fields,
     layout: null,
-    embedByDefault: (body.embedByDefault as boolean) ?? false,
+    embedByDefault: body.embedByDefault ?? false,
     previewUrl: body.previewUrl === undefined ? null : checkPreviewUrl(body.previewUrl),
     version: 1,
     createdAt: now,
@@ -74,46 +74,39 @@ export function updateModel(
   s: Services,
   h: ProjectHandle,
   ref: string,
-  body: Record<string, unknown>,
+  raw: Record<string, unknown>,
   actor = "system",
   opts: { fieldChange?: boolean } = {},
 ): Model {
   const m = modelOrFail(h, ref, "id");
-  const known = new Set(["name", "description", "singleEntry", "embedByDefault", "previewUrl", "addFields", "editFields", "removeIds", "fieldOrder"]);
-  for (const k of Object.keys(body)) if (!known.has(k)) badField(k, `${k} cannot be changed here`);
+  // Checked here too: a field change moving the model edits it with a body it builds.
+  checkValue(UpdateModelBody, raw, "");
+  const body = raw as Static<typeof UpdateModelBody>;
   const next: Model = { ...m, fields: [...m.fields] };
-  if (body.name !== undefined) next.name = checkString(body.name, "name", 120, false)!;
-  if (body.description !== undefined) next.description = checkString(body.description, "description", 2000, true);
+  if (body.name !== undefined) next.name = body.name;
+  if (body.description !== undefined) next.description = body.description;
   if (body.singleEntry !== undefined) {
-    if (typeof body.singleEntry !== "boolean") badField("singleEntry", "singleEntry must be true or false");
     // A single-entry model answers with its one entry; with several there is no one to answer.
     if (body.singleEntry && !m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? LIMIT 1 OFFSET 1").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds more than one entry, so it cannot be made single-entry.`, extra: { field: "singleEntry" } });
     }
     next.singleEntry = body.singleEntry;
   }
-  if (body.embedByDefault !== undefined) {
-    if (typeof body.embedByDefault !== "boolean") badField("embedByDefault", "embedByDefault must be true or false");
-    next.embedByDefault = body.embedByDefault;
-  }
+  if (body.embedByDefault !== undefined) next.embedByDefault = body.embedByDefault;
   if (body.previewUrl !== undefined) next.previewUrl = checkPreviewUrl(body.previewUrl);
   const self = { id: m.id, namespace: m.namespace };
   if (body.removeIds !== undefined) {
-    if (!Array.isArray(body.removeIds)) badField("removeIds", "removeIds must be a list of field ids");
     body.removeIds.forEach((id, i) => {
-      if (typeof id !== "string" || !next.fields.some((f) => f.id === id.toLowerCase()))
-        badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
+      if (!next.fields.some((f) => f.id === id.toLowerCase())) badField(`removeIds[${i}]`, `removeIds[${i}] is not a field of this model`);
     });
-    const gone = new Set((body.removeIds as string[]).map((x) => x.toLowerCase()));
+    const gone = new Set(body.removeIds.map((x) => x.toLowerCase()));
     next.fields = next.fields.filter((f) => !gone.has(f.id));
   }
   if (body.editFields !== undefined) {
-    if (!Array.isArray(body.editFields)) badField("editFields", "editFields must be a list");
     const withEntries = hasEntries(h, m.id);
     body.editFields.forEach((raw, i) => {
       const path = `editFields[${i}]`;
-      const id = (raw as Record<string, unknown> | null)?.id;
-      const idx = typeof id === "string" ? next.fields.findIndex((f) => f.id === id.toLowerCase()) : -1;
+      const idx = next.fields.findIndex((f) => f.id === raw.id.toLowerCase());
       if (idx < 0) badField(`${path}.id`, `${path}.id is not a field of this model`);
       const before = next.fields[idx]!;
       const after = parseField(s, h, raw, path, self, before);
@@ -129,7 +122,6 @@ export function updateModel(
     });
   }
   if (body.addFields !== undefined) {
-    if (!Array.isArray(body.addFields)) badField("addFields", "addFields must be a list");
     body.addFields.forEach((raw, i) => {
       next.fields.push(parseField(s, h, raw, `addFields[${i}]`, self));
     });

@@ -1,31 +1,26 @@
-// Reading a model body: field definitions (every kind, with their options and relations), the
-// preview URL template, text limits and unique field names and ids. Shared by create, edit and
-// field changes (diff.ts parses edited fields the way an edit would), so all refuse alike.
+// What a model body's models (bodies.ts) cannot say: a field's parts that depend on each other
+// (an array type only on arrays, a relation only on relations, an enum lists its values once),
+// a relation names a model of the project, the preview URL template parses, and field names and
+// ids are unique. Shared by create, edit and field changes (diff.ts parses edited fields the way
+// an edit would), so all refuse alike.
+import type { Static } from "@sinclair/typebox";
 import { badField } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { findModel } from "./catalog.ts";
-import { ARRAY_TYPES, FIELD_TYPES, checkFieldNamespace, isUuid, type ArrayType, type FieldDef, type FieldType } from "./fields.ts";
+import { ARRAY_TYPES, type ArrayType, type FieldDef, type FieldType } from "./fields.ts";
+import type { FieldEdit, NewField } from "./bodies.ts";
 
-/** Text of at most `max` characters; required text must hold more than spaces; null when optional and not sent. */
-export function checkString(v: unknown, path: string, max: number, optional: boolean): string | null {
-  if (v === undefined || v === null) {
-    if (optional) return null;
-    badField(path, `${path} is required`);
-  }
-  if (typeof v !== "string" || v.length > max || (!optional && v.trim().length === 0)) badField(path, `${path} must be text of at most ${max} characters`);
-  return v;
-}
+/** A field definition of the shape NewField or FieldEdit checked (an edit leaves out what stays). */
+export type FieldInput = Static<typeof NewField> | Static<typeof FieldEdit>;
 
 /** Parses one field definition; `self` is the model being saved (for relations to itself). */
-export function parseField(s: Services, h: ProjectHandle, raw: unknown, path: string, self: { id: string; namespace: string }, existing?: FieldDef): FieldDef {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) badField(path, `${path} must be a field object`);
-  const o = raw as Record<string, unknown>;
-  const known = new Set(["id", "namespace", "label", "type", "arrayType", "relation", "required", "options"]);
-  for (const k of Object.keys(o)) if (!known.has(k)) badField(`${path}.${k}`, `${path}.${k} is not a field property`);
-  const namespace = o.namespace === undefined && existing ? existing.namespace : checkFieldNamespace(o.namespace, `${path}.namespace`);
+export function parseField(s: Services, h: ProjectHandle, o: FieldInput, path: string, self: { id: string; namespace: string }, existing?: FieldDef): FieldDef {
+  const namespace = o.namespace === undefined && existing ? existing.namespace : (o.namespace as string);
+  // Entry data is read into plain objects keyed by namespace, where this one name sets the
+  // prototype instead of a key, so the field would vanish from every read.
+  if (namespace === "__proto__") badField(`${path}.namespace`, `${path}.namespace cannot be "__proto__"`);
   const type = (o.type === undefined && existing ? existing.type : o.type) as FieldType;
-  if (!FIELD_TYPES.includes(type)) badField(`${path}.type`, `${path}.type must be one of ${FIELD_TYPES.join(", ")}`);
   let arrayType: ArrayType | null = null;
   if (type === "array") {
     arrayType = (o.arrayType === undefined && existing ? existing.arrayType : o.arrayType) as ArrayType;
@@ -36,7 +31,7 @@ export function parseField(s: Services, h: ProjectHandle, raw: unknown, path: st
   let relation: string | null = null;
   if (type === "relation" || arrayType === "relation") {
     const ref = o.relation === undefined && existing ? existing.relation : o.relation;
-    if (typeof ref !== "string" || ref.length === 0) badField(`${path}.relation`, `${path}.relation must name the target model (id or namespace)`);
+    if (typeof ref !== "string") badField(`${path}.relation`, `${path}.relation must name the target model (id or namespace)`);
     if (ref === self.namespace || ref.toLowerCase() === self.id) relation = self.id;
     else {
       const target = findModel(h, ref);
@@ -46,28 +41,18 @@ export function parseField(s: Services, h: ProjectHandle, raw: unknown, path: st
   } else if (o.relation !== undefined && o.relation !== null) {
     badField(`${path}.relation`, `${path}.relation is only for relation fields`);
   }
-  const label = o.label === undefined ? (existing?.label ?? null) : checkString(o.label, `${path}.label`, 200, true);
+  const label = o.label === undefined ? (existing?.label ?? null) : o.label;
   const required = o.required === undefined ? (existing?.required ?? false) : o.required;
-  if (typeof required !== "boolean") badField(`${path}.required`, `${path}.required must be true or false`);
   let options: FieldDef["options"] = o.options === undefined ? (existing?.options ?? null) : null;
   if (o.options !== undefined && o.options !== null) {
-    if (typeof o.options !== "object" || Array.isArray(o.options)) badField(`${path}.options`, `${path}.options must be an object`);
-    const values = (o.options as Record<string, unknown>).values;
-    if (values !== undefined) {
-      if (!Array.isArray(values) || values.length > 500 || values.some((v) => typeof v !== "string" || v.length === 0 || v.length > 200)) {
-        badField(`${path}.options.values`, `${path}.options.values must be a list of up to 500 texts`);
-      }
-      if (new Set(values).size !== values.length) badField(`${path}.options.values`, `${path}.options.values holds a value twice`);
-    }
-    options = { ...(o.options as object), ...(values ? { values: values as string[] } : {}) };
+    const values = o.options.values;
+    if (values !== undefined && new Set(values).size !== values.length) badField(`${path}.options.values`, `${path}.options.values holds a value twice`);
+    options = { ...o.options, ...(values ? { values } : {}) };
   }
   const isEnum = type === "enum" || arrayType === "enum";
   if (isEnum && !(options?.values && options.values.length > 0)) badField(`${path}.options.values`, `${path}.options.values must list the enum's values`);
   let id = existing?.id ?? s.ids.uuid();
-  if (!existing && o.id !== undefined) {
-    if (!isUuid(o.id)) badField(`${path}.id`, `${path}.id must be a UUID`);
-    id = o.id.toLowerCase();
-  }
+  if (!existing && o.id !== undefined) id = o.id.toLowerCase();
   return { id, namespace, label, type, arrayType, relation, required, options };
 }
 

@@ -3,6 +3,7 @@
 // their own password on acceptance, or accepts while signed in to the account the e-mail names.
 // No one ever sets another person's password, and controlling an account never makes it a member
 // of a project that did not invite it.
+import type { Static } from "@sinclair/typebox";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { invitations, memberships } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
@@ -15,7 +16,8 @@ import { writeControl } from "../unit-of-work.ts";
 import { queueMail } from "../mail/outbox.ts";
 import { checkPassword, createUser, findUserByEmail, normalEmail } from "../users/service.ts";
 import { startSession } from "../users/sessions.ts";
-import { checkRole, getProject, membershipOf, requireOwnerFor } from "./service.ts";
+import { getProject, membershipOf, requireOwnerFor } from "./service.ts";
+import type { AcceptInvitationBody, InviteBody } from "./bodies.ts";
 
 /** How long an invitation can be accepted. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -36,17 +38,14 @@ function invitationOut(r: InvitationRow, now: number) {
  * accepted by the inviter under a password of their choosing (docs/security.md, "Mail").
  * Inviting someone again replaces their pending invitation (the old token stops working).
  */
-export function invite(s: Services, projectId: string, inviter: { userId: string; role: Role }, input: Record<string, unknown>) {
-  if (input.password !== undefined) {
-    badField("password", "A member sets their own password when they accept the invitation; no one sets it for them");
-  }
-  if (input.send !== undefined && typeof input.send !== "boolean") badField("send", "send must be true (mail the invitation) or false");
+export function invite(s: Services, projectId: string, inviter: { userId: string; role: Role }, input: Static<typeof InviteBody>) {
+  // The body's model (InviteBody) refuses a password and checks the e-mail's form, the role and `send`.
   if (input.send === true && !s.mail) fail("mail_not_configured");
   if (input.send === false && s.mail) {
     badField("send", "This server mails every invitation, so that only the holder of the address can accept it; leave send out or set it to true");
   }
   const email = normalEmail(input.email);
-  const role = checkRole(input.role);
+  const role = input.role;
   requireOwnerFor(inviter.role, role === "owner");
   const existing = findUserByEmail(s, email);
   if (existing && membershipOf(s, projectId, existing.id)) fail("conflict", { message: "That person is already a member.", extra: { field: "email" } });
@@ -96,8 +95,7 @@ export function withdrawInvitation(s: Services, projectId: string, id: string): 
  * account the caller must be signed in as it (bearer token), and `password` is refused. The
  * person's current project is left as it was: they open the new one when they choose to.
  */
-export async function acceptInvitation(s: Services, headers: Headers, body: Record<string, unknown>) {
-  if (typeof body.token !== "string" || body.token.length === 0) badField("token", "token is the invitation token you were given (inv_...)");
+export async function acceptInvitation(s: Services, headers: Headers, body: Static<typeof AcceptInvitationBody>) {
   const row = s.control.db
     .select()
     .from(invitations)

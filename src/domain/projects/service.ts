@@ -5,24 +5,23 @@ import { projects, memberships, users, apiKeys } from "../../storage/control/sch
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
-import { isRole, ROLES, type Role } from "../access/roles.ts";
+import type { Role } from "../access/roles.ts";
+import { checkValue } from "../access/body-check.ts";
+import { ProjectName, Slug } from "./bodies.ts";
 import { writeControl } from "../unit-of-work.ts";
 
 export type Project = typeof projects.$inferSelect;
 
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-/** Checks a slug against the rules of interface.md (3 to 48 characters, lowercase, single hyphens). */
+/** Checks a slug against the rules of interface.md (3 to 48 characters, lowercase, single hyphens): the body model's rule, for the CLI too. */
 export function checkSlug(slug: unknown): string {
-  if (typeof slug !== "string" || slug.length < 3 || slug.length > 48 || !SLUG.test(slug)) {
-    badField("slug", "slug must be 3 to 48 characters of lowercase letters and digits, with single hyphens between them");
-  }
-  return slug;
+  checkValue(Slug, slug, "slug");
+  return slug as string;
 }
 
-export function checkName(name: unknown, field = "name", max = 120): string {
-  if (typeof name !== "string" || name.trim().length === 0 || name.length > max) badField(field, `${field} must be 1 to ${max} characters`);
-  return name.trim();
+/** A project's name (1 to 120 characters with more than spaces), trimmed. */
+export function checkName(name: unknown): string {
+  checkValue(ProjectName, name, "name");
+  return (name as string).trim();
 }
 
 function slugFrom(name: string): string {
@@ -127,8 +126,7 @@ export function deleteProject(s: Services, id: string, confirmSlug: unknown): vo
 }
 
 /** Sets a person's last-opened project (they must belong to it). */
-export function setCurrentProject(s: Services, userId: string, ref: unknown): { projectId: string } {
-  if (typeof ref !== "string" || !UUID.test(ref)) badField("projectId", "projectId must be a project id");
+export function setCurrentProject(s: Services, userId: string, ref: string): { projectId: string } {
   // Ids are stored in lower case; the header accepts either case, so this does too.
   const projectId = ref.toLowerCase();
   if (!membershipOf(s, projectId, userId)) fail("not_a_member");
@@ -145,12 +143,6 @@ export function setCurrentProject(s: Services, userId: string, ref: unknown): { 
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A role from a body, or 400 naming `role`. */
-export function checkRole(role: unknown): Role {
-  if (!isRole(role)) badField("role", `role must be one of ${ROLES.join(", ")}`);
-  return role;
-}
 
 /** Members of a project. */
 export function listMembers(s: Services, projectId: string) {
@@ -179,9 +171,9 @@ function ownersLeft(s: Services, projectId: string, exceptUserId: string): numbe
  * Changes a member's role; the last owner cannot be demoted. A password is never set here: the
  * account may belong to other projects, so an admin of this one setting it would take them over.
  */
-export function updateMember(s: Services, projectId: string, actorRole: Role, userId: string, input: { role: unknown; password?: unknown }) {
-  if (input.password !== undefined) badField("password", "A member's password cannot be changed by a project; only the person can change it");
-  const role = checkRole(input.role);
+export function updateMember(s: Services, projectId: string, actorRole: Role, userId: string, input: { role: Role }) {
+  // The body's model (MemberBody) refuses a password and names the role.
+  const role = input.role;
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
   requireOwnerFor(actorRole, role === "owner" || m.role === "owner");

@@ -6,13 +6,13 @@ import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { checkKeys } from "./checks.ts";
+import type { Static } from "@sinclair/typebox";
+import type { RescheduleBody } from "./bodies.ts";
 import { actionRecord, actionRow, batchRows } from "./queries.ts";
 import { resolveTime } from "./resolve-time.ts";
 
 /** The new time of a reschedule: `wallTime` in the zone sent, or else in `zone`. */
-function rescheduleBody(body: Record<string, unknown>, zone: string, now: number) {
-  checkKeys(body, ["wallTime", "timezone"]);
+function rescheduleBody(body: Static<typeof RescheduleBody>, zone: string, now: number) {
   const when = resolveTime(body.wallTime, body.timezone ?? zone, now);
   const { wallTime, timezone, ...resolved } = when;
   return { wallTime, timezone, resolved };
@@ -36,7 +36,7 @@ function applyTime(s: Services, h: ProjectHandle, ids: string[], t: ReturnType<t
 }
 
 /** `PATCH /v2/scheduled-actions/:id`: a new time for one pending action (its own zone unless one is sent). */
-export function rescheduleAction(s: Services, h: ProjectHandle, id: unknown, body: Record<string, unknown>) {
+export function rescheduleAction(s: Services, h: ProjectHandle, id: unknown, body: Static<typeof RescheduleBody>) {
   const row = actionRow(h, id);
   if (row.status !== "pending")
     fail("action_not_pending", { message: `Only pending actions can be rescheduled; this one is ${row.status}.`, extra: { status: row.status } });
@@ -48,7 +48,7 @@ export function rescheduleAction(s: Services, h: ProjectHandle, id: unknown, bod
 }
 
 /** `PATCH /v2/scheduled-actions/batch/:batchId`: a new time for every pending action of a batch. */
-export function rescheduleBatch(s: Services, h: ProjectHandle, batchId: unknown, body: Record<string, unknown>) {
+export function rescheduleBatch(s: Services, h: ProjectHandle, batchId: unknown, body: Static<typeof RescheduleBody>) {
   const rows = batchRows(h, batchId);
   const pending = rows.filter((r) => r.status === "pending");
   if (pending.length === 0) fail("action_not_pending", { message: "This batch has no pending actions to reschedule." });

@@ -3,6 +3,8 @@
 // in a spring-forward gap moves forward by the gap, one in a fall-back overlap takes the earlier
 // instant, and both say so in `note`, so a person sees what the server understood.
 import { badField, fail } from "../../errors.ts";
+import { checkValue } from "../access/body-check.ts";
+import { WallTime, Zone } from "./bodies.ts";
 import { iso } from "../../infra/clock.ts";
 
 /** How far ahead a scheduled time must be (interface.md, Limits: scheduling lead time). */
@@ -18,13 +20,9 @@ export interface Resolved {
   note?: string;
 }
 
-const WALL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
-
-/** Checks a wall time's form and calendar (`YYYY-MM-DDTHH:mm[:ss]`, no offset) or refuses naming `field`. */
+/** Checks a wall time's form (the body model's, `YYYY-MM-DDTHH:mm[:ss]`, no offset) and calendar, or refuses naming `field`. */
 export function parseWallTime(v: unknown, field = "wallTime"): Temporal.PlainDateTime {
-  if (typeof v !== "string" || !WALL_TIME.test(v)) {
-    badField(field, `${field} must be a local time like 2026-03-29T09:00 or 2026-03-29T09:00:30, with no offset`);
-  }
+  checkValue(WallTime, v, field);
   try {
     return Temporal.PlainDateTime.from(v, { overflow: "reject" });
   } catch {
@@ -37,9 +35,7 @@ export function parseWallTime(v: unknown, field = "wallTime"): Temporal.PlainDat
  * Bare offsets such as `+02:00` are refused: they have no daylight-saving rules.
  */
 export function parseZone(v: unknown, field = "timezone"): string {
-  if (typeof v !== "string" || v.length === 0 || v.length > 64 || /^[+-]/.test(v)) {
-    badField(field, `${field} must be an IANA time zone name such as Europe/Berlin`);
-  }
+  checkValue(Zone, v, field);
   try {
     return Temporal.PlainDateTime.from("2000-01-01T00:00").toZonedDateTime(v).timeZoneId;
   } catch {

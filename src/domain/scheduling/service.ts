@@ -2,16 +2,17 @@
 // and retry, plus the project's default time zone; reschedule.ts and cancel.ts change actions
 // already made, checks.ts reads requests, insert.ts writes new actions. Each public function owns
 // its transaction; the runner (runner.ts) moves actions on from `pending`.
+import type { Static } from "@sinclair/typebox";
 import { and, eq } from "drizzle-orm";
 import { entries, entryVersions, scheduledActions } from "../../storage/project/schema.ts";
 import { projects } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { requireScope, type Principal } from "../access/principal.ts";
-import { isUuid } from "../models/fields.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { checkAction, checkKeys, checkTargets, zoneOf, type Target } from "./checks.ts";
+import { resolveTargets, zoneOf, type Target } from "./checks.ts";
+import type { DefaultsBody, RetryBody, ScheduleBody } from "./bodies.ts";
 import { insertActions } from "./insert.ts";
 import { parseZone, resolveTime, type Resolved } from "./resolve-time.ts";
 import { actionRecord, actionRow } from "./queries.ts";
@@ -22,17 +23,15 @@ import { write } from "../unit-of-work.ts";
  * (every entry of the model) also needs `model:publish`, which no key holds. Nothing is written
  * when any part of the request is refused.
  */
-export function scheduleActions(s: Services, h: ProjectHandle, p: Principal, actor: string, body: Record<string, unknown>) {
-  checkKeys(body, ["action", "targets", "wallTime", "timezone", "versionId"]);
-  const action = checkAction(body.action);
-  const targets = checkTargets(h, body.targets);
+export function scheduleActions(s: Services, h: ProjectHandle, p: Principal, actor: string, body: Static<typeof ScheduleBody>) {
+  const action = body.action;
+  const targets = resolveTargets(h, body.targets);
   if (targets.some((t) => t.type === "model")) requireScope(p, "model:publish");
   let versionId: string | null = null;
   if (body.versionId !== undefined && body.versionId !== null) {
     if (action !== "publish" || targets.length !== 1 || targets[0]!.type !== "instance") {
       badField("versionId", "versionId applies to publishing exactly one entry target");
     }
-    if (!isUuid(body.versionId)) badField("versionId", "versionId must be a version id (UUID)");
     const v = h.db
       .select({ id: entryVersions.id })
       .from(entryVersions)
@@ -55,8 +54,7 @@ export function scheduleActions(s: Services, h: ProjectHandle, p: Principal, act
  * (the original keeps its status; its own automatic retries stop). The new action runs at the
  * next runner tick, or at `wallTime` when one is sent.
  */
-export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: string, id: unknown, body: Record<string, unknown>) {
-  checkKeys(body, ["wallTime", "timezone"]);
+export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: string, id: unknown, body: Static<typeof RetryBody>) {
   const row = actionRow(h, id);
   if (row.status !== "failed" && row.status !== "dead") {
     fail("action_not_retryable", { message: `Only failed or dead actions can be retried; this one is ${row.status}.`, extra: { status: row.status } });
@@ -87,9 +85,7 @@ export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: 
 }
 
 /** `PUT /v2/scheduled-actions/defaults`: sets (or clears with null) the project's publishing time zone. */
-export function setDefaults(s: Services, projectId: string, body: Record<string, unknown>) {
-  checkKeys(body, ["timezone"]);
-  if (!("timezone" in body)) badField("timezone", "timezone is required (an IANA zone name, or null to clear it)");
+export function setDefaults(s: Services, projectId: string, body: Static<typeof DefaultsBody>) {
   const zone = body.timezone === null ? null : parseZone(body.timezone);
   s.control.db
     .update(projects)

@@ -10,7 +10,8 @@
 // so neither the answer nor its timing tells.
 import { and, eq, isNull, lte } from "drizzle-orm";
 import { passwordResets, users } from "../../storage/control/schema.ts";
-import { AppError, badField, fail } from "../../errors.ts";
+import type { Static } from "@sinclair/typebox";
+import { AppError, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { randomToken, sha256Hex } from "../../infra/crypto.ts";
 import type { Mail } from "../../infra/mailer.ts";
@@ -19,6 +20,7 @@ import { writeControl } from "../unit-of-work.ts";
 import { queueMail, type OutboxRow } from "../mail/outbox.ts";
 import { checkPassword, findUserByEmail, normalEmail } from "./service.ts";
 import { endAllSessions } from "./revocation.ts";
+import type { PasswordResetBody, PasswordResetConfirmBody } from "./bodies.ts";
 
 /** How long a reset link works. */
 export const RESET_TTL_MS = 3_600_000;
@@ -29,14 +31,10 @@ export const RESET_ASKED = {
 };
 
 /** Refuses every key of a body outside `allowed`, naming the first. */
-function onlyKeys(body: Record<string, unknown>, allowed: string[]): void {
-  for (const k of Object.keys(body)) if (!allowed.includes(k)) badField(k, `${k} is not a field of this request; send { ${allowed.join(", ")} }`);
-}
 
 /** `POST /v2/user/password-reset { email }`: queues the mail (see the file comment). */
-export function askPasswordReset(s: Services, body: Record<string, unknown>, ip: string): typeof RESET_ASKED {
+export function askPasswordReset(s: Services, body: Static<typeof PasswordResetBody>, ip: string): typeof RESET_ASKED {
   if (!s.mail) fail("mail_not_configured");
-  onlyKeys(body, ["email"]);
   const email = normalEmail(body.email);
   if (s.resets.allow(email, ip)) queueMail(s, "password_reset", email, null);
   return RESET_ASKED;
@@ -75,9 +73,7 @@ export function resetMail(s: Services, row: OutboxRow): Mail | null {
  * of every password. The password is set, every reset link of the account is spent and every
  * session of the account ends, in one transaction. Answers 204: the person signs in with it.
  */
-export async function confirmPasswordReset(s: Services, body: Record<string, unknown>): Promise<void> {
-  onlyKeys(body, ["token", "password"]);
-  if (typeof body.token !== "string" || body.token.length === 0) badField("token", "token is required: the one in the link of the mail");
+export async function confirmPasswordReset(s: Services, body: Static<typeof PasswordResetConfirmBody>): Promise<void> {
   const password = checkPassword(body.password);
   const found = live(s, body.token);
   if (!found) throw invalidLink();

@@ -3,13 +3,12 @@
 // person's password); the operator's CLI (`capa user password`) stays for accounts on the server.
 import { eq } from "drizzle-orm";
 import { users } from "../../storage/control/schema.ts";
-import { badField, fail } from "../../errors.ts";
+import type { Static } from "@sinclair/typebox";
+import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import { checkPassword, getUser, replacePassword, type User } from "./service.ts";
+import { getUser, replacePassword, type User } from "./service.ts";
 import { startSession } from "./sessions.ts";
-
-/** The longest name a person may give themselves. */
-export const NAME_MAX = 100;
+import type { PasswordBody, ProfileBody } from "./bodies.ts";
 
 /** What `GET /v2/user/me` answers. */
 export interface Profile {
@@ -29,11 +28,6 @@ function profileOf(u: User): Profile {
   return { id: u.id, email: u.email, name: u.name };
 }
 
-/** Refuses every key of a body outside `allowed`, naming the first. */
-function onlyKeys(body: Record<string, unknown>, allowed: string[], hint: string): void {
-  for (const k of Object.keys(body)) if (!allowed.includes(k)) badField(k, `${k} cannot be set here; ${hint}`);
-}
-
 /** `GET /v2/user/me`: the signed-in person's own profile. */
 export function getProfile(s: Services, userId: string): Profile {
   return profileOf(userOrFail(s, userId));
@@ -43,15 +37,9 @@ export function getProfile(s: Services, userId: string): Profile {
  * `PATCH /v2/user/me { name }`: a name of 1 to 100 characters (edge spaces trimmed), or null to
  * clear it. The e-mail is the sign-in name and is not changed here.
  */
-export function updateProfile(s: Services, userId: string, body: Record<string, unknown>): Profile {
-  onlyKeys(body, ["name"], "send { name }");
-  if (!("name" in body)) badField("name", "name is required: a text of 1 to 100 characters, or null to clear it");
-  let name: string | null = null;
-  if (body.name !== null) {
-    const v = typeof body.name === "string" ? body.name.trim() : "";
-    if (v.length === 0 || v.length > NAME_MAX) badField("name", "name must be a text of 1 to 100 characters, or null to clear it");
-    name = v;
-  }
+export function updateProfile(s: Services, userId: string, body: Static<typeof ProfileBody>): Profile {
+  // The body's model (ProfileBody) allows 1 to 100 characters once edge spaces are trimmed.
+  const name = body.name === null ? null : body.name.trim();
   userOrFail(s, userId);
   s.control.db.update(users).set({ name }).where(eq(users.id, userId)).run();
   return getProfile(s, userId);
@@ -65,10 +53,8 @@ export function updateProfile(s: Services, userId: string, body: Record<string, 
  * refresh token is spent. The caller gets a new session, as sign-in answers, so the device that
  * changed the password stays signed in.
  */
-export async function changePassword(s: Services, userId: string, body: Record<string, unknown>, ip: string) {
-  onlyKeys(body, ["currentPassword", "newPassword"], "send { currentPassword, newPassword }");
-  if (typeof body.currentPassword !== "string" || body.currentPassword.length === 0) badField("currentPassword", "currentPassword is required");
-  const next = checkPassword(body.newPassword, "newPassword");
+export async function changePassword(s: Services, userId: string, body: Static<typeof PasswordBody>, ip: string) {
+  const next = body.newPassword;
   const user = userOrFail(s, userId);
   const settle = s.signIns.begin(user.email, ip);
   const ok = user.passwordHash !== null && (await Bun.password.verify(body.currentPassword, user.passwordHash));

@@ -2,27 +2,26 @@
 // sessions.ts; ending them early in revocation.ts.
 import { eq } from "drizzle-orm";
 import { users } from "../../storage/control/schema.ts";
-import { badField, fail } from "../../errors.ts";
+import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import { writeControl } from "../unit-of-work.ts";
 import { endAllSessions } from "./revocation.ts";
+import { checkValue } from "../access/body-check.ts";
+import { Email, passwordOf } from "./bodies.ts";
 
 export type User = typeof users.$inferSelect;
 
 /** Normalises and checks an e-mail address. */
-export function normalEmail(email: unknown, field = "email"): string {
-  if (typeof email !== "string" || !/^[^\s@]+@[^\s@]+\.?[^\s@]*$/.test(email.trim()) || email.length > 254) {
-    badField(field, `${field} must be an e-mail address`);
-  }
-  return email.trim().toLowerCase();
+export function normalEmail(email: unknown): string {
+  checkValue(Email, email, "email");
+  return (email as string).trim().toLowerCase();
 }
 
+/** Every password, wherever it is set: 8 to 200 characters (the models' rule, for the CLI too). */
 export function checkPassword(password: unknown, field = "password"): string {
-  if (typeof password !== "string" || password.length < 8 || password.length > 200) {
-    badField(field, `${field} must be 8 to 200 characters`);
-  }
-  return password;
+  checkValue(passwordOf(field), password, field);
+  return password as string;
 }
 
 export function findUserByEmail(s: Services, email: string): User | undefined {

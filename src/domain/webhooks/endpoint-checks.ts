@@ -1,6 +1,6 @@
-// Reading an endpoint body: the URL (absolute https, no credentials, and unless private targets
-// are allowed no private destination, checked through DNS), the event types, the description
-// and the switches. Create and edit share these, so both refuse alike.
+// What an endpoint body's model (bodies.ts) cannot say: the URL is absolute https with no
+// credentials and, unless private targets are allowed, no private destination (checked through
+// DNS); the event list keeps each type once. Create and edit share these, so both refuse alike.
 import { fail, badField } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { destinationRefusal } from "./safety.ts";
@@ -21,13 +21,8 @@ export const EVENT_TYPES = [
 /** Ticked on a new endpoint when `events` is not sent (interface.md, Event kinds). */
 export const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];
 
-const MAX_URL = 2048;
-const MAX_DESCRIPTION = 500;
-
-/** Checks a URL: absolute https, no credentials, and (unless allowed) no private destination. */
-export async function checkUrl(s: Services, raw: unknown): Promise<string> {
-  if (typeof raw !== "string" || raw.trim() === "") badField("url", "url must be an https URL");
-  if (raw.length > MAX_URL) badField("url", `url must be at most ${MAX_URL} characters`);
+/** Checks a URL of the model's form (text of at most 2,048 characters): absolute https, no credentials, and (unless allowed) no private destination. */
+export async function checkUrl(s: Services, raw: string): Promise<string> {
   let u: URL;
   try {
     u = new URL(raw.trim());
@@ -43,29 +38,7 @@ export async function checkUrl(s: Services, raw: unknown): Promise<string> {
   return u.href;
 }
 
-/** The event types an endpoint subscribes to: a non-empty list, duplicates dropped. */
-export function checkEvents(raw: unknown): string[] {
-  if (!Array.isArray(raw) || raw.length === 0) badField("events", `events must be a non-empty list of: ${EVENT_TYPES.join(", ")}`);
-  const out: string[] = [];
-  raw.forEach((t, i) => {
-    if (typeof t !== "string" || !(EVENT_TYPES as readonly string[]).includes(t)) {
-      badField(`events[${i}]`, `events[${i}] must be one of: ${EVENT_TYPES.join(", ")}`);
-    }
-    if (!out.includes(t)) out.push(t);
-  });
-  return out;
-}
-
-/** A description of at most 500 characters, or null. */
-export function checkDescription(raw: unknown): string | null {
-  if (raw === null) return null;
-  if (typeof raw !== "string") badField("description", "description must be a string or null");
-  if (raw.length > MAX_DESCRIPTION) badField("description", `description must be at most ${MAX_DESCRIPTION} characters`);
-  return raw;
-}
-
-/** true or false, refused naming `field` otherwise. */
-export function checkBool(raw: unknown, field: string): boolean {
-  if (typeof raw !== "boolean") badField(field, `${field} must be true or false`);
-  return raw;
+/** The event types an endpoint subscribes to (the model checks each is one), duplicates dropped. */
+export function uniqueEvents(list: readonly string[]): string[] {
+  return [...new Set(list)];
 }

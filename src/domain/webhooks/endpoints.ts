@@ -15,7 +15,8 @@ import type { Static } from "@sinclair/typebox";
 import type { RotateBody } from "../access/body-models.ts";
 import { SecretBox } from "../../infra/secret-box.ts";
 import { sealedSecret } from "./endpoint-secrets.ts";
-import { checkBool, checkDescription, checkEvents, checkUrl, DEFAULT_EVENTS } from "./endpoint-checks.ts";
+import { checkUrl, DEFAULT_EVENTS, uniqueEvents } from "./endpoint-checks.ts";
+import type { CreateWebhookBody, UpdateWebhookBody } from "./bodies.ts";
 import { endpointsChanged } from "./subscribers.ts";
 import { closeOpenDeliveries, SWITCHED_OFF } from "./switch-off.ts";
 
@@ -52,11 +53,11 @@ export function endpointOrFail(h: ProjectHandle, id: string): EndpointRow {
 }
 
 /** Creates an endpoint; the answer is the only one that holds the full secret. */
-export async function createEndpoint(s: Services, projectId: string, actor: string, body: Record<string, unknown>) {
+export async function createEndpoint(s: Services, projectId: string, actor: string, body: Static<typeof CreateWebhookBody>) {
   const url = await checkUrl(s, body.url);
-  const events = body.events === undefined ? [...DEFAULT_EVENTS] : checkEvents(body.events);
-  const includeContent = body.includeContent === undefined ? false : checkBool(body.includeContent, "includeContent");
-  const description = body.description === undefined ? null : checkDescription(body.description);
+  const events = body.events === undefined ? [...DEFAULT_EVENTS] : uniqueEvents(body.events);
+  const includeContent = body.includeContent ?? false;
+  const description = body.description ?? null;
   const now = iso(s.clock.now());
   // The marker goes first: a crash between the two writes leaves a harmless marker, never an
   // endpoint the sender does not know about.
@@ -103,14 +104,14 @@ export function getEndpoint(s: Services, h: ProjectHandle, id: string) {
 }
 
 /** Edits events, URL, 'Include content data', description and active. */
-export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, body: Record<string, unknown>) {
+export async function updateEndpoint(s: Services, h: ProjectHandle, id: string, body: Static<typeof UpdateWebhookBody>) {
   endpointOrFail(h, id);
   const set: Partial<EndpointRow> = {};
   if (body.url !== undefined) set.url = await checkUrl(s, body.url);
-  if (body.events !== undefined) set.events = JSON.stringify(checkEvents(body.events));
-  if (body.includeContent !== undefined) set.includeContent = checkBool(body.includeContent, "includeContent");
-  if (body.description !== undefined) set.description = checkDescription(body.description);
-  const active = body.active === undefined ? undefined : checkBool(body.active, "active");
+  if (body.events !== undefined) set.events = JSON.stringify(uniqueEvents(body.events));
+  if (body.includeContent !== undefined) set.includeContent = body.includeContent;
+  if (body.description !== undefined) set.description = body.description;
+  const active = body.active;
   const nowMs = s.clock.now();
   const now = iso(nowMs);
   write(s, h, () => {

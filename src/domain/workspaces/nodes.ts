@@ -1,6 +1,8 @@
 // A workspace's nodes: the tree as the admin renders it, the document form, replace and merge,
 // and the node routes (add, change, move, group, delete). Each edit reads the tree, reshapes it
 // and saves it whole in one statement; references are checked, records are never written.
+import type { Static } from "@sinclair/typebox";
+import type { AddNodeBody, ChangeNodeBody, GroupNodesBody, MoveNodesBody, PutTreeBody } from "./bodies.ts";
 import { badField, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -10,8 +12,6 @@ import { titleOf } from "../entries/publish.ts";
 import {
   assignIds,
   checkEntryRef,
-  checkFolderName,
-  checkIcon,
   checkMediaFolder,
   checkModelRef,
   idsOf,
@@ -84,11 +84,8 @@ export function getDocument(h: ProjectHandle, p: Principal, id: string) {
 }
 
 /** `PUT /v2/workspaces/:id/tree { mode, tree }`: `replace` makes it exactly the document; `merge` adds what is missing. */
-export function putTree(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function putTree(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof PutTreeBody>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["mode", "tree"].includes(k)) badField(k, `${k} is not accepted here; send { mode, tree }`);
-  if (body.mode !== "replace" && body.mode !== "merge") badField("mode", "mode must be replace or merge");
-  if (body.tree === undefined) badField("tree", "tree is required: a list of nodes");
   const doc = parseDocument(body.tree, "tree", refsOf(h));
   const newId = () => s.ids.uuid();
   const tree = body.mode === "replace" ? assignIds(doc, new Set(), newId) : mergeTrees(treeOf(row), doc, newId);
@@ -130,11 +127,8 @@ function depthOfNode(tree: TreeNode[], id: string | null): number {
 }
 
 /** `POST /v2/workspaces/:id/nodes { node, parentId?, position? }`: adds a node (a folder may bring children). */
-export function addNode(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function addNode(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof AddNodeBody>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body))
-    if (!["node", "parentId", "position"].includes(k)) badField(k, `${k} is not accepted here; send { node, parentId?, position? }`);
-  if (body.node === undefined) badField("node", 'node is required, e.g. { folder: "Blog" } or { model: "post" }');
   const tree = treeOf(row);
   const { list, folder } = childrenOf(tree, body.parentId);
   const draft = parseOne(body.node, "node", refsOf(h), depthOfNode(tree, folder?.id ?? null) + 1);
@@ -146,7 +140,7 @@ export function addNode(s: Services, h: ProjectHandle, p: Principal, id: string,
 }
 
 /** `PUT /v2/workspaces/:id/nodes/:nodeId`: a folder's name or icon, or a leaf's reference (same kind). */
-export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: string, nodeId: string, body: Record<string, unknown>) {
+export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: string, nodeId: string, body: Static<typeof ChangeNodeBody>) {
   const row = workspaceOrFail(h, p, id);
   const tree = treeOf(row);
   const { node } = nodeOrFail(tree, nodeId);
@@ -154,10 +148,10 @@ export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: stri
   for (const k of Object.keys(body)) if (!allowed.includes(k)) badField(k, `${k} cannot be changed on a ${node.type} node; send ${allowed.join(" or ")}`);
   const refs = refsOf(h);
   if (node.type === "folder") {
-    if (body.name !== undefined) node.name = checkFolderName(body.name, "name");
-    if (body.icon !== undefined) node.icon = checkIcon(body.icon, "icon");
+    if (body.name !== undefined) node.name = body.name;
+    if (body.icon !== undefined) node.icon = body.icon;
   } else if (body[node.type] !== undefined) {
-    const v = body[node.type];
+    const v = body[node.type]!;
     node.ref =
       node.type === "model"
         ? checkModelRef(v, "model", refs)
@@ -170,10 +164,9 @@ export function changeNode(s: Services, h: ProjectHandle, p: Principal, id: stri
 }
 
 /** Checks a list of node ids to move or group: present, once each, none inside another of the list. */
-function checkNodeIds(tree: TreeNode[], v: unknown): TreeNode[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > 1000) badField("nodeIds", "nodeIds must be a list of 1 to 1,000 node ids");
+function checkNodeIds(tree: TreeNode[], v: readonly string[]): TreeNode[] {
   const nodes = v.map((x, i) => {
-    const at = typeof x === "string" ? locate(tree, x) : null;
+    const at = locate(tree, x);
     if (!at) badField(`nodeIds[${i}]`, `nodeIds[${i}] is not a node of this workspace`);
     return at.node;
   });
@@ -198,10 +191,8 @@ function detach(tree: TreeNode[], id: string): TreeNode {
 }
 
 /** `POST /v2/workspaces/:id/nodes/move { nodeIds, parentId?, position? }`: moves nodes in one step, in the order given. */
-export function moveNodes(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function moveNodes(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof MoveNodesBody>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body))
-    if (!["nodeIds", "parentId", "position"].includes(k)) badField(k, `${k} is not accepted here; send { nodeIds, parentId?, position? }`);
   const tree = treeOf(row);
   const nodes = checkNodeIds(tree, body.nodeIds);
   if (typeof body.parentId === "string") {
@@ -219,13 +210,12 @@ export function moveNodes(s: Services, h: ProjectHandle, p: Principal, id: strin
 }
 
 /** `POST /v2/workspaces/:id/nodes/group { nodeIds, name, icon? }`: a new folder where the first node was, holding the nodes. */
-export function groupNodes(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function groupNodes(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof GroupNodesBody>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["nodeIds", "name", "icon"].includes(k)) badField(k, `${k} is not accepted here; send { nodeIds, name, icon? }`);
   const tree = treeOf(row);
   const nodes = checkNodeIds(tree, body.nodeIds);
-  const name = checkFolderName(body.name, "name");
-  const icon = body.icon === undefined ? null : checkIcon(body.icon, "icon");
+  const name = body.name;
+  const icon = body.icon ?? null;
   const first = locate(tree, nodes[0]!.id)!;
   const folder: TreeNode = { id: s.ids.uuid(), type: "folder", name, icon, children: [] };
   first.siblings.splice(first.index, 0, folder);

@@ -1,6 +1,8 @@
 // Workspaces: create, list, rename, duplicate, delete, and the current, default and assigned
 // workspace (interface.md, Workspace; Management routes: Workspaces). A workspace only arranges
 // the admin's left rail: nothing here writes a model or an entry.
+import type { Static } from "@sinclair/typebox";
+import type { AssignBody, CreateWorkspaceBody, CurrentWorkspaceBody, DuplicateWorkspaceBody, UpdateWorkspaceBody } from "./bodies.ts";
 import { asc, eq } from "drizzle-orm";
 import { workspaces, workspacePrefs, settings } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
@@ -13,7 +15,7 @@ import { membershipOf } from "../projects/service.ts";
 import { isUuid } from "../models/fields.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { findModel } from "../models/catalog.ts";
-import { MAX_DEPTH, MAX_NODES, TEMPLATES, checkIcon, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode } from "./tree.ts";
+import { MAX_DEPTH, MAX_NODES, TEMPLATES, depthOf, mergeTrees, parseDocument, walk, type Refs, type TreeNode } from "./tree.ts";
 
 /** A stored workspace row. */
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -59,11 +61,6 @@ export function saveTree(s: Services, h: ProjectHandle, row: WorkspaceRow, tree:
     .set({ tree: JSON.stringify(tree), updatedAt: iso(s.clock.now()) })
     .where(eq(workspaces.id, row.id))
     .run();
-}
-
-function checkName(v: unknown, path = "name"): string {
-  if (typeof v !== "string" || v.trim().length === 0 || v.length > 120) badField(path, `${path} must be 1 to 120 characters`);
-  return v.trim();
 }
 
 function defaultId(h: ProjectHandle): string | null {
@@ -126,22 +123,19 @@ export function listWorkspaces(h: ProjectHandle, p: Principal) {
   return { data: rows.map((r) => workspaceRecord(r, ctx)), current: ctx.currentId, default: ctx.defaultId };
 }
 
-/** Visibility of a new workspace. A key only creates team workspaces (interface.md, Workspace). */
-function checkVisibility(p: Principal, v: unknown, dflt: string): string {
+/** Visibility of a new workspace (team or private, as the body's model says). A key only creates team workspaces (interface.md, Workspace). */
+function checkVisibility(p: Principal, v: "team" | "private" | null | undefined, dflt: string): string {
   const visibility = v ?? dflt;
-  if (visibility !== "team" && visibility !== "private") badField("visibility", "visibility must be team or private");
   if (visibility === "private" && p.kind === "key") fail("insufficient_permissions");
   return visibility;
 }
 
 /** `POST /v2/workspaces { name, template?, visibility?, icon?, tree? }`: the template's folders, then the tree merged in. */
-export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, body: Record<string, unknown>) {
-  for (const k of Object.keys(body)) if (!["name", "template", "visibility", "icon", "tree"].includes(k)) badField(k, `${k} is not a workspace property`);
-  const name = checkName(body.name);
+export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, body: Static<typeof CreateWorkspaceBody>) {
+  const name = body.name.trim();
   const template = body.template ?? "blank";
-  if (typeof template !== "string" || !Object.hasOwn(TEMPLATES, template)) badField("template", `template must be one of ${Object.keys(TEMPLATES).join(", ")}`);
   const visibility = checkVisibility(p, body.visibility, "team");
-  const icon = body.icon === undefined ? null : checkIcon(body.icon, "icon");
+  const icon = body.icon ?? null;
   const newId = () => s.ids.uuid();
   let tree: TreeNode[] = TEMPLATES[template]!.map((folder) => ({ id: newId(), type: "folder", name: folder, icon: null, children: [] }));
   if (body.tree !== undefined) tree = mergeTrees(tree, parseDocument(body.tree, "tree", refsOf(h)), newId);
@@ -169,7 +163,7 @@ export function createWorkspace(s: Services, h: ProjectHandle, p: Principal, bod
  * creator may make a workspace private, and never while it is the project's default or assigned
  * to members: those pointers would lead others to a workspace they can no longer see.
  */
-function checkNewVisibility(s: Services, h: ProjectHandle, p: Principal, row: WorkspaceRow, v: unknown): string {
+function checkNewVisibility(s: Services, h: ProjectHandle, p: Principal, row: WorkspaceRow, v: "team" | "private" | null): string {
   const visibility = checkVisibility(p, v, row.visibility);
   if (visibility === "private" && row.visibility !== "private") {
     if (row.createdBy !== principalKey(p)) badField("visibility", "Only the person who created a workspace can make it private");
@@ -181,22 +175,20 @@ function checkNewVisibility(s: Services, h: ProjectHandle, p: Principal, row: Wo
 }
 
 /** `PUT /v2/workspaces/:id { name?, icon?, visibility? }`: rename, change the icon or the visibility. */
-export function updateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function updateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof UpdateWorkspaceBody>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["name", "icon", "visibility"].includes(k)) badField(k, `${k} cannot be changed here; send name, icon or visibility`);
   const patch: Partial<WorkspaceRow> = { updatedAt: iso(s.clock.now()) };
-  if (body.name !== undefined) patch.name = checkName(body.name);
-  if (body.icon !== undefined) patch.icon = checkIcon(body.icon, "icon");
+  if (body.name !== undefined) patch.name = body.name.trim();
+  if (body.icon !== undefined) patch.icon = body.icon;
   if (body.visibility !== undefined) patch.visibility = checkNewVisibility(s, h, p, row, body.visibility);
   h.db.update(workspaces).set(patch).where(eq(workspaces.id, row.id)).run();
   return recordFor(h, p, workspaceOrFail(h, p, row.id));
 }
 
 /** `POST /v2/workspaces/:id/duplicate { name?, visibility? }`: a copy with new node ids. */
-export function duplicateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function duplicateWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof DuplicateWorkspaceBody>) {
   const src = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (!["name", "visibility"].includes(k)) badField(k, `${k} is not accepted here; send name or visibility`);
-  const name = body.name === undefined ? `${src.name} (copy)`.slice(0, 120) : checkName(body.name);
+  const name = body.name === undefined ? `${src.name} (copy)`.slice(0, 120) : body.name.trim();
   const visibility = checkVisibility(p, body.visibility, p.kind === "key" ? "team" : src.visibility);
   const newId = () => s.ids.uuid();
   const renumber = (nodes: TreeNode[]): TreeNode[] => nodes.map((n) => ({ ...n, id: newId(), ...(n.children ? { children: renumber(n.children) } : {}) }));
@@ -237,9 +229,7 @@ function setPref(s: Services, h: ProjectHandle, key: string, patch: { currentWor
 }
 
 /** `PUT /v2/workspaces/current { workspaceId }`: the caller's own choice; null goes back to assigned or default. */
-export function setCurrent(s: Services, h: ProjectHandle, p: Principal, body: Record<string, unknown>) {
-  for (const k of Object.keys(body)) if (k !== "workspaceId") badField(k, `${k} is not accepted here; send { workspaceId }`);
-  if (!Object.hasOwn(body, "workspaceId")) badField("workspaceId", "workspaceId is required (a workspace id, or null)");
+export function setCurrent(s: Services, h: ProjectHandle, p: Principal, body: Static<typeof CurrentWorkspaceBody>) {
   if (body.workspaceId === null) {
     setPref(s, h, principalKey(p), { currentWorkspaceId: null });
     return null;
@@ -278,12 +268,10 @@ function assignedUserIds(s: Services, h: ProjectHandle, workspaceId: string): st
  * `PUT /v2/workspaces/:id/assign { userIds }`: the members who are assigned this workspace (the
  * list replaces the previous one). A member has one assigned workspace; assigning another moves them.
  */
-export function assignWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Record<string, unknown>) {
+export function assignWorkspace(s: Services, h: ProjectHandle, p: Principal, id: string, body: Static<typeof AssignBody>) {
   const row = workspaceOrFail(h, p, id);
-  for (const k of Object.keys(body)) if (k !== "userIds") badField(k, `${k} is not accepted here; send { userIds }`);
   if (row.visibility !== "team") badField("id", "Only a team workspace can be assigned to members");
   const list = body.userIds;
-  if (!Array.isArray(list) || list.length > 1000) badField("userIds", "userIds must be a list of up to 1,000 member ids");
   const ids = list.map((u, i) => {
     if (!isUuid(u) || !membershipOf(s, h.id, u.toLowerCase())) badField(`userIds[${i}]`, `userIds[${i}] is not a member of this project`);
     return u.toLowerCase();

@@ -2,8 +2,9 @@
 // of nodes, each a folder (`folder` name plus `children`), a model (`model`: namespace or id),
 // an entry (`entry`: id) or a media folder (`media_folder`: id). These functions are pure: they
 // read and reshape trees and never touch storage.
+import type { Static } from "@sinclair/typebox";
+import type { WorkspaceNode } from "./bodies.ts";
 import { badField, fail } from "../../errors.ts";
-import { isUuid } from "../models/fields.ts";
 
 /** The four kinds of node of a document. */
 export type NodeType = "folder" | "model" | "entry" | "media_folder";
@@ -24,10 +25,9 @@ export interface DraftNode extends Omit<TreeNode, "id" | "children"> {
   children?: DraftNode[];
 }
 
-/** Limits of one workspace: nodes, folder nesting, and the form of node ids. */
+/** Limits of one workspace: nodes and folder nesting (the form of node ids is the WorkspaceNode model's). */
 export const MAX_NODES = 2000;
 export const MAX_DEPTH = 10;
-export const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** How a document's references are checked: models by namespace or id, entries by id. */
 export interface Refs {
@@ -39,81 +39,54 @@ export interface Refs {
   mediaFolder(id: string): boolean;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/** Checks a folder name. */
-export function checkFolderName(v: unknown, path: string): string {
-  if (typeof v !== "string" || v.trim().length === 0 || v.length > 120) badField(path, `${path} must be a folder name of 1 to 120 characters`);
-  return v;
-}
-
-/** Checks an icon: a short name or emoji, or null. */
-export function checkIcon(v: unknown, path: string): string | null {
-  if (v === null) return null;
-  if (typeof v !== "string" || v.length === 0 || v.length > 64) badField(path, `${path} must be an icon name of 1 to 64 characters, or null`);
-  return v;
-}
+/** A node as the WorkspaceNode model admits it (one of folder, model, entry, media_folder). */
+export type NodeInput = Static<typeof WorkspaceNode>;
 
 /**
  * Checks a media folder reference: the id of a folder of the project's media library. A refusal
  * names the property in `field` and the node in `path` (decisions.md 10: "path names the node").
  */
-export function checkMediaFolder(v: unknown, field: string, refs: Refs, node = field): string {
-  const refuse = (message: string): never => fail("invalid_body", { message, param: field, extra: { field, path: node } });
-  if (typeof v !== "string" || v.length === 0 || v.length > 64) refuse(`${field} must be a media folder id of 1 to 64 characters`);
-  if (!refs.mediaFolder(v as string)) refuse(`${field} names no media folder of this project: "${v}"`);
-  return v as string;
+export function checkMediaFolder(v: string, field: string, refs: Refs, node = field): string {
+  if (!refs.mediaFolder(v))
+    fail("invalid_body", { message: `${field} names no media folder of this project: "${v}"`, param: field, extra: { field, path: node } });
+  return v;
 }
 
 /** Resolves a model reference of a document. */
-export function checkModelRef(v: unknown, path: string, refs: Refs): string {
-  if (typeof v !== "string" || v.length === 0) badField(path, `${path} must be a model namespace or id`);
+export function checkModelRef(v: string, path: string, refs: Refs): string {
   const id = refs.model(v);
   if (!id) badField(path, `${path} names no model of this project: "${v}"`);
   return id;
 }
 
 /** Checks an entry reference of a document. */
-export function checkEntryRef(v: unknown, path: string, refs: Refs): string {
-  if (!isUuid(v)) badField(path, `${path} must be an entry id (UUID)`);
+export function checkEntryRef(v: string, path: string, refs: Refs): string {
   if (!refs.entry(v.toLowerCase())) badField(path, `${path} names no entry of this project: ${v}`);
   return v.toLowerCase();
 }
 
-/** Parses one document node (and its children). `counter` counts nodes across the document. */
-function parseNode(raw: unknown, path: string, refs: Refs, depth: number, counter: { n: number }): DraftNode {
+/**
+ * Reads one document node (and its children), of the shape WorkspaceNode checked: what a shape
+ * cannot say is checked here (how many nodes, how deep, what the references name). `counter`
+ * counts nodes across the document.
+ */
+function parseNode(raw: NodeInput, path: string, refs: Refs, depth: number, counter: { n: number }): DraftNode {
   if (++counter.n > MAX_NODES) badField(path, `A workspace holds at most ${MAX_NODES} nodes`);
   if (depth > MAX_DEPTH) badField(path, `Folders nest at most ${MAX_DEPTH} levels deep`);
-  if (!isObject(raw)) badField(path, `${path} must be a node: { folder, children }, { model }, { entry } or { media_folder }`);
-  const kinds = ["folder", "model", "entry", "media_folder"].filter((k) => Object.hasOwn(raw, k));
-  if (kinds.length !== 1) {
-    badField(path, `${path} must have exactly one of folder, model, entry, media_folder${kinds.length ? ` (it has ${kinds.join(" and ")})` : ""}`);
+  const id = raw.id;
+  if ("folder" in raw) {
+    const children = raw.children ?? [];
+    return {
+      id,
+      type: "folder",
+      name: raw.folder,
+      icon: raw.icon ?? null,
+      children: children.map((c, i) => parseNode(c, `${path}.children[${i}]`, refs, depth + 1, counter)),
+    };
   }
-  const kind = kinds[0] as NodeType;
-  const allowed = kind === "folder" ? ["id", "folder", "icon", "children"] : ["id", kind];
-  for (const k of Object.keys(raw)) if (!allowed.includes(k)) badField(`${path}.${k}`, `${path}.${k} is not allowed on a ${kind} node`);
-  let id: string | undefined;
-  if (raw.id !== undefined) {
-    if (typeof raw.id !== "string" || !NODE_ID.test(raw.id)) badField(`${path}.id`, `${path}.id must be 1 to 64 of a-z A-Z 0-9 _ -`);
-    id = raw.id;
-  }
-  switch (kind) {
-    case "folder": {
-      const name = checkFolderName(raw.folder, `${path}.folder`);
-      const icon = raw.icon === undefined ? null : checkIcon(raw.icon, `${path}.icon`);
-      const children = raw.children === undefined ? [] : raw.children;
-      if (!Array.isArray(children)) badField(`${path}.children`, `${path}.children must be a list of nodes`);
-      return { id, type: "folder", name, icon, children: children.map((c, i) => parseNode(c, `${path}.children[${i}]`, refs, depth + 1, counter)) };
-    }
-    case "model":
-      return { id, type: "model", ref: checkModelRef(raw.model, `${path}.model`, refs) };
-    case "entry":
-      return { id, type: "entry", ref: checkEntryRef(raw.entry, `${path}.entry`, refs) };
-    default:
-      return { id, type: "media_folder", ref: checkMediaFolder(raw.media_folder, `${path}.media_folder`, refs, path) };
-  }
+  if ("model" in raw) return { id, type: "model", ref: checkModelRef(raw.model, `${path}.model`, refs) };
+  if ("entry" in raw) return { id, type: "entry", ref: checkEntryRef(raw.entry, `${path}.entry`, refs) };
+  return { id, type: "media_folder", ref: checkMediaFolder(raw.media_folder, `${path}.media_folder`, refs, path) };
 }
 
 /** Refuses a node id used twice among `nodes` and their children. */
@@ -132,8 +105,7 @@ function uniqueIds(nodes: { node: DraftNode; at: string }[], seen = new Set<stri
 }
 
 /** Parses a document (a list of nodes) at `path`. Node ids given must be unique. */
-export function parseDocument(raw: unknown, path: string, refs: Refs): DraftNode[] {
-  if (!Array.isArray(raw)) badField(path, `${path} must be a list of nodes`);
+export function parseDocument(raw: readonly NodeInput[], path: string, refs: Refs): DraftNode[] {
   const counter = { n: 0 };
   const nodes = raw.map((n, i) => parseNode(n, `${path}[${i}]`, refs, 1, counter));
   uniqueIds(nodes.map((node, i) => ({ node, at: `${path}[${i}]` })));
@@ -141,7 +113,7 @@ export function parseDocument(raw: unknown, path: string, refs: Refs): DraftNode
 }
 
 /** Parses a single node with its children (the add-node route), at `path`, nested at `depth`. */
-export function parseOne(raw: unknown, path: string, refs: Refs, depth = 1): DraftNode {
+export function parseOne(raw: NodeInput, path: string, refs: Refs, depth = 1): DraftNode {
   const node = parseNode(raw, path, refs, depth, { n: 0 });
   uniqueIds([{ node, at: path }]);
   return node;

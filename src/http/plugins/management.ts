@@ -5,6 +5,7 @@
 //   until the answer is sent, so waiting for the body never meets a closed file.
 // - `person: "<scope>"`: as `scope`, but a key is refused (project settings, default workspaces).
 // - `signedIn: true`: any signed-in person, no project needed (projects list, create).
+// Each macro also writes who may call the route into its `detail`, for GET /v2/openapi.json.
 import { Elysia } from "elysia";
 import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
@@ -12,6 +13,7 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { actorOf, agentPrincipal, authenticatePerson, legacyKeyOf } from "../../domain/access/authenticate.ts";
 import { projectOf, requirePerson, requireScope, type Principal } from "../../domain/access/principal.ts";
 import { idempotent, type Answer } from "../../domain/idempotency/service.ts";
+import { authDetail } from "../v2/doc.ts";
 
 /** Where a group of management routes is mounted: `/v2` for people, `/v2/agent` for legacy keys. */
 export type Mount = "/v2" | "/v2/agent";
@@ -51,14 +53,17 @@ export function managementAuth(s: Services, mount: Mount) {
   };
   return new Elysia().macro({
     scope: (scope: string) => ({
+      detail: authDetail({ kind: "scope", scope }),
       resolve: ({ request }) => inProject(request, (p) => requireScope(p, scope)),
       afterResponse: (ctx) => release((ctx as { project?: ProjectHandle }).project),
     }),
     person: (scope: string) => ({
+      detail: authDetail({ kind: "person", scope }),
       resolve: ({ request }) => inProject(request, (p) => requirePerson(p, scope)),
       afterResponse: (ctx) => release((ctx as { project?: ProjectHandle }).project),
     }),
     signedIn: (on: boolean) => ({
+      detail: authDetail({ kind: "signedIn" }),
       async resolve({ request }) {
         const principal = await callerOf(s, mount, request);
         if (!on || principal.kind !== "user") fail("insufficient_permissions");

@@ -2,8 +2,8 @@
 // oversized body, whatever Content-Type the client sent. The size limit is the route's: JSON
 // routes keep 1 MB (the default) while an upload route streams far more through its own reader.
 import type { Static, TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
-import { AppError, badField, fail } from "../../errors.ts";
+import { AppError, fail } from "../../errors.ts";
+import { bodyProblem, refuse } from "../../domain/access/body-check.ts";
 
 /** The body limit of JSON routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -54,16 +54,15 @@ export async function jsonBody(request: Request, limit = JSON_BODY_LIMIT): Promi
 }
 
 /**
- * Parses the body as a JSON object and checks it against a TypeBox model. The first mismatch is
- * refused with the model's own sentence (`error`) and the field it names.
+ * Parses the body as a JSON object and checks it against the route's TypeBox model (the model
+ * the OpenAPI document prints). A body that does not fit is refused with the model's own
+ * sentence and the field it names (src/domain/access/body-check.ts).
  */
 export async function typedBody<T extends TSchema>(request: Request, schema: T, limit = JSON_BODY_LIMIT): Promise<Static<T>> {
   const body = await jsonBody(request, limit);
-  if (Value.Check(schema, body)) return body as Static<T>;
-  const first = Value.Errors(schema, body).First()!;
-  const field = first.path.replace(/^\//, "").replace(/\//g, ".") || "body";
-  const sentence = (first.schema as { error?: unknown }).error;
-  badField(field, typeof sentence === "string" ? sentence : `${field}: ${first.message}`);
+  const problem = bodyProblem(schema, body);
+  if (problem) refuse(problem);
+  return body as Static<T>;
 }
 
 /** Room for the multipart framing and the text fields of an upload, beyond its files. */

@@ -2,7 +2,9 @@
 // keys under /v2/agent (interface.md, Management routes: Publishing now, Agent mount).
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { jsonBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
+import { BulkAnswer, BulkBatch, BulkBody, BulkQueued } from "../../domain/bulk/bodies.ts";
 import { managementAuth, MOUNTS, once, type ManagementContext, type Mount } from "../plugins/management.ts";
 import { bulk, getBatch, type BulkAction } from "../../domain/bulk/service.ts";
 
@@ -11,7 +13,7 @@ function group(s: Services, mount: Mount): AnyElysia {
   const bulkRoute =
     (action: BulkAction) =>
     async ({ principal, project, actor, request, set }: ManagementContext & { request: Request; set: Parameters<typeof once>[5] }) => {
-      const body = await jsonBody(request);
+      const body = await typedBody(request, BulkBody);
       const run = () => {
         const out = bulk(s, project, actor, action, body);
         if (out.kind === "batch") return { status: 202, body: { batchId: out.batchId, count: out.count, poll: `${prefix}/bulk/${out.batchId}` } };
@@ -27,11 +29,21 @@ function group(s: Services, mount: Mount): AnyElysia {
     };
   return new Elysia({ prefix })
     .use(managementAuth(s, mount))
-    .post("/bulk-publish", bulkRoute("publish"), { scope: "instance:publish" })
-    .post("/bulk-unpublish", bulkRoute("unpublish"), { scope: "instance:publish" })
+    .post("/bulk-publish", bulkRoute("publish"), { scope: "instance:publish", detail: bulkDoc("publish") })
+    .post("/bulk-unpublish", bulkRoute("unpublish"), { scope: "instance:publish", detail: bulkDoc("unpublish") })
     .get("/bulk/:batchId", ({ project, params }) => ({ ...getBatch(project, params.batchId), poll: `${prefix}/bulk/${params.batchId.toLowerCase()}` }), {
       scope: "instance:read",
+      detail: doc({ summary: "A bulk batch's state, counts and failures", answers: { 200: BulkBatch } }),
     });
+}
+
+/** The document of a bulk route. */
+function bulkDoc(action: string) {
+  return doc({
+    summary: `Bulk ${action}: by instanceIds, or modelId with a filter; up to 50 inside the request, more as a batch`,
+    body: BulkBody,
+    answers: { 200: BulkAnswer, 202: BulkQueued },
+  });
 }
 
 /** Bulk on both mounts. */

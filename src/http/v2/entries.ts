@@ -3,7 +3,10 @@
 // now), and `GET /:id` on the agent mount, where events' `links.self` point.
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { jsonBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
+import { CreateEntryBody, EntryPage, EntryQuery, EntryRecord, PublishBody, UpdateEntryBody, VersionList } from "../../domain/entries/bodies.ts";
+import { ActionList, AnyBody } from "../../domain/scheduling/bodies.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
 import { createEntry, deleteEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
 import { listVersions, restoreVersion } from "../../domain/entries/versions.ts";
@@ -16,23 +19,30 @@ import { entryActions } from "../../domain/scheduling/queries.ts";
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
     .use(managementAuth(s, "/v2"))
-    .get("/", ({ project, query }) => listEntries(project, query), { scope: "instance:read" })
+    .get("/", ({ project, query }) => listEntries(project, query), {
+      scope: "instance:read",
+      detail: doc({ summary: "Entries with drafts, filtered, searched and paged", query: EntryQuery, answers: { 200: EntryPage } }),
+    })
     .post(
       "/",
       async ({ project, actor, request, set }) => {
-        const e = createEntry(s, project, actor, await jsonBody(request));
+        const e = createEntry(s, project, actor, await typedBody(request, CreateEntryBody));
         set.status = 201;
         return e;
       },
-      { scope: "instance:create" },
+      { scope: "instance:create", detail: doc({ summary: "Create a draft entry", body: CreateEntryBody, answers: { 201: EntryRecord } }) },
     )
-    .get("/:id", ({ project, params }) => getEntry(project, params.id), { scope: "instance:read" })
+    .get("/:id", ({ project, params }) => getEntry(project, params.id), {
+      scope: "instance:read",
+      detail: doc({ summary: "One entry: its draft and published copies", answers: { 200: EntryRecord } }),
+    })
     .patch(
       "/:id",
       async ({ project, actor, request, params }) =>
-        updateEntry(s, project, actor, params.id, await jsonBody(request), ifMatchVersion(request.headers.get("if-match"))),
+        updateEntry(s, project, actor, params.id, await typedBody(request, UpdateEntryBody), ifMatchVersion(request.headers.get("if-match"))),
       {
         scope: "instance:update",
+        detail: doc({ summary: "Save a new draft version (If-Match: <version> refuses a stale edit)", body: UpdateEntryBody, answers: { 200: EntryRecord } }),
       },
     )
     .delete(
@@ -42,13 +52,16 @@ function drafts(s: Services): AnyElysia {
         set.status = 204;
         return null;
       },
-      { scope: "instance:delete" },
+      { scope: "instance:delete", detail: doc({ summary: "Delete an entry", answers: { 204: null } }) },
     )
-    .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), { scope: "instance:read" })
+    .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), {
+      scope: "instance:read",
+      detail: doc({ summary: "The entry's versions, newest first", answers: { 200: VersionList } }),
+    })
     .post(
       "/:id/versions/:versionId/restore",
       ({ project, actor, request, params }) => restoreVersion(s, project, actor, params.id, params.versionId, ifMatchVersion(request.headers.get("if-match"))),
-      { scope: "instance:update" },
+      { scope: "instance:update", detail: doc({ summary: "Make an old version the latest draft again", answers: { 200: EntryRecord } }) },
     );
 }
 
@@ -59,22 +72,25 @@ function publishing(s: Services, mount: Mount): AnyElysia {
     .post(
       "/:id/publish",
       async ({ principal, project, actor, request, params, set }) => {
-        const body = await jsonBody(request);
+        const body = await typedBody(request, PublishBody);
         const expected = ifMatchVersion(request.headers.get("if-match"));
         return once(s, project, principal, request, body, set, () => ({
           status: 200,
           body: publishEntry(s, project, actor, params.id, body.versionId, { expected }),
         }));
       },
-      { scope: "instance:publish" },
+      {
+        scope: "instance:publish",
+        detail: doc({ summary: "Publish the latest draft, or the version named", body: PublishBody, answers: { 200: EntryRecord } }),
+      },
     )
     .post(
       "/:id/unpublish",
       async ({ principal, project, actor, request, params, set }) => {
-        const body = await jsonBody(request);
+        const body = await typedBody(request, AnyBody);
         return once(s, project, principal, request, body, set, () => ({ status: 200, body: unpublishEntry(s, project, actor, params.id) }));
       },
-      { scope: "instance:publish" },
+      { scope: "instance:publish", detail: doc({ summary: "Remove the published copy; the draft stays", body: AnyBody, answers: { 200: EntryRecord } }) },
     )
     .get(
       "/:id/scheduled",
@@ -82,7 +98,7 @@ function publishing(s: Services, mount: Mount): AnyElysia {
         const e = getEntry(project, params.id);
         return entryActions(project, { id: e.id, modelId: e.modelId });
       },
-      { scope: "instance:read" },
+      { scope: "instance:read", detail: doc({ summary: "The entry's pending and running scheduled actions", answers: { 200: ActionList } }) },
     );
 }
 
@@ -93,7 +109,10 @@ function publishing(s: Services, mount: Mount): AnyElysia {
 function agentEntry(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/agent/model-instances" })
     .use(managementAuth(s, "/v2/agent"))
-    .get("/:id", ({ project, params }) => getEntry(project, params.id), { scope: "instance:read" });
+    .get("/:id", ({ project, params }) => getEntry(project, params.id), {
+      scope: "instance:read",
+      detail: doc({ summary: "One entry (where events' links.self point)", answers: { 200: EntryRecord } }),
+    });
 }
 
 /** Every entry route: drafts for people, publishing now on both mounts, one entry for keys. */

@@ -1,8 +1,11 @@
 // API key management: /v2/tenants/api-keys...
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { jsonBody, typedBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
 import { ActiveBody, RotateBody } from "../../domain/access/body-models.ts";
+import { AllowedOriginsBody, MintKeyBody, UpdateKeyBody } from "../../domain/keys/bodies.ts";
+import { DomainsSeen, Grantable, KeyList, KeyListQuery, KeyState, MintedKey } from "../../domain/keys/answers.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { grantable } from "../../domain/keys/grants.ts";
 import { mintKey, rotateKey } from "../../domain/keys/mint.ts";
@@ -15,32 +18,38 @@ export function keyRoutes(s: Services) {
     .post(
       "/",
       async ({ principal: p, project: { id: projectId }, request, set }) => {
-        const answer = mintKey(s, projectId, p, await jsonBody(request));
+        const answer = mintKey(s, projectId, p, await typedBody(request, MintKeyBody));
         set.status = 201;
         return answer;
       },
-      { person: "api_key:create" },
+      {
+        person: "api_key:create",
+        detail: doc({ summary: "Mint a key (scoped with scopes or preset, legacy with permission)", body: MintKeyBody, answers: { 201: MintedKey } }),
+      },
     )
     .get(
       "/",
       ({ project: { id: projectId }, query }) => {
         return { data: listKeys(s, projectId, query.includeStatus === "true", (id) => keys.lastUsedById(id)) };
       },
-      { person: "api_key:read" },
+      { person: "api_key:read", detail: doc({ summary: "List the project's keys", query: KeyListQuery, answers: { 200: KeyList } }) },
     )
     .get(
       "/grantable",
       ({ principal: p }) => {
         return grantable(p);
       },
-      { person: "api_key:read" },
+      { person: "api_key:read", detail: doc({ summary: "The scopes, presets and permissions the caller can grant", answers: { 200: Grantable } }) },
     )
     .patch(
       "/:id",
       async ({ principal: p, project: { id: projectId }, request, params }) => {
-        return updateKey(s, projectId, p, params.id, await jsonBody(request));
+        return updateKey(s, projectId, p, params.id, await typedBody(request, UpdateKeyBody));
       },
-      { person: "api_key:update" },
+      {
+        person: "api_key:update",
+        detail: doc({ summary: "Edit a key's name, scopes, expiry or version pin", body: UpdateKeyBody, answers: { 200: KeyState } }),
+      },
     )
     .post(
       "/:id/rotate",
@@ -50,7 +59,10 @@ export function keyRoutes(s: Services) {
         set.status = 201;
         return answer;
       },
-      { person: "api_key:update" },
+      {
+        person: "api_key:update",
+        detail: doc({ summary: "Rotate a key once: a successor; the old key expires after graceHours", body: RotateBody, answers: { 201: MintedKey } }),
+      },
     )
     .patch(
       "/:id/active",
@@ -58,14 +70,17 @@ export function keyRoutes(s: Services) {
         const body = await typedBody(request, ActiveBody);
         return setActive(s, projectId, p, params.id, body.active);
       },
-      { person: "api_key:update" },
+      { person: "api_key:update", detail: doc({ summary: "Revoke or reactivate a key", body: ActiveBody, answers: { 200: KeyState } }) },
     )
     .patch(
       "/:id/allowed-origins",
       async ({ principal: p, project: { id: projectId }, request, params }) => {
-        return setAllowedOrigins(s, projectId, p, params.id, await jsonBody(request));
+        return setAllowedOrigins(s, projectId, p, params.id, await typedBody(request, AllowedOriginsBody));
       },
-      { person: "api_key:update" },
+      {
+        person: "api_key:update",
+        detail: doc({ summary: "Set the origins the key accepts (up to 50; empty accepts any)", body: AllowedOriginsBody, answers: { 200: KeyState } }),
+      },
     )
     .get(
       "/:id/domains-seen",
@@ -73,7 +88,7 @@ export function keyRoutes(s: Services) {
         keys.flush();
         return { data: domainsSeen(s, projectId, params.id) };
       },
-      { person: "api_key:read" },
+      { person: "api_key:read", detail: doc({ summary: "Domains the key was used from in the last 30 days", answers: { 200: DomainsSeen } }) },
     )
     .delete(
       "/:id",
@@ -82,6 +97,6 @@ export function keyRoutes(s: Services) {
         set.status = 204;
         return null;
       },
-      { person: "api_key:delete" },
+      { person: "api_key:delete", detail: doc({ summary: "Delete a key", answers: { 204: null } }) },
     );
 }

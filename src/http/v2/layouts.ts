@@ -2,7 +2,10 @@
 // its layout) lives with the models routes; the agent mount's copy of it is served here.
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import { jsonBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
+import { LayoutBody } from "../../domain/layouts/bodies.ts";
+import { ModelRecord } from "../../domain/models/bodies.ts";
 import { managementAuth, MOUNTS, type Mount } from "../plugins/management.ts";
 import { modelOrFail, modelRecord } from "../../domain/models/catalog.ts";
 import { deleteLayout, putLayout } from "../../domain/layouts/service.ts";
@@ -10,7 +13,10 @@ import { deleteLayout, putLayout } from "../../domain/layouts/service.ts";
 function layoutGroup(s: Services, mount: Mount): AnyElysia {
   const group = new Elysia({ prefix: `${mount}/models` })
     .use(managementAuth(s, mount))
-    .put("/:id/layout", async ({ project, request, params }) => modelRecord(putLayout(project, params.id, await jsonBody(request))), { scope: "model:update" })
+    .put("/:id/layout", async ({ project, request, params }) => modelRecord(putLayout(project, params.id, await typedBody(request, LayoutBody))), {
+      scope: "model:update",
+      detail: doc({ summary: "Save the model's entry layout (live at once), or null for the plain editor", body: LayoutBody, answers: { 200: ModelRecord } }),
+    })
     .delete(
       "/:id/layout",
       ({ project, params, set }) => {
@@ -18,10 +24,13 @@ function layoutGroup(s: Services, mount: Mount): AnyElysia {
         set.status = 204;
         return null;
       },
-      { scope: "model:update" },
+      { scope: "model:update", detail: doc({ summary: "Back to the plain editor", answers: { 204: null } }) },
     );
   if (mount === "/v2") return group;
-  return group.get("/:id", ({ project, params }) => modelRecord(modelOrFail(project, params.id, "id")), { scope: "model:read" });
+  return group.get("/:id", ({ project, params }) => modelRecord(modelOrFail(project, params.id, "id")), {
+    scope: "model:read",
+    detail: doc({ summary: "One model by id or namespace, with its layout", answers: { 200: ModelRecord } }),
+  });
 }
 
 /** The layout routes on every mount. */

@@ -4,7 +4,22 @@
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { managementAuth, MOUNTS, type Mount, once } from "../plugins/management.ts";
-import { jsonBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
+import {
+  CreateFolderBody,
+  DeleteMediaQuery,
+  FolderList,
+  MediaFolder,
+  MediaPage,
+  MediaQuery,
+  MediaRecord,
+  MediaUsage,
+  UpdateFolderBody,
+  UpdateMediaBody,
+  Uploaded,
+  UploadForm,
+} from "../../domain/media/bodies.ts";
 import { createFolder, deleteFolder, listFolders, updateFolder } from "../../domain/media/folders.ts";
 import { discardStored, ingestUpload, type IngestedFile } from "../../domain/media/ingest.ts";
 import { createRecords, deleteMedia, updateMedia } from "../../domain/media/library.ts";
@@ -17,7 +32,10 @@ import { badField } from "../../errors.ts";
 function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
   return new Elysia({ prefix: `${mount}/media` })
     .use(managementAuth(s, mount))
-    .get("/", ({ project: h, query }) => listMedia(s, h, query as Record<string, string>), { scope: "media:read" })
+    .get("/", ({ project: h, query }) => listMedia(s, h, query as Record<string, string>), {
+      scope: "media:read",
+      detail: doc({ summary: "The library's files, newest first", query: MediaQuery, answers: { 200: MediaPage } }),
+    })
     .post(
       "/",
       async ({ principal: p, project: h, actor, request, set }) => {
@@ -47,18 +65,28 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
           if (!kept) await discardStored(parts.store, files);
         }
       },
-      { scope: "media:create", parse: "none" },
+      {
+        scope: "media:create",
+        parse: "none",
+        detail: doc({ summary: "Upload one or more files (multipart/form-data, streamed)", upload: UploadForm, answers: { 201: Uploaded } }),
+      },
     )
-    .get("/:id", ({ project: h, params }) => recordOf(s, h.id, mediaOrFail(h, params.id)), { scope: "media:read" })
+    .get("/:id", ({ project: h, params }) => recordOf(s, h.id, mediaOrFail(h, params.id)), {
+      scope: "media:read",
+      detail: doc({ summary: "One file's record", answers: { 200: MediaRecord } }),
+    })
     .get(
       "/:id/usage",
       ({ project: h, params }) => {
         mediaOrFail(h, params.id);
         return { entries: mediaUsage(h, params.id) };
       },
-      { scope: "media:read" },
+      { scope: "media:read", detail: doc({ summary: "The entries whose draft or published copy uses the file", answers: { 200: MediaUsage } }) },
     )
-    .patch("/:id", async ({ project: h, actor, params, request }) => updateMedia(s, h, actor, params.id, await jsonBody(request)), { scope: "media:update" })
+    .patch("/:id", async ({ project: h, actor, params, request }) => updateMedia(s, h, actor, params.id, await typedBody(request, UpdateMediaBody)), {
+      scope: "media:update",
+      detail: doc({ summary: "Edit a file's alt, title, folder, focal point or name", body: UpdateMediaBody, answers: { 200: MediaRecord } }),
+    })
     .delete(
       "/:id",
       async ({ project: h, actor, params, query, set }) => {
@@ -72,7 +100,10 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
         set.status = 204;
         return null;
       },
-      { scope: "media:delete" },
+      {
+        scope: "media:delete",
+        detail: doc({ summary: "Delete a file (409 media_in_use while used, unless force=true)", query: DeleteMediaQuery, answers: { 204: null } }),
+      },
     );
 }
 
@@ -80,17 +111,20 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
 function folderGroup(s: Services, mount: Mount): AnyElysia {
   return new Elysia({ prefix: `${mount}/media-folders` })
     .use(managementAuth(s, mount))
-    .get("/", ({ project: h }) => listFolders(h), { scope: "media:read" })
+    .get("/", ({ project: h }) => listFolders(h), { scope: "media:read", detail: doc({ summary: "Every media folder", answers: { 200: FolderList } }) })
     .post(
       "/",
       async ({ project: h, request, set }) => {
-        const f = createFolder(s, h, await jsonBody(request));
+        const f = createFolder(s, h, await typedBody(request, CreateFolderBody));
         set.status = 201;
         return f;
       },
-      { scope: "media:create" },
+      { scope: "media:create", detail: doc({ summary: "Create a media folder", body: CreateFolderBody, answers: { 201: MediaFolder } }) },
     )
-    .patch("/:id", async ({ project: h, params, request }) => updateFolder(s, h, params.id, await jsonBody(request)), { scope: "media:update" })
+    .patch("/:id", async ({ project: h, params, request }) => updateFolder(s, h, params.id, await typedBody(request, UpdateFolderBody)), {
+      scope: "media:update",
+      detail: doc({ summary: "Rename or move a media folder", body: UpdateFolderBody, answers: { 200: MediaFolder } }),
+    })
     .delete(
       "/:id",
       ({ project: h, params, set }) => {
@@ -98,7 +132,7 @@ function folderGroup(s: Services, mount: Mount): AnyElysia {
         set.status = 204;
         return null;
       },
-      { scope: "media:delete" },
+      { scope: "media:delete", detail: doc({ summary: "Delete an empty media folder (409 folder_not_empty)", answers: { 204: null } }) },
     );
 }
 

@@ -7,7 +7,9 @@ import type { Services } from "../../services.ts";
 import { changePassword, getProfile, updateProfile } from "../../domain/users/profile.ts";
 import { REFRESH_TTL_MS } from "../../domain/users/sessions.ts";
 import { managementAuth } from "../plugins/management.ts";
-import { jsonBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
+import { PasswordBody, Profile, ProfileBody, Session } from "../../domain/users/bodies.ts";
 import { setSessionCookie, wantsCookie } from "./session-cookie.ts";
 import { clientIp } from "../context.ts";
 
@@ -15,17 +17,23 @@ import { clientIp } from "../context.ts";
 export function profileRoutes(s: Services) {
   return new Elysia({ prefix: "/v2/user" })
     .use(managementAuth(s, "/v2"))
-    .get("/me", ({ person: p }) => getProfile(s, p.userId), { signedIn: true })
-    .patch("/me", async ({ person: p, request }) => updateProfile(s, p.userId, await jsonBody(request)), { signedIn: true })
+    .get("/me", ({ person: p }) => getProfile(s, p.userId), { signedIn: true, detail: doc({ summary: "Your own profile", answers: { 200: Profile } }) })
+    .patch("/me", async ({ person: p, request }) => updateProfile(s, p.userId, await typedBody(request, ProfileBody)), {
+      signedIn: true,
+      detail: doc({ summary: "Change your name (null clears it)", body: ProfileBody, answers: { 200: Profile } }),
+    })
     .post(
       "/password",
       async ({ person: p, request, set, server }) => {
-        const tokens = await changePassword(s, p.userId, await jsonBody(request), clientIp(server, request));
+        const tokens = await changePassword(s, p.userId, await typedBody(request, PasswordBody), clientIp(server, request));
         set.headers["cache-control"] = "no-store";
         if (!wantsCookie(request)) return tokens;
         set.headers["set-cookie"] = setSessionCookie(request, tokens.refreshToken, REFRESH_TTL_MS);
         return { accessToken: tokens.accessToken };
       },
-      { signedIn: true },
+      {
+        signedIn: true,
+        detail: doc({ summary: "Change your password: every other session ends; answers a new session", body: PasswordBody, answers: { 200: Session } }),
+      },
     );
 }

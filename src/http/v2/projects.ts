@@ -3,7 +3,24 @@ import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import type { Replication } from "../../infra/replication.ts";
 import { fail } from "../../errors.ts";
-import { jsonBody } from "./body.ts";
+import { typedBody } from "./body.ts";
+import { doc } from "./doc.ts";
+import {
+  CreatedProject,
+  CreateProjectBody,
+  CurrentProject,
+  CurrentProjectBody,
+  DeleteProjectBody,
+  InvitationList,
+  InviteBody,
+  Member,
+  MemberBody,
+  MemberList,
+  NewInvitation,
+  ProjectList,
+  ProjectRecord,
+  UpdateProjectBody,
+} from "../../domain/projects/bodies.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
 import { requireProjectCreator } from "../../domain/access/operator.ts";
@@ -48,28 +65,28 @@ export function projectRoutes(s: Services, replication?: Replication) {
       async ({ person: p }) => {
         return { data: listProjects(s, p.userId) };
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "The projects you belong to, most recently opened first", answers: { 200: ProjectList } }) },
     )
     .post(
       "/",
       async ({ person: p, request, set }) => {
         requireProjectCreator(s, p);
-        const body = await jsonBody(request);
+        const body = await typedBody(request, CreateProjectBody);
         const row = createProject(s, { name: body.name, slug: body.slug, ownerId: p.userId });
         // Acknowledged once the replica holds the project, or the answer says it does not yet.
         const backup = replication ? await replication.protect(row.id, PROTECT_TIMEOUT_MS) : "off";
         set.status = 201;
         return { id: row.id, name: row.name, slug: row.slug, role: "owner", lastOpenedAt: row.createdAt, createdAt: row.createdAt, backup };
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "Create a project; you become its owner", body: CreateProjectBody, answers: { 201: CreatedProject } }) },
     )
     .put(
       "/current",
       async ({ person: p, request }) => {
-        const body = await jsonBody(request);
+        const body = await typedBody(request, CurrentProjectBody);
         return setCurrentProject(s, p.userId, body.projectId);
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "Set the project you last opened", body: CurrentProjectBody, answers: { 200: CurrentProject } }) },
     )
     .get(
       "/:id",
@@ -78,30 +95,40 @@ export function projectRoutes(s: Services, replication?: Replication) {
         const row = getProject(s, p.projectId!)!;
         return { id: row.id, name: row.name, slug: row.slug, role: p.kind === "user" ? p.role : null, createdAt: row.createdAt, updatedAt: row.updatedAt };
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "One project you belong to, with your role", answers: { 200: ProjectRecord } }) },
     )
     .patch(
       "/:id",
       async ({ person, request, params }) => {
         const p = memberOf(s, person, params.id);
         requireScope(p, "settings:update");
-        const body = await jsonBody(request);
+        const body = await typedBody(request, UpdateProjectBody);
         const row = updateProject(s, p.projectId!, { name: body.name, slug: body.slug });
         return { id: row.id, name: row.name, slug: row.slug, createdAt: row.createdAt, updatedAt: row.updatedAt };
       },
-      { signedIn: true },
+      {
+        signedIn: true,
+        detail: doc({ summary: "Rename a project or change its slug (owners and admins)", body: UpdateProjectBody, answers: { 200: ProjectRecord } }),
+      },
     )
     .delete(
       "/:id",
       async ({ person, request, params, set }) => {
         const p = memberOf(s, person, params.id);
         requireScope(p, "project:delete");
-        const body = await jsonBody(request);
+        const body = await typedBody(request, DeleteProjectBody);
         deleteProject(s, p.projectId!, body.slug);
         set.status = 204;
         return null;
       },
-      { signedIn: true },
+      {
+        signedIn: true,
+        detail: doc({
+          summary: "Delete a project, its keys and its file (owners; the slug typed to confirm)",
+          body: DeleteProjectBody,
+          answers: { 204: null },
+        }),
+      },
     )
     .get(
       "/:id/members",
@@ -110,18 +137,21 @@ export function projectRoutes(s: Services, replication?: Replication) {
         requireScope(p, "member:read");
         return { data: listMembers(s, p.projectId!) };
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "The project's members", answers: { 200: MemberList } }) },
     )
     .post(
       "/:id/members",
       async ({ person, request, params, set }) => {
         const p = memberOf(s, person, params.id);
         requireScope(p, "member:update");
-        const body = await jsonBody(request);
+        const body = await typedBody(request, InviteBody);
         set.status = 201;
         return invite(s, p.projectId!, { userId: person.userId, role: roleOf(p) }, body);
       },
-      { signedIn: true },
+      {
+        signedIn: true,
+        detail: doc({ summary: "Invite a person by e-mail: the token (7 days, single use) is shown once", body: InviteBody, answers: { 201: NewInvitation } }),
+      },
     )
     .get(
       "/:id/invitations",
@@ -130,7 +160,7 @@ export function projectRoutes(s: Services, replication?: Replication) {
         requireScope(p, "member:update");
         return listInvitations(s, p.projectId!);
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "The project's invitations, newest first, without tokens", answers: { 200: InvitationList } }) },
     )
     .delete(
       "/:id/invitations/:invitationId",
@@ -141,17 +171,17 @@ export function projectRoutes(s: Services, replication?: Replication) {
         set.status = 204;
         return null;
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "Withdraw an invitation; its token stops working", answers: { 204: null } }) },
     )
     .patch(
       "/:id/members/:userId",
       async ({ person, request, params }) => {
         const p = memberOf(s, person, params.id);
         requireScope(p, "member:update");
-        const body = await jsonBody(request);
-        return updateMember(s, p.projectId!, roleOf(p), params.userId, { role: body.role, password: body.password });
+        const body = await typedBody(request, MemberBody);
+        return updateMember(s, p.projectId!, roleOf(p), params.userId, { role: body.role });
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "Change a member's role (ownership is the owners' alone)", body: MemberBody, answers: { 200: Member } }) },
     )
     .delete(
       "/:id/members/:userId",
@@ -162,6 +192,6 @@ export function projectRoutes(s: Services, replication?: Replication) {
         set.status = 204;
         return null;
       },
-      { signedIn: true },
+      { signedIn: true, detail: doc({ summary: "Remove a member; the last owner stays", answers: { 204: null } }) },
     );
 }

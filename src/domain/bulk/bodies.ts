@@ -1,0 +1,65 @@
+// TypeBox models of the bulk bodies and answers (interface.md, Bulk publish and unpublish;
+// decisions.md 7). The domain adds what a shape cannot say: the ids name entries of this project,
+// entries are named one way (ids, or a model with a filter), the filter is the /api grammar.
+import { Type } from "@sinclair/typebox";
+import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+
+/** Ids a request may name; a larger selection is made with a model and a filter. */
+export const MAX_IDS = 10_000;
+
+const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/** POST /v2/model-instances/bulk-publish and bulk-unpublish. */
+export const BulkBody = Type.Object(
+  {
+    instanceIds: Type.Optional(
+      Type.Array(Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" }), {
+        minItems: 1,
+        maxItems: MAX_IDS,
+        error: `instanceIds must list 1 to ${MAX_IDS} entry ids`,
+      }),
+    ),
+    modelId: Type.Optional(Type.String({ minLength: 1, error: "modelId must be a model id or namespace" })),
+    where: Type.Optional(Type.Unknown({ description: "A filter in the /api `where` grammar: a JSON object, or its JSON text." })),
+    filter: Type.Optional(Type.Unknown({ description: "The same as where (send one of them)." })),
+    dryRun: Type.Optional(Type.Boolean({ error: "dryRun must be true or false" })),
+    expectedCount: Type.Optional(Type.Integer({ minimum: 0, error: "expectedCount must be a whole number from 0" })),
+  },
+  {
+    $id: "BulkBody",
+    additionalProperties: false,
+    unknown: "{field} is not a field of a bulk request; send instanceIds or modelId with where, and optionally dryRun and expectedCount",
+  },
+);
+
+const Counts = Type.Record(Type.String(), Type.Integer());
+export const BulkAnswer = Type.Union(
+  [
+    record({ dryRun: Type.Literal(true), action: Type.String(), count: Type.Integer(), ids: Type.Array(Uuid) }),
+    record({
+      action: Type.String(),
+      count: Type.Integer(),
+      counts: Counts,
+      results: Type.Array(record({ id: Uuid, result: Type.String(), error: Type.Optional(Type.String()) })),
+    }),
+  ],
+  { $id: "BulkAnswer", description: "A dry run, or the results of up to 50 entries done inside the request." },
+);
+export const BulkQueued = record({ batchId: Uuid, count: Type.Integer(), poll: Type.String() }, { $id: "BulkQueued" });
+export const BulkBatch = record(
+  {
+    batchId: Uuid,
+    action: Type.String(),
+    status: Type.String(),
+    total: Type.Integer(),
+    counts: Counts,
+    failures: Type.Array(record({ id: Uuid, error: nullable(Type.String()) })),
+    selection: Type.Object({}),
+    createdAt: Time,
+    createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
+    startedAt: nullable(Time),
+    finishedAt: nullable(Time),
+    poll: Type.String(),
+  },
+  { $id: "BulkBatch" },
+);

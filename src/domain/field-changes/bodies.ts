@@ -1,0 +1,89 @@
+// TypeBox models of the field-change bodies and answers (interface.md, Field change; decisions.md
+// 7 and 9). The domain adds what a shape cannot say: ids name fields of the model (once), the plan
+// is still current, each op is decided once with a choice it offers.
+import { Type } from "@sinclair/typebox";
+import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { FieldEdit } from "../models/bodies.ts";
+
+const UNKNOWN = "{field} is not part of a field change; send editFields and removeIds";
+const RemoveIds = Type.Array(Type.String({ error: "{field} is not a field of this model" }), { error: "removeIds must be a list of field ids" });
+const EditFields = Type.Array(FieldEdit, { error: "editFields must be a list" });
+const OnFailure = Type.Union([Type.Literal("clear"), Type.Literal("stop")], { error: "{field} must be clear or stop" });
+
+/** POST /v2/models/:id/field-changes/plan: the diff, as a model edit sends it; writes nothing. */
+export const PlanBody = Type.Object(
+  { removeIds: Type.Optional(RemoveIds), editFields: Type.Optional(EditFields) },
+  { $id: "FieldChangePlanBody", additionalProperties: false, unknown: UNKNOWN },
+);
+
+const Decision = Type.Object(
+  {
+    opId: Type.String({ error: "{field} is not an op of this plan" }),
+    choice: Type.Union(
+      ["convert", "clear", "keep_both", "delete"].map((c) => Type.Literal(c)),
+      { error: "{field} must be one of convert, clear, keep_both, delete", description: "One of the op's own choices." },
+    ),
+    onFailure: Type.Optional(
+      Type.Union([Type.Null(), OnFailure], { error: "{field} must be clear or stop", description: "For convert on a change of type; default clear." }),
+    ),
+  },
+  { error: "{field} must be { opId, choice, onFailure? }", additionalProperties: false, unknown: "{field} is not part of a decision" },
+);
+
+/** POST /v2/models/:id/field-changes: the planned diff, its hash and one decision per op. */
+export const ApplyBody = Type.Object(
+  {
+    planHash: Type.String({ minLength: 1, error: "planHash is required: make a plan first with POST .../field-changes/plan" }),
+    removeIds: Type.Optional(RemoveIds),
+    editFields: Type.Optional(EditFields),
+    decisions: Type.Array(Decision, { error: "decisions must be a list of { opId, choice, onFailure? }, one per op of the plan" }),
+  },
+  { $id: "FieldChangeApplyBody", additionalProperties: false, unknown: UNKNOWN },
+);
+
+/** POST /v2/field-changes/:id/resume: optionally a new onFailure for its convert decisions. */
+export const ResumeBody = Type.Object(
+  { onFailure: Type.Optional(Type.Union([Type.Literal("clear"), Type.Literal("stop")], { error: "onFailure must be clear or stop" })) },
+  { $id: "FieldChangeResumeBody", additionalProperties: false, unknown: "{field} is not accepted here; send { onFailure? }" },
+);
+
+const Op = Type.Object({}, { description: "One op per changed field: id, kind, field, choices, counts, examples, decision." });
+const Totals = nullable(record({ values: Type.Integer(), convert: Type.Integer(), loseDetail: Type.Integer(), fail: Type.Integer() }));
+
+/** A plan counted inside the request. */
+export const Plan = record(
+  { modelId: Uuid, model: Type.String(), modelVersion: Type.Integer(), planHash: Type.String(), entries: Type.Integer(), ops: Type.Array(Op), counts: Totals },
+  { $id: "FieldChangePlan" },
+);
+
+/** A field change (planned in the background, queued, running or finished). */
+export const FieldChange = record(
+  {
+    id: Uuid,
+    modelId: Uuid,
+    model: nullable(Type.String()),
+    state: Type.String({ enum: ["planned", "queued", "converting", "moving", "done", "failed", "cancelled"] }),
+    planHash: Type.String(),
+    baseVersion: Type.Integer(),
+    resultVersion: nullable(Type.Integer()),
+    ops: Type.Array(Op),
+    counts: Totals,
+    countsReady: Type.Boolean(),
+    progress: record({ total: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
+    error: Type.Unknown(),
+    createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
+    createdAt: Time,
+    updatedAt: Time,
+    startedAt: nullable(Time),
+    finishedAt: nullable(Time),
+    poll: Type.String(),
+  },
+  { $id: "FieldChange" },
+);
+export const FieldChangeWithFailures = Type.Composite([
+  FieldChange,
+  Type.Object({ failures: Type.Object({}, { description: "Values that failed to convert, paged." }) }),
+]);
+export const FieldChangePage = listOf(FieldChange, { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });
+export const ChangeListQuery = Type.Object({ limit: Type.Optional(Type.String()), page: Type.Optional(Type.String()) });
+export const FailuresQuery = Type.Object({ failuresPage: Type.Optional(Type.String()) });

@@ -1,0 +1,155 @@
+// TypeBox models of the model bodies and answers (decisions.md 3). The domain adds what a shape
+// cannot say: a relation names a model of the project, enum values are listed and distinct, no
+// two fields share a namespace or id, a namespace is free, an edit that changes a field's shape
+// on a model with entries needs a field change, a preview URL's placeholders are words.
+import { Type } from "@sinclair/typebox";
+import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { ARRAY_TYPES, FIELD_TYPES } from "./fields.ts";
+
+const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/** 1 to 64 printable characters, no control characters, no space at either end. */
+const FieldNamespace = Type.String({
+  pattern: "^(?=\\S)(?![\\s\\S]*\\s$)[^\\u0000-\\u001f\\u007f]{1,64}$",
+  error: "{field} must be 1 to 64 printable characters with no leading or trailing space",
+});
+
+const FieldType = Type.Union(
+  FIELD_TYPES.map((t) => Type.Literal(t)),
+  { error: `{field} must be one of ${FIELD_TYPES.join(", ")}` },
+);
+
+/** The parts of a field definition besides its id, namespace and type, the same on a new field and an edit. */
+const fieldParts = {
+  arrayType: Type.Optional(
+    Type.Union([Type.Null(), ...ARRAY_TYPES.map((t) => Type.Literal(t))], {
+      error: `{field} must be one of ${ARRAY_TYPES.join(", ")}`,
+      description: "For array fields: the kind of each item.",
+    }),
+  ),
+  relation: Type.Optional(
+    Type.Union([Type.Null(), Type.String({ minLength: 1 })], {
+      error: "{field} must name the target model (id or namespace)",
+      description: "For relation fields: the target model's id or namespace.",
+    }),
+  ),
+  label: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { error: "{field} must be text of at most 200 characters" })),
+  required: Type.Optional(Type.Boolean({ error: "{field} must be true or false" })),
+  options: Type.Optional(
+    Type.Union(
+      [
+        Type.Null(),
+        Type.Object({
+          values: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+              maxItems: 500,
+              error: "{field} must be a list of up to 500 texts",
+              description: "An enum's values.",
+            }),
+          ),
+        }),
+      ],
+      { error: "{field} must be an object" },
+    ),
+  ),
+};
+
+const fieldOptions = { error: "{field} must be a field object", additionalProperties: false, unknown: "{field} is not a field property" } as const;
+
+/** A new field (model create, addFields). */
+export const NewField = Type.Object(
+  { namespace: FieldNamespace, type: FieldType, ...fieldParts, id: Type.Optional(Type.String({ pattern: UUID, error: "{field} must be a UUID" })) },
+  { $id: "NewField", ...fieldOptions },
+);
+
+/** An edit of a field named by id; what it leaves out stays as it is. */
+export const FieldEdit = Type.Object(
+  {
+    id: Type.String({ error: "{field} is not a field of this model" }),
+    namespace: Type.Optional(FieldNamespace),
+    type: Type.Optional(FieldType),
+    ...fieldParts,
+  },
+  { $id: "FieldEdit", ...fieldOptions },
+);
+
+const modelText = (field: string, max: number) =>
+  Type.String({ maxLength: max, pattern: "\\S", error: `${field} must be text of at most ${max} characters`, missing: `${field} is required` });
+const Description = Type.Union([Type.Null(), Type.String({ maxLength: 2000 })], { error: "description must be text of at most 2000 characters" });
+const bool = (field: string) => Type.Boolean({ error: `${field} must be true or false` });
+const PreviewUrl = Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 2048 })], {
+  error: "previewUrl must be an http(s) URL with {token}, {id}, {model} or {<field>} placeholders, or null",
+});
+
+/** POST /v2/models. */
+export const CreateModelBody = Type.Object(
+  {
+    name: modelText("name", 120),
+    namespace: Type.String({ pattern: "^[A-Za-z0-9_-]{1,64}$", error: "namespace must be 1 to 64 of a-z A-Z 0-9 _ -" }),
+    description: Type.Optional(Description),
+    singleEntry: Type.Optional(bool("singleEntry")),
+    embedByDefault: Type.Optional(bool("embedByDefault")),
+    previewUrl: Type.Optional(PreviewUrl),
+    fields: Type.Optional(Type.Union([Type.Null(), Type.Array(NewField)], { error: "fields must be a list" })),
+  },
+  { $id: "CreateModelBody", additionalProperties: false, unknown: "{field} is not a model property" },
+);
+
+/** PATCH /v2/models/:id: removes, then edits, then adds fields, then orders them. */
+export const UpdateModelBody = Type.Object(
+  {
+    name: Type.Optional(modelText("name", 120)),
+    description: Type.Optional(Description),
+    singleEntry: Type.Optional(bool("singleEntry")),
+    embedByDefault: Type.Optional(bool("embedByDefault")),
+    previewUrl: Type.Optional(PreviewUrl),
+    removeIds: Type.Optional(Type.Array(Type.String({ error: "{field} is not a field of this model" }), { error: "removeIds must be a list of field ids" })),
+    editFields: Type.Optional(Type.Array(FieldEdit, { error: "editFields must be a list" })),
+    addFields: Type.Optional(Type.Array(NewField, { error: "addFields must be a list" })),
+    fieldOrder: Type.Optional(
+      Type.Array(Type.String(), { error: "fieldOrder must be a list of the model's field ids", description: "Every field id, once, in the new order." }),
+    ),
+  },
+  { $id: "UpdateModelBody", additionalProperties: false, unknown: "{field} cannot be changed here" },
+);
+
+/** DELETE /v2/models/:id: the model's namespace, repeated to confirm. */
+export const DeleteModelBody = Type.Object(
+  { namespace: Type.String({ error: "Repeat the model's namespace in the body as { namespace } to delete it.", code: "confirmation_mismatch" }) },
+  { $id: "DeleteModelBody" },
+);
+
+export const FieldDefinition = record(
+  {
+    id: Uuid,
+    namespace: Type.String(),
+    label: nullable(Type.String()),
+    type: Type.String({ enum: [...FIELD_TYPES] }),
+    arrayType: nullable(Type.String({ enum: [...ARRAY_TYPES] })),
+    relation: nullable(Uuid),
+    required: Type.Boolean(),
+    options: nullable(Type.Object({})),
+  },
+  { $id: "FieldDefinition" },
+);
+
+export const ModelRecord = record(
+  {
+    id: Uuid,
+    namespace: Type.String(),
+    name: Type.String(),
+    description: nullable(Type.String()),
+    singleEntry: Type.Boolean(),
+    version: Type.Integer(),
+    fields: Type.Array(FieldDefinition),
+    layout: nullable(Type.Object({}, { description: "The entry layout, or null for the plain editor." })),
+    embedByDefault: Type.Boolean(),
+    previewUrl: nullable(Type.String()),
+    createdAt: Time,
+    updatedAt: Time,
+  },
+  { $id: "ModelRecord" },
+);
+export const ModelList = listOf(ModelRecord);
+export const ResolveQuery = Type.Object({ model: Type.Optional(Type.String()), entry: Type.Optional(Type.String()) });
+export const Resolved = record({ projectId: Uuid, model: record({ id: Uuid, namespace: Type.String() }), entry: nullable(record({ id: Uuid })) });

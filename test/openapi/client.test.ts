@@ -1,0 +1,118 @@
+// A site builder's path (decisions.md 12): the server started as an operator starts it (the demo
+// project and its printed keys), openapi-typescript turns the demo key's /api/openapi.json into
+// types, and a small client on openapi-fetch, type-checked by the TypeScript compiler as it is
+// written, reads a list and an item through a real socket.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import openapiTS from "openapi-typescript";
+import { ROOT, startServer, tempDataDir, type ServerProc } from "../spawn.ts";
+
+const data = tempDataDir();
+const work = mkdtempSync(join(tmpdir(), "capa-openapi-client-"));
+let server: ServerProc;
+let origin: string;
+let key: string;
+
+beforeAll(async () => {
+  server = startServer({ CAPA_DATA_DIR: data.dir, PORT: "0" });
+  origin = await server.listening(20_000);
+  key = /svc_live_[0-9A-Za-z]{32}/.exec(server.output())![0];
+  // The client resolves openapi-fetch from the repository's packages, as a site would from its own.
+  symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir");
+});
+afterAll(async () => {
+  await server.stop();
+  data.remove();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The client a site builder writes: typed by the generated `paths`, nothing cast. */
+const CLIENT = (origin: string, key: string) => `import createClient from "openapi-fetch";
+import type { paths } from "./capa";
+
+const client = createClient<paths>({ baseUrl: ${JSON.stringify(origin)}, headers: { "x-api-key": ${JSON.stringify(key)} } });
+
+const list = await client.GET("/api/entries/post", { params: { query: { sort: "title", limit: 2, select: "title,slug,author(name)" } } });
+if (!list.data) throw new Error("no list");
+const titles: (string | null | undefined)[] = list.data.data.map((p) => p.title);
+const first = list.data.data[0]!;
+const author = first.author;
+const authorName: string | null | undefined = typeof author === "object" && author !== null ? author.name : undefined;
+const one = await client.GET("/api/entries/post/{id}", { params: { path: { id: first.id } } });
+if (!one.data) throw new Error("no item");
+const slug: string | null | undefined = one.data.data.slug;
+const version: string = one.data.meta.version;
+console.log(JSON.stringify({ titles, authorName, id: one.data.data.id, slug, version, next: list.data.meta.page?.next ?? null }));
+`;
+
+/** What a wrong reading of the types would look like: the compiler must refuse it. */
+const WRONG = `import createClient from "openapi-fetch";
+import type { paths } from "./capa";
+
+const client = createClient<paths>({ baseUrl: "http://localhost" });
+const list = await client.GET("/api/entries/post");
+const n: number = list.data!.data[0]!.title;
+await client.GET("/api/entries/no-such-model");
+console.log(n);
+`;
+
+function tsc(files: string[]) {
+  writeFileSync(
+    join(work, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        module: "ESNext",
+        moduleResolution: "bundler",
+        lib: ["ES2022", "DOM"],
+        types: [],
+        skipLibCheck: true,
+      },
+      files,
+    }),
+  );
+  const p = Bun.spawnSync([join(ROOT, "node_modules/.bin/tsc"), "-p", join(work, "tsconfig.json")], { cwd: work });
+  return { code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() };
+}
+
+describe("openapi-typescript and openapi-fetch on the demo key's document", () => {
+  test("types generated from /api/openapi.json type-check a client that reads a list and an item", async () => {
+    const res = await fetch(`${origin}/api/openapi.json`, { headers: { "x-api-key": key } });
+    expect(res.status).toBe(200);
+    const types = await openapiTS(await res.json());
+    expect(types).toContain('"/api/entries/post": {');
+    expect(types).toContain('"/api/entries/post/{id}": {');
+    writeFileSync(join(work, "capa.d.ts"), types);
+    writeFileSync(join(work, "client.ts"), CLIENT(origin, key));
+    writeFileSync(join(work, "wrong.ts"), WRONG);
+    expect(tsc(["client.ts"])).toEqual({ code: 0, out: "" });
+    const wrong = tsc(["wrong.ts"]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.out).toContain("wrong.ts(6,7): error TS2322");
+    // A path the document does not hold is no route of the client.
+    expect(wrong.out).toContain("wrong.ts(7,14): error TS2554");
+  }, 60_000);
+
+  test("the client reads the real server: the values a plain fetch sees", async () => {
+    const run = Bun.spawnSync([process.execPath, join(work, "client.ts")], { cwd: work });
+    expect(run.stderr.toString()).toBe("");
+    const got = JSON.parse(run.stdout.toString());
+    const plain = await (await fetch(`${origin}/api/entries/post?sort=title&limit=2&select=title,slug,author(name)`, { headers: { "x-api-key": key } })).json();
+    const item = await (await fetch(`${origin}/api/entries/post/${plain.data[0].id}`, { headers: { "x-api-key": key } })).json();
+    expect(got).toEqual({
+      titles: plain.data.map((p: { title: string }) => p.title),
+      authorName: plain.data[0].author.name,
+      id: plain.data[0].id,
+      slug: item.data.slug,
+      version: "2026-10-01",
+      next: plain.meta.page.next,
+    });
+    expect(got.titles).toEqual(["A first look at api keys and scopes", "A first look at caching at the edge"]);
+    expect(typeof got.authorName).toBe("string");
+    expect(got.next).toEqual(expect.any(String));
+  }, 30_000);
+});

@@ -3,7 +3,7 @@
 // here against the real server on a socket: REST reads and revalidation, the framework data
 // functions, Apollo and urql, the SDL for codegen, srcset URLs, and the rebuild webhook with
 // real deliveries. The browser snippet also runs in Chromium from another origin
-// (test/api/cross-origin.browser.test.ts).
+// (test/api/cross-origin.browser.test.ts); the OpenAPI ones in test/openapi/client.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -19,7 +19,7 @@ describe("the document", () => {
     const blocks = [...text.matchAll(/<!-- snippet: ([^ ]+) -->\n```(\w+)\n([\s\S]*?)```\n/g)];
     const all = [...text.matchAll(/```\w*\n/g)].length / 2;
     expect(blocks.length).toBe(all);
-    expect(blocks.length).toBeGreaterThanOrEqual(7);
+    expect(blocks.length).toBeGreaterThanOrEqual(9);
     for (const [, ref, , code] of blocks) {
       const [file, region] = ref!.split("#");
       let source = await Bun.file(join(ROOT, file!)).text();

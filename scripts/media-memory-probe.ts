@@ -1,4 +1,4 @@
-// `bun scripts/media-memory-probe.ts [a|b|all]`: the figures of issue 24 (docs/performance.md,
+// `bun scripts/media-memory-probe.ts [a|b|c|all]`: the figures of issue 24 (docs/performance.md,
 // "Image decodes under a budget"), each against a fresh server process started from the sources.
 // (a) 16 concurrent uploads of the 35-byte GIF declaring 10,000 x 10,000: the server's RSS peak
 //     growth and its growth 20 s after (targets: under 250 MB and under 80 MB).
@@ -6,9 +6,11 @@
 //     another (127.0.0.3) asks a new 400 px variant of a 1600 px photo every 500 ms (its own bucket's rate): that client's
 //     p95 (target under 1 s), with what the flood got and how /healthz, the original and a cached
 //     variant answered meanwhile.
+// (c) One file of every kind of the issue's bad input, all at once: each answer and the slowest
+//     (target: each within 2 s).
 // Only HTTP is used, so the same script measures any version of the server.
 import sharp from "sharp";
-import { gifBomb } from "../test/media/bombs.ts";
+import { everyKindOfBadInput, gifBomb } from "../test/media/bombs.ts";
 import { jpeg1600, png64 } from "../test/media/fixtures.ts";
 import { rssMiB, sampleRss, startMediaServer } from "../test/media/served.ts";
 
@@ -119,5 +121,24 @@ async function flood(): Promise<void> {
   }
 }
 
+/** (c): every kind of bad input at once, each answer with its time. */
+async function kinds(): Promise<void> {
+  const m = await startMediaServer(ENV);
+  try {
+    await m.upload("warm.png", await png64());
+    const inputs = await everyKindOfBadInput();
+    const answers = await Promise.all(inputs.map(([name, bytes]) => m.upload(name, bytes)));
+    console.log("| figure | value |\n|---|---|");
+    inputs.forEach(([name], i) => {
+      const a = answers[i]!;
+      console.log(`| (c) ${name} | ${a.status} ${a.body.code ?? a.body.mimeType} in ${mb(a.ms)} ms |`);
+    });
+    console.log(`| (c) slowest answer (target < 2 s) | ${mb(Math.max(...answers.map((a) => a.ms)))} ms |`);
+  } finally {
+    await m.stop();
+  }
+}
+
 if (which === "a" || which === "all") await gifs();
 if (which === "b" || which === "all") await flood();
+if (which === "c" || which === "all") await kinds();

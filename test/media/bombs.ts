@@ -203,3 +203,30 @@ export function avifDeclaring(avif: Uint8Array, w: number, h: number): Uint8Arra
   view.setUint32(at + 12, h);
   return out;
 }
+
+/** One file of every kind the bad-input list names (declared sizes at and past the limits, truncated, many frames, bombs), by name. */
+export async function everyKindOfBadInput(): Promise<[string, Uint8Array | string][]> {
+  const { default: sharp } = await import("sharp");
+  const { jpeg1600 } = await import("./fixtures.ts");
+  const grey = () => sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } });
+  const jpeg = new Uint8Array(await grey().jpeg().toBuffer());
+  const progressive = new Uint8Array(await grey().jpeg({ progressive: true }).toBuffer());
+  const avif = new Uint8Array(await grey().avif({ effort: 0 }).toBuffer());
+  return [
+    ["gif.gif", gifBomb(9999, 10000)],
+    ["frames.gif", gifFrames(100, 100, 20000)],
+    ["cut.jpg", jpegDeclaring(jpeg, 10000, 10000, 300)],
+    ["progressive.jpg", jpegDeclaring(progressive, 10000, 10000)],
+    ["cut.png", pngDeclaring(10000, 10000)],
+    ["interlaced.png", pngDeclaring(10000, 10000, { interlace: true })],
+    ["ztxt.png", pngZtxtBomb()],
+    ["apng.png", apng(5000)],
+    ["canvas.webp", animatedWebp(10000, 10000, 5000)],
+    ["frames.webp", animatedWebp(100, 100, 5000)],
+    ["big.avif", avifDeclaring(avif, 10000, 10000)],
+    ["avif.avif", avifDeclaring(avif, 5000, 5000)],
+    ["strip.tiff", tiffDeclaring(10000, 10000)],
+    ["use.svg", svgUseBomb(8, 10)],
+    ["photo.jpg", await jpeg1600()],
+  ];
+}

@@ -57,8 +57,7 @@ async function readRoots(env: GraphqlEnv, planned: Planned): Promise<RootValues>
         env.run({
           projectId: env.h.id,
           ns: r.ns,
-          id: r.id,
-          search: r.search,
+          args: r.args,
           production: key.row.environment === "production",
           preview: env.preview,
           grants,

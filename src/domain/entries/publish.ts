@@ -69,7 +69,7 @@ export function publishEntry(
       .run();
     // Webhook content resolves media references like a read does (mediaBase gives the URLs).
     const reader = { vis: PUBLISHED, readable: () => true, mediaBase: s.config.mediaBaseUrl };
-    const content = readOne(h, reader, m.namespace, row.id, new URLSearchParams()).entry;
+    const content = readOne(h, reader, m.namespace, { kind: "item", id: row.id, select: null }).entry;
     tx.emit({
       type: "instance.published",
       actor: actorFrom(actor),

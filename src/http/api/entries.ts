@@ -7,6 +7,10 @@ import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { runLimitedRead } from "../../domain/reads/gateway.ts";
+import { itemArgsOf, listArgsOf } from "../../domain/reads/args.ts";
+import { readModel } from "../../domain/reads/query.ts";
+import { readerOf } from "../../domain/reads/reader.ts";
+import { PUBLISHED } from "../../domain/reads/names.ts";
 import type { ReadJob } from "../../domain/reads/job.ts";
 import type { PageRecorder } from "../../domain/pages/service.ts";
 import { isUuid } from "../../domain/models/fields.ts";
@@ -43,8 +47,11 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
           });
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
+      // The model first, then the grammar, as a read has always refused them; the worker gets the typed read.
+      readModel(s.projects.get(projectId), readerOf(key.readGrants, PUBLISHED), ns);
+      const args = id === null ? listArgsOf(url.searchParams) : itemArgsOf(id, url.searchParams);
       // media-wire: mediaBase lets the read resolve media references to absolute URLs.
-      const job: ReadJob = { projectId, ns, id, search: url.search, production: prod, preview, grants: key.readGrants, mediaBase: s.config.mediaBaseUrl };
+      const job: ReadJob = { projectId, ns, args, production: prod, preview, grants: key.readGrants, mediaBase: s.config.mediaBaseUrl };
       const notFoundCacheable = prod && id !== null && isUuid(id);
       const result = await runLimitedRead(s, job, key.row.id, ip, (code) =>
         code === "entry_not_found" && notFoundCacheable ? { "cache-control": PROD_CACHE } : undefined,

@@ -29,6 +29,7 @@ import { RevokedSessions } from "./domain/users/revocation.ts";
 import { ResetThrottle } from "./domain/users/reset-throttle.ts";
 import { MailSender } from "./domain/mail/outbox.ts";
 import { smtpMailer } from "./infra/mailer.ts";
+import { EdgePurger } from "./domain/edge/purger.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -86,6 +87,8 @@ export interface Services {
   mail: MailSender | null;
   /** How often password reset mail may be asked for, per address and per client IP. */
   resets: ResetThrottle;
+  /** The edge purger: sends the purge outbox to the targets of CAPA_EDGE_PURGE (docs/scaling.md). */
+  edge: EdgePurger;
 }
 
 export interface ServiceDeps {
@@ -186,6 +189,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     revoked: new RevokedSessions(clock),
     mail: config.mail ? new MailSender(self, smtpMailer(config.mail)) : null,
     resets: new ResetThrottle(clock),
+    edge: new EdgePurger(self, config.edge.targets, metrics),
   };
   s.revoked.load(control.db);
   // Workers keep their own handles and model caches: they are told about model changes and removed files.

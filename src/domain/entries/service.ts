@@ -14,6 +14,7 @@ import { comparisonKeys, fieldValue, fits, isLibraryRef, isMediaField, isRelatio
 
 import { statusOf } from "./status.ts";
 import { checkVersion } from "./conflicts.ts";
+import { purgeEntry } from "../edge/changes.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
 
@@ -211,5 +212,7 @@ export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: un
       data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
     });
     tx.contentChanged();
+    // Only a published copy is ever at the edge: a draft's delete changes no answer there.
+    if (row.publishedVersionId) purgeEntry(tx, row.id, m.namespace);
   });
 }

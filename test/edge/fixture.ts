@@ -36,12 +36,7 @@ export interface EdgeProject {
 export async function edgeProject(over: Partial<Config>, dir?: string): Promise<EdgeProject> {
   const h = startApp(over, dir);
   const { token, project } = await withOwner(h);
-  const as = () => ({ token, headers: { "x-svc-project": project.id } });
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const r = await h.json(method, path, { ...as(), body });
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
+  const ok = okOf(h, token, project.id);
   await ok("POST", "/v2/models", {
     name: "Post",
     namespace: "post",
@@ -54,13 +49,34 @@ export async function edgeProject(over: Partial<Config>, dir?: string): Promise<
     const b = await ok("POST", "/v2/tenants/api-keys", { name: environment, scopes: ["instance:read"], environment });
     return { id: b.id as string, secret: b.apiKey as string };
   };
-  const prod = await mint("production");
-  const dev = await mint("development");
+  const p = bind(h, token, project.id, await mint("production"), await mint("development"));
+  // The model's creation purged model:post; each test starts with empty outboxes.
+  clearOutbox(p);
+  return p;
+}
+
+/** The same project in a new app on the same data directory (a restart), with `over`; time goes on from where it was. */
+export function reopen(p: EdgeProject, over: Partial<Config>): EdgeProject {
+  const h = startApp(over, p.h.dir);
+  h.clock.set(p.h.clock.now());
+  return bind(h, p.token, p.projectId, p.prod, p.dev);
+}
+
+function okOf(h: Harness, token: string, projectId: string): EdgeProject["ok"] {
+  return async (method, path, body) => {
+    const r = await h.json(method, path, { token, headers: { "x-svc-project": projectId }, body });
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+}
+
+function bind(h: Harness, token: string, projectId: string, prod: EdgeProject["prod"], dev: EdgeProject["dev"]): EdgeProject {
+  const ok = okOf(h, token, projectId);
   return {
     h,
     token,
-    projectId: project.id,
-    as,
+    projectId,
+    as: () => ({ token, headers: { "x-svc-project": projectId } }),
     prod,
     dev,
     ok,

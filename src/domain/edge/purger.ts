@@ -1,17 +1,18 @@
 // The edge purger: sends the purge outbox (edge/outbox.ts) to every target of CAPA_EDGE_PURGE.
 // One lane per target, as the webhook sender has one per endpoint, so a Varnish that is down
 // never holds up another. A lane coalesces: it calls its target at most once per 100 ms (wall
-// time), and each call carries the tags of every row due by then, merged and deduplicated, up to
-// the vendor's per-call limit (edge/vendors.ts); a row too large for one call is sent in parts.
+// time, counted from the previous call's answer), and each call carries the tags of every row
+// due by then, merged, up to the vendor's per-call limit (edge/batch.ts, edge/vendors.ts).
 // A failed call leaves its rows in place with their next attempt after a back-off (1 s doubling
 // to 1 min, or the Retry-After of a 429), on the injected clock, so a restart resumes the wait
 // and tests drive it; no row is ever dropped except one older than CAPA_EDGE_TTL, whose answers
 // have expired at the edge by themselves. Reads and writes never wait for any of this.
 import type { Services } from "../../services.ts";
 import type { Counter } from "../../infra/metrics.ts";
-import { projectsOnDisk } from "../scheduling/wake.ts";
+import { fillBatch, type Batch } from "./batch.ts";
 import { CONTROL } from "./outbox.ts";
-import { dropMoot, dueRows, pendingOf, purgeFile, settleFailed, settleSent, type DueRow, type Pending, type PurgeFile } from "./queue.ts";
+import { PendingIndex } from "./pending.ts";
+import { settleFailed, settleSent, type PurgeFile } from "./queue.ts";
 import type { EdgeTarget } from "./settings.ts";
 import { CALL_LIMITS, destinationCheck, sendPurge, VENDOR_APIS, type ApiBases, type CallResult } from "./vendors.ts";
 
@@ -23,8 +24,6 @@ const FIRST_RETRY_MS = 1000;
 const LONGEST_RETRY_MS = 60_000;
 /** The longest Retry-After kept to; a longer one is cut to this and asked again. */
 const LONGEST_RETRY_AFTER_MS = 3_600_000;
-/** Rows read per file while filling one call. */
-const ROWS_PER_READ = 500;
 
 /** What health and the log show of one target. */
 export interface TargetStatus {
@@ -45,21 +44,13 @@ interface TargetState {
   calls: number;
   /** Failed calls in a row (the back-off's exponent). */
   failures: number;
-  /** performance.now() of the last call's start: the 100 ms spacing is wall time. */
+  /** performance.now() when the last call was answered: the 100 ms spacing is wall time. */
   lastCallPerf: number;
   /** Clock time before which the target is not called again (after a failure). */
   retryAt: number;
   lastSuccessAt: number | null;
   lastError: string | null;
   lastErrorAt: number | null;
-}
-
-/** One call being filled: its tags, and the rows it covers whole or in part. */
-interface Batch {
-  tags: Set<string>;
-  bytes: number;
-  rows: { file: PurgeFile; seq: number }[];
-  partial: { file: PurgeFile; seq: number; rest: string[] } | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -70,8 +61,7 @@ export class EdgePurger {
   /** Where Fastly's and Cloudflare's APIs are; tests and the benchmark point them at local servers. */
   apis: ApiBases = { ...VENDOR_APIS };
   private readonly states = new Map<string, TargetState>();
-  /** Per file (CONTROL or a project id), per target: what is pending. Null until the first scan. */
-  private index: Map<string, Map<string, Pending>> | null = null;
+  private readonly index: PendingIndex;
   private readonly lanes = new Map<string, Promise<void>>();
   /** Targets with rows written since their lane last looked. */
   private readonly dirty = new Set<string>();
@@ -99,14 +89,18 @@ export class EdgePurger {
         lastErrorAt: null,
       });
     }
+    this.index = new PendingIndex(
+      services,
+      targets.map((t) => t.id),
+    );
     const r = metrics.registry;
     this.calls = r.counter("capa_edge_purge_calls_total", "Purge calls to the edge caches, by vendor and outcome (ok, failed).", ["vendor", "outcome"]);
     this.tagsSent = r.counter("capa_edge_purge_tags_total", "Tags purged at the edge caches by successful calls, by vendor.", ["vendor"]);
     r.gauge("capa_edge_purge_pending", "Purge rows waiting to be sent, by vendor.", ["vendor"]).collect(() =>
-      this.index ? this.byVendor((t) => this.pendingOf(t.id).rows) : null,
+      this.index.loaded ? this.byVendor((t) => this.index.of(t.id).rows) : null,
     );
     r.gauge("capa_edge_purge_oldest_seconds", "Age of the oldest purge waiting to be sent, by vendor (0 when none waits).", ["vendor"]).collect(() =>
-      this.index ? this.byVendor((t) => this.oldestSeconds(t.id) ?? 0, Math.max) : null,
+      this.index.loaded ? this.byVendor((t) => this.oldestSeconds(t.id) ?? 0, Math.max) : null,
     );
     for (const t of targets) {
       this.calls.inc({ vendor: t.vendor, outcome: "ok" }, 0);
@@ -126,15 +120,7 @@ export class EdgePurger {
 
   /** Told after a commit that wrote purge rows into `fileId`: note them and wake the lanes. */
   wake(fileId: string): void {
-    const now = this.s.clock.now();
-    if (this.index) {
-      const byTarget = this.index.get(fileId) ?? new Map<string, Pending>();
-      for (const id of this.states.keys()) {
-        const p = byTarget.get(id);
-        byTarget.set(id, p ? { rows: p.rows + 1, oldestAt: Math.min(p.oldestAt, now), dueAt: Math.min(p.dueAt, now) } : { rows: 1, oldestAt: now, dueAt: now });
-      }
-      this.index.set(fileId, byTarget);
-    }
+    this.index.note(fileId, this.s.clock.now());
     for (const id of this.states.keys()) this.dirty.add(id);
     this.kick();
   }
@@ -159,12 +145,12 @@ export class EdgePurger {
    */
   async runDue(now: number = this.s.clock.now()): Promise<void> {
     if (this.stopped || !this.enabled) return;
-    this.load(now);
+    this.index.load(this.expiredBefore(now));
     // The CLI writes key and project changes into the control file from another process.
-    this.refresh(CONTROL);
+    this.index.refresh(CONTROL);
     const started: Promise<void>[] = [];
     for (const [id, st] of this.states) {
-      if (this.lanes.has(id) || st.retryAt > now || !this.isDue(id, now)) continue;
+      if (this.lanes.has(id) || st.retryAt > now || this.index.of(id).dueAt > now) continue;
       const lane = this.lane(st)
         .catch((e) => this.s.log.error("edge purge lane failed", { target: id, error: String(e instanceof Error ? e.stack : e) }))
         .finally(() => {
@@ -182,18 +168,21 @@ export class EdgePurger {
     this.stopped = true;
   }
 
-  /** Waits for every running lane (shutdown, tests). */
+  /** Waits for every running lane, and for a run a wake has asked for (shutdown, tests). */
   async idle(): Promise<void> {
-    while (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
+    while (this.lanes.size > 0 || this.kickQueued) {
+      if (this.lanes.size > 0) await Promise.all([...this.lanes.values()]);
+      else await Bun.sleep(1);
+    }
   }
 
   /** Every target's state, for /healthz. */
   status(now: number = this.s.clock.now()): TargetStatus[] {
-    this.load(now);
+    this.index.load(this.expiredBefore(now));
     return [...this.states.values()].map((st) => ({
       target: st.target.id,
       vendor: st.target.vendor,
-      pending: this.pendingOf(st.target.id).rows,
+      pending: this.index.of(st.target.id).rows,
       oldestSeconds: this.oldestSeconds(st.target.id, now),
       calls: st.calls,
       failures: st.failures,
@@ -204,60 +193,13 @@ export class EdgePurger {
     }));
   }
 
-  /** The first look: every file's pending rows, dropping those no purge can matter for any more. */
-  private load(now: number): void {
-    if (this.index) return;
-    this.index = new Map();
-    const targets = [...this.states.keys()];
-    for (const id of [CONTROL, ...projectsOnDisk(this.s)]) {
-      const f = purgeFile(this.s, id);
-      if (!f) continue;
-      const expiredBefore = now - this.s.config.edge.ttlSeconds * 1000;
-      const pending = pendingOf(f);
-      // Most files hold nothing: only one that holds a moot row is written to.
-      const moot = [...pending].some(([target, p]) => !this.states.has(target) || p.oldestAt < expiredBefore);
-      if (moot) this.dropMoot(f, targets, expiredBefore);
-      this.refresh(id);
-    }
-  }
-
-  /** Drops a file's rows no purge can matter for any more, saying so in the log. */
-  private dropMoot(f: PurgeFile, targets: string[], expiredBefore: number): void {
-    const dropped = dropMoot(f, targets, expiredBefore);
-    if (dropped.unknown > 0) this.s.log.warn("edge purges of targets no longer in CAPA_EDGE_PURGE dropped", { file: f.id, rows: dropped.unknown });
-    if (dropped.expired > 0)
-      this.s.log.warn("edge purges older than CAPA_EDGE_TTL dropped: the edge has expired their answers", { file: f.id, rows: dropped.expired });
-  }
-
-  /** Re-reads what one file holds. */
-  private refresh(fileId: string): void {
-    if (!this.index) return;
-    const f = purgeFile(this.s, fileId);
-    const pending = f ? pendingOf(f) : new Map<string, Pending>();
-    if (pending.size === 0) this.index.delete(fileId);
-    else this.index.set(fileId, pending);
-  }
-
-  private pendingOf(target: string): Pending {
-    let rows = 0;
-    let oldestAt = Number.POSITIVE_INFINITY;
-    let dueAt = Number.POSITIVE_INFINITY;
-    for (const byTarget of this.index?.values() ?? []) {
-      const p = byTarget.get(target);
-      if (!p) continue;
-      rows += p.rows;
-      oldestAt = Math.min(oldestAt, p.oldestAt);
-      dueAt = Math.min(dueAt, p.dueAt);
-    }
-    return { rows, oldestAt, dueAt };
-  }
-
-  private isDue(target: string, now: number): boolean {
-    return this.pendingOf(target).dueAt <= now;
+  /** Rows written before this are moot: whatever they would purge has expired at the edge. */
+  private expiredBefore(now: number): number {
+    return now - this.s.config.edge.ttlSeconds * 1000;
   }
 
   private oldestSeconds(target: string, now: number = this.s.clock.now()): number | null {
-    const p = this.pendingOf(target);
+    const p = this.index.of(target);
     return p.rows === 0 ? null : Math.max(0, Math.floor((now - p.oldestAt) / 1000));
   }
 
@@ -279,9 +221,8 @@ export class EdgePurger {
       if (this.stopped) return;
       this.dirty.delete(id);
       const now = this.s.clock.now();
-      const batch = this.fill(st, now);
+      const batch = fillBatch(this.s, this.index, id, now, CALL_LIMITS[st.target.vendor], this.expiredBefore(now));
       if (batch.tags.size === 0) return;
-      st.lastCallPerf = performance.now();
       const tags = [...batch.tags];
       const result = await sendPurge(st.target, tags, {
         token: this.s.config.edge.token ?? "",
@@ -289,55 +230,12 @@ export class EdgePurger {
         apis: this.apis,
         resolve: destinationCheck(this.s.config.edge.allowPrivate),
       });
+      // Counted from the answer, so the target itself never sees two calls less than 100 ms apart.
+      st.lastCallPerf = performance.now();
       if (this.stopped) return;
       this.record(st, batch, tags.length, result);
       if (!result.ok) return;
     }
-  }
-
-  /** The tags of the rows due for a target, oldest file first, within one call's limits. */
-  private fill(st: TargetState, now: number): Batch {
-    const limit = CALL_LIMITS[st.target.vendor];
-    const batch: Batch = { tags: new Set(), bytes: -1, rows: [], partial: null };
-    const files = [...(this.index ?? [])]
-      .filter(([, byTarget]) => (byTarget.get(st.target.id)?.dueAt ?? Number.POSITIVE_INFINITY) <= now)
-      .sort((a, b) => a[1].get(st.target.id)!.oldestAt - b[1].get(st.target.id)!.oldestAt);
-    const expiredBefore = now - this.s.config.edge.ttlSeconds * 1000;
-    for (const [fileId, byTarget] of files) {
-      const f = purgeFile(this.s, fileId);
-      if (!f) {
-        this.index?.delete(fileId);
-        continue;
-      }
-      // A target down for longer than the edge keeps anything: what it missed has expired there.
-      if (byTarget.get(st.target.id)!.oldestAt < expiredBefore) {
-        this.dropMoot(f, [...this.states.keys()], expiredBefore);
-        this.refresh(fileId);
-      }
-      for (const row of dueRows(f, st.target.id, now, ROWS_PER_READ)) {
-        if (!this.add(batch, f, row, limit)) return batch;
-      }
-    }
-    return batch;
-  }
-
-  /** Adds a row's tags to a batch; false when the batch is full (the row then went in part or not at all). */
-  private add(batch: Batch, file: PurgeFile, row: DueRow, limit: { tags: number; bytes: number }): boolean {
-    const rest: string[] = [];
-    for (const t of row.tags) {
-      if (batch.tags.has(t)) continue;
-      if (rest.length === 0 && batch.tags.size < limit.tags && batch.bytes + 1 + t.length <= limit.bytes) {
-        batch.tags.add(t);
-        batch.bytes += 1 + t.length;
-      } else rest.push(t);
-    }
-    if (rest.length === 0) {
-      batch.rows.push({ file, seq: row.seq });
-      return true;
-    }
-    // Only a row that added something is settled with this call; one that added nothing waits whole.
-    if (rest.length < row.tags.length) batch.partial = { file, seq: row.seq, rest };
-    return false;
   }
 
   /** Settles a call's rows and counts it. */
@@ -377,7 +275,7 @@ export class EdgePurger {
       }
       this.s.log.warn("edge purge failed; will retry", { target: st.target.id, tags: tagCount, retryInSeconds: wait / 1000, error: result.error });
     }
-    for (const id of touched.keys()) this.refresh(id);
+    for (const id of touched.keys()) this.index.refresh(id);
   }
 }
 

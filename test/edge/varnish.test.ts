@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { request } from "node:http";
 import { join } from "node:path";
 import { edgeConfig, edgeProject, outbox, reopen, TOKEN, type EdgeProject } from "./fixture.ts";
-import { freePort, startVarnish, varnishdPath, type Varnish } from "./varnish.ts";
+import { freePort, startVarnish, varnishdPath, type Varnish } from "../../scripts/varnish.ts";
 
 let v: Varnish;
 let p: EdgeProject;

@@ -1,13 +1,13 @@
-// A real Varnish 7 (Debian's varnish and varnish-modules) for the edge tests and the benchmark:
-// deploy/varnish/capa.vcl exactly as shipped, beside a backend.vcl edited as an operator would
-// (Capa's port instead of 3000), in a temp working directory with its own instance directory,
-// listening on a free port of 127.0.0.1, with CAPA_EDGE_TOKEN in its environment. Without
-// varnishd the caller fails: the suite never skips the edge silently (.ci/run installs it).
+// One way to start a real Varnish 7 (Debian's varnish and varnish-modules), for the edge tests
+// and `bench edge`: deploy/varnish/capa.vcl exactly as shipped, beside a backend.vcl edited as an
+// operator would (Capa's port instead of 3000), in a temp working directory with its own instance
+// directory, listening on a free port of 127.0.0.1, with CAPA_EDGE_TOKEN in its environment.
+// Without varnishd the caller fails: the suite never skips the edge silently (.ci/run installs it).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const DEPLOY = join(import.meta.dir, "..", "..", "deploy", "varnish");
+const DEPLOY = join(import.meta.dir, "..", "deploy", "varnish");
 
 /** The path of varnishd, or an error saying how to install it. */
 export function varnishdPath(): string {
@@ -29,6 +29,8 @@ export interface Varnish {
   origin: string;
   port: number;
   dir: string;
+  /** The instance directory (varnishlog -n). */
+  instance: string;
   /** What varnishd wrote to stderr so far (for a failing test's message). */
   errors(): string;
   stop(): Promise<void>;
@@ -86,6 +88,7 @@ export async function startVarnish(backendPort: number, token: string): Promise<
     origin,
     port,
     dir,
+    instance: join(dir, "instance"),
     errors: () => err.text,
     async stop() {
       proc.kill("SIGTERM");

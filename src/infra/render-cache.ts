@@ -67,6 +67,15 @@ export function renderedAnswer(body: Uint8Array, projectId: string, models: stri
   return { body, etag: etagOf(body), surrogate, edge: fitTags(projectId, models, entryIds, extra) };
 }
 
+/**
+ * The answer without its edge tags, for a read during which the project changed: the change's
+ * purge may reach the edge before this answer does, so the edge must not keep it (its headers
+ * say Surrogate-Control: no-store). The request still gets it, as Capa's own cache would have.
+ */
+export function unkept(answer: CachedAnswer): CachedAnswer {
+  return { ...answer, edge: null };
+}
+
 /** The Vary of a keyed answer: Accept-Encoding joins when the body is large enough to be compressed. */
 export function varyFor(answer: CachedAnswer, keyedVary: string): string {
   return answer.body.byteLength > COMPRESS_ABOVE ? `${keyedVary}, Accept-Encoding` : keyedVary;

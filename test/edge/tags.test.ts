@@ -4,6 +4,7 @@
 // Surrogate-Control max-age=CAPA_EDGE_TTL cut at the key's expiry; development, preview, POST and
 // uncached GraphQL answers carry none of them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { publishEntry } from "../../src/domain/entries/publish.ts";
 import { edgeConfig, edgeProject, type EdgeProject } from "./fixture.ts";
 
 let p: EdgeProject;
@@ -76,6 +77,25 @@ describe("REST production answers", () => {
 });
 
 describe("answers the edge never keeps", () => {
+  test("an answer read while a publish committed: Surrogate-Control no-store and no tags (the purge may arrive first)", async () => {
+    const s = p.h.capa.services;
+    const h = s.projects.get(p.projectId);
+    // A list runs on a read worker; the publish commits on the main thread right after the read
+    // is handed over, so the answer comes back to a project whose generation moved.
+    const run = s.reads.run.bind(s.reads);
+    s.reads.run = (job) => {
+      const out = run(job);
+      s.reads.run = run;
+      publishEntry(s, h, "system", b);
+      return out;
+    };
+    const r = await p.read("/api/entries/post?select=title&sort=-title", p.prod.secret);
+    expect([r.status, r.headers.get("cache-control"), edgeOf(r)]).toEqual([200, "public, max-age=60", { ...NONE, "surrogate-control": "no-store" }]);
+    // The next read is rendered afresh and kept as usual.
+    const next = await p.read("/api/entries/post?select=title&sort=-title", p.prod.secret);
+    expect(edgeOf(next)["surrogate-control"]).toBe("max-age=86400");
+  });
+
   test("development keys, preview tokens and refusals carry no tags and no Surrogate-Control", async () => {
     for (const path of ["/api/entries/post", `/api/entries/post/${a}`]) {
       const d = await p.read(path, p.dev.secret);
@@ -106,6 +126,19 @@ describe("GraphQL", () => {
     const r = await p.read(`/api/graphql?query=${encodeURIComponent(`{ postById(id: "${draft}") { title } }`)}`, p.prod.secret);
     expect(await r.json()).toMatchObject({ data: { postById: null } });
     expect(r.headers.get("surrogate-key")).toBe(`project:${p.projectId} schema:${p.projectId} model:post key:${p.prod.id}`);
+  });
+
+  test("a GET whose reads ran while a publish committed is not kept at the edge", async () => {
+    const s = p.h.capa.services;
+    const run = s.reads.run.bind(s.reads);
+    s.reads.run = (job) => {
+      const out = run(job);
+      s.reads.run = run;
+      publishEntry(s, s.projects.get(p.projectId), "system", a);
+      return out;
+    };
+    const r = await p.read(`/api/graphql?query=${encodeURIComponent("{ post(first: 3) { nodes { title } } }")}`, p.prod.secret);
+    expect([r.status, edgeOf(r)]).toEqual([200, { ...NONE, "surrogate-control": "no-store" }]);
   });
 
   test("POST, a development GET and an answer with errors carry none", async () => {

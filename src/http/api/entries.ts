@@ -10,7 +10,7 @@ import { runLimitedRead } from "../../domain/reads/gateway.ts";
 import type { ReadJob } from "../../domain/reads/job.ts";
 import type { PageRecorder } from "../../domain/pages/service.ts";
 import { isUuid } from "../../domain/models/fields.ts";
-import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { renderedAnswer, serveAnswer, unkept, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { addEdgeHeaders, edgeServe, fitTags } from "../../domain/edge/tags.ts";
 import { keyedAuth } from "../plugins/keyed.ts";
 import { clientIp } from "../context.ts";
@@ -30,7 +30,8 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
     const prod = key.row.environment === "production";
     const previewToken = url.search.includes("preview=") ? url.searchParams.get("preview") : null;
     const cacheable = prod && previewToken === null;
-    const cacheKey = cacheable ? `${cache.prefix(projectId)}${key.grantSig}|${call.version}|${url.pathname}${url.search}` : "";
+    const prefix = cacheable ? cache.prefix(projectId) : "";
+    const cacheKey = cacheable ? `${prefix}${key.grantSig}|${call.version}|${url.pathname}${url.search}` : "";
     // The key's tag and the edge lifetime (never past the key's expiry) go on every cacheable answer.
     const edge = cacheable ? edgeServe(s.config.edge, key.row.id, key.row.expiresAt, s.clock.now()) : null;
     let answer = cacheable ? cache.get(cacheKey) : undefined;
@@ -63,7 +64,10 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
       // The worker sends data as JSON text; it is spliced in rather than parsed and re-serialised.
       const body = new TextEncoder().encode(`{"data":${result.dataJson},"meta":${JSON.stringify(meta)}}`);
       answer = renderedAnswer(body, projectId, result.models, result.entryIds) satisfies CachedAnswer;
-      if (cacheable) cache.set(cacheKey, answer);
+      // A change committed while the read ran has bumped the generation and sent its purge,
+      // which may reach the edge before this answer does: the edge must not keep it.
+      if (cacheable && cache.prefix(projectId) !== prefix) answer = unkept(answer);
+      else if (cacheable) cache.set(cacheKey, answer);
     }
     pages.recordRead(projectId, request.headers, answer.surrogate, [url.pathname + url.search]);
     const headers: Record<string, string> = {

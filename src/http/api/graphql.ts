@@ -8,7 +8,7 @@ import { clientIp } from "../context.ts";
 import { AppError, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
-import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { renderedAnswer, serveAnswer, unkept, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { edgeServe, schemaTag } from "../../domain/edge/tags.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
@@ -158,8 +158,9 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
       const cacheable = get && prod && previewToken === null && params.extensions?.svc !== true;
+      const prefix = cache.prefix(h.id);
       if (cacheable) {
-        cacheKey = `${cache.prefix(h.id)}${key.grantSig}|${call.version}|graphql|${info.url.search}`;
+        cacheKey = `${prefix}${key.grantSig}|${call.version}|graphql|${info.url.search}`;
         cached = cache.get(cacheKey);
       }
       if (cached) answer = { status: 200, body: {}, cacheable: true, models: [], entryIds: [] };
@@ -170,7 +171,9 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
         if (cacheable && answer.cacheable) {
           // schema:<projectId>: the answer follows the key's schema, which any model change rebuilds.
           cached = renderedAnswer(new TextEncoder().encode(JSON.stringify(answer.body)), h.id, answer.models, answer.entryIds, [schemaTag(h.id)]);
-          cache.set(cacheKey, cached);
+          // As for entries: a change committed during the run may be purged at the edge before this arrives.
+          if (cache.prefix(h.id) !== prefix) cached = unkept(cached);
+          else cache.set(cacheKey, cached);
         }
       }
     } catch (e) {

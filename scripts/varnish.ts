@@ -36,8 +36,11 @@ export interface Varnish {
   stop(): Promise<void>;
 }
 
-/** Starts varnishd in the foreground with the shipped capa.vcl, Capa at `backendPort`. */
-export async function startVarnish(backendPort: number, token: string): Promise<Varnish> {
+/**
+ * Starts varnishd in the foreground with the shipped capa.vcl, Capa at `backendPort`; `params`
+ * are more `-p name=value` (the benchmark lengthens log records to read whole xkey-purge headers).
+ */
+export async function startVarnish(backendPort: number, token: string, params: string[] = []): Promise<Varnish> {
   const varnishd = varnishdPath();
   const dir = mkdtempSync(join(tmpdir(), "capa-varnish-"));
   writeFileSync(join(dir, "capa.vcl"), readFileSync(join(DEPLOY, "capa.vcl")));
@@ -63,6 +66,7 @@ export async function startVarnish(backendPort: number, token: string): Promise<
       join(dir, "capa.vcl"),
       "-p",
       `vcl_path=${dir}`,
+      ...params.flatMap((p) => ["-p", p]),
     ],
     { cwd: dir, env: { ...process.env, CAPA_EDGE_TOKEN: token }, stdin: "ignore", stdout: "ignore", stderr: "pipe" },
   );

@@ -13,6 +13,7 @@ import { readOne } from "../reads/query.ts";
 import { PUBLISHED } from "../reads/names.ts";
 import { getEntry, getRow } from "./service.ts";
 import { checkVersion } from "./conflicts.ts";
+import { purgeEntry } from "../edge/changes.ts";
 
 /**
  * Publishes the current draft, or the version named by `versionId`. Required fields must hold a
@@ -90,6 +91,7 @@ export function publishEntry(
       content,
     });
     tx.contentChanged();
+    purgeEntry(tx, row.id, m.namespace);
   });
   return getEntry(h, row.id);
 }
@@ -122,6 +124,7 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
       links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
     });
     tx.contentChanged();
+    purgeEntry(tx, row.id, m.namespace);
   });
   return getEntry(h, row.id);
 }

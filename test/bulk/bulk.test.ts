@@ -37,7 +37,12 @@ describe("inside the request (up to 50)", () => {
         { id: a, result: "done" },
         { id: b, result: "done" },
         { id: live, result: "skipped" },
-        { id: broken, result: "failed", error: "title is required before the entry can be published" },
+        {
+          id: broken,
+          result: "failed",
+          error: "title is required before the entry can be published",
+          errors: [{ field: "data.title", rule: "required", message: "title is required before the entry can be published" }],
+        },
       ],
     });
     expect(await entryStatus(w, a)).toBe("published");
@@ -75,7 +80,7 @@ describe("dry run and expectedCount", () => {
     const before = w.ph().sqlite.query("SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM idempotency_keys) AS k").get();
     const r = await bulk("publish", { modelId: "post", dryRun: true }, { "idempotency-key": "dry-1" });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ dryRun: true, action: "publish", count: 3, ids });
+    expect(r.body).toEqual({ dryRun: true, action: "publish", count: 3, ids, failures: [] });
     for (const id of ids) expect(await entryStatus(w, id)).toBe("draft");
     expect(w.ph().sqlite.query("SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM idempotency_keys) AS k").get()).toEqual(before);
   });
@@ -155,7 +160,13 @@ describe("above 50: a background batch", () => {
     runBulkBatches(s, w.h.clock.now());
     const done = await poll(r.body.poll);
     expect(done).toMatchObject({ status: "done", counts: { done: 120, skipped: 0, failed: 1, remaining: 0 }, finishedAt: "2026-11-21T12:00:00.000Z" });
-    expect(done.failures).toEqual([{ id: broken, error: "title is required before the entry can be published" }]);
+    expect(done.failures).toEqual([
+      {
+        id: broken,
+        error: "title is required before the entry can be published",
+        errors: [{ field: "data.title", rule: "required", message: "title is required before the entry can be published" }],
+      },
+    ]);
     for (const id of ids) expect(published(id)).toHaveLength(1);
     // A finished batch is not worked again.
     expect(runBulkBatches(s, w.h.clock.now())).toBe(0);

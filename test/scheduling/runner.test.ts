@@ -163,7 +163,7 @@ describe("failures", () => {
     const r = await schedule(w, { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 2 * MIN) });
     await w.h.json("DELETE", `/v2/model-instances/${e.id}`, { token: w.token });
     tick(2 * MIN);
-    expect(await get(r.actions[0].id)).toMatchObject({ status: "failed", lastError: "The entry no longer exists." });
+    expect(await get(r.actions[0].id)).toMatchObject({ status: "failed", lastError: "The entry is in the trash.", lastErrors: null });
   });
 });
 

@@ -85,6 +85,26 @@ describe("dry run and expectedCount", () => {
     expect(w.ph().sqlite.query("SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM idempotency_keys) AS k").get()).toEqual(before);
   });
 
+  test("a dry run of a publish lists the entries whose draft breaks a rule, and why; live entries and unpublish have none", async () => {
+    w = await world();
+    const ok = (await post(w, "Fine")).id;
+    const broken = (await post(w, null)).id;
+    const live = (await post(w, "Live")).id;
+    await w.h.json("POST", `/v2/model-instances/${live}/publish`, { token: w.token });
+    await w.h.json("PATCH", `/v2/model-instances/${live}`, { token: w.token, body: { data: { title: "" } } });
+    const r = await bulk("publish", { instanceIds: [ok, broken], dryRun: true });
+    const rule = { field: "data.title", rule: "required", message: "title is required before the entry can be published" };
+    expect([r.status, r.body]).toEqual([200, { dryRun: true, action: "publish", count: 2, ids: [ok, broken], failures: [{ id: broken, errors: [rule] }] }]);
+    // A changed entry whose new draft breaks a rule would fail too; one already live would be skipped.
+    const all = await bulk("publish", { modelId: "post", dryRun: true });
+    expect(all.body.failures).toEqual([
+      { id: broken, errors: [rule] },
+      { id: live, errors: [rule] },
+    ]);
+    expect((await bulk("unpublish", { modelId: "post", dryRun: true })).body.failures).toEqual([]);
+    for (const id of [ok, broken]) expect(await entryStatus(w, id)).toBe("draft");
+  });
+
   test("expectedCount equal to the selection proceeds; a different one is 409 selection_changed and writes nothing", async () => {
     w = await world();
     const ids = await posts(3);

@@ -125,6 +125,21 @@ describe("DELETE moves the entry to the trash", () => {
     });
   });
 
+  test("bulk and scheduling selections leave it out, and name it no entry of the project", async () => {
+    const bulk = await h.json("POST", "/v2/model-instances/bulk-publish", { token, body: { instanceIds: [author.id] } });
+    expect([bulk.status, bulk.body]).toEqual([
+      400,
+      { error: `instanceIds[0] ${author.id} is not an entry of this project`, code: "invalid_body", field: "instanceIds[0]" },
+    ]);
+    expect((await h.json("POST", "/v2/model-instances/bulk-publish", { token, body: { modelId: "author", dryRun: true } })).body.count).toBe(0);
+    const wallTime = new Date(h.clock.now() + 3_600_000).toISOString().slice(0, 16);
+    const sched = await h.json("POST", "/v2/scheduled-actions", {
+      token,
+      body: { action: "publish", timezone: "UTC", wallTime, targets: [{ type: "instance", id: author.id }] },
+    });
+    expect([sched.status, sched.body.field]).toEqual([400, "targets[0].id"]);
+  });
+
   test("instance.deleted fired as before", () => {
     const [e] = eventsOf("instance.deleted");
     expect(e.data).toEqual({ instanceId: author.id, modelId: author.modelId, namespace: "author" });

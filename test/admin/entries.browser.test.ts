@@ -225,10 +225,10 @@ describe("the entry editor", () => {
     await page.getByLabel("Title", { exact: true }).fill("");
     await page.getByRole("button", { name: "Publish", exact: true }).click();
     const field = page.getByLabel("Title", { exact: true });
-    await page.getByText("title is required before the entry can be published").first().waitFor();
+    await page.getByText("Title is required before the entry can be published").first().waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     const description = await field.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
-    expect(description).toBe("title is required before the entry can be published");
+    expect(description).toBe("Title is required before the entry can be published");
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
     // The change was saved as a draft before the publish was refused.
     const after = await v2(env, "GET", `/v2/model-instances/${id}`);
@@ -274,7 +274,7 @@ describe("the entry editor", () => {
     // Publish without a title: the draft is created once and the error is shown at Title.
     await page.getByLabel("Slug", { exact: true }).fill("written-in-the-browser");
     await page.getByRole("button", { name: "Publish", exact: true }).click();
-    await page.getByText("title is required before the entry can be published").first().waitFor();
+    await page.getByText("Title is required before the entry can be published").first().waitFor();
     await page.getByLabel("Title", { exact: true }).fill("Written in the browser");
     await page.getByLabel("Reading time (minutes)", { exact: true }).fill("6");
     await page.getByRole("button", { name: "Save", exact: true }).click();

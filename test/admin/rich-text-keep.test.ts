@@ -35,7 +35,7 @@ function edit(k: SourceKeeper, from: string, to: string) {
     return at < 0;
   });
   expect(at).toBeGreaterThan(-1);
-  return new Transform(k.doc).insertText(to, at, at + from.length).doc;
+  return new Transform(k.doc).replaceWith(at, at + from.length, k.doc.type.schema.text(to)).doc;
 }
 
 describe("merge3", () => {

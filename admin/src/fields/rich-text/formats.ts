@@ -54,7 +54,8 @@ function saver(): DOMSerializer {
       html_block: (node) => {
         const t = inertDocument().createElement("template");
         t.innerHTML = node.attrs.html;
-        return t.content;
+        // A fragment is put in place as its children: the kept markup exactly, no wrapper.
+        return { dom: t.content as unknown as HTMLElement };
       },
     },
     { ...base.marks, link: (mark) => ["a", { href: mark.attrs.href, title: mark.attrs.title }, 0] },

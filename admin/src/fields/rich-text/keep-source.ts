@@ -25,4 +25,3 @@ export class SourceKeeper {
     return merge3(this.base, this.stored, this.format.serialize(doc));
   }
 }
-

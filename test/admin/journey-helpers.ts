@@ -10,7 +10,7 @@ export async function addField(page: Page, f: { label: string; kind: string; rel
   await page.getByRole("button", { name: "Add field" }).click();
   const d = page.getByRole("dialog", { name: "Add field" });
   await d.getByLabel("Label").fill(f.label);
-  await d.getByLabel("Kind", { exact: true }).selectOption({ label: f.kind });
+  await d.getByLabel("Type", { exact: true }).selectOption({ label: f.kind });
   if (f.related) await d.getByLabel("Related model").selectOption({ label: f.related });
   if (f.required) await d.getByLabel("Required").check();
   await d.getByRole("button", { name: "Add field" }).click();

@@ -18,7 +18,7 @@ const STORED = [
   "- first point",
   "- second point",
   "",
-  "<div class=\"note\">Raw <b>HTML</b></div>",
+  '<div class="note">Raw <b>HTML</b></div>',
   "",
   "1) one",
   "2) two",

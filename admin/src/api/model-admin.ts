@@ -38,6 +38,8 @@ export interface ModelPatch {
   name?: string;
   description?: string | null;
   singleEntry?: boolean;
+  /** The site URL that previews an entry (placeholders {token}, {id}, {model}, {<field>}), or null. */
+  previewUrl?: string | null;
   addFields?: FieldInput[];
   editFields?: FieldInput[];
   removeIds?: string[];

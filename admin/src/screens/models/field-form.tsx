@@ -91,7 +91,7 @@ export function FieldForm(props: {
         )}
       </div>
       <div className="field">
-        <label htmlFor="field-kind">Kind</label>
+        <label htmlFor="field-kind">Type</label>
         <select id="field-kind" value={type} onChange={(e) => setType(e.target.value as FieldType)}>
           {kinds.map(([k, w]) => (
             <option key={k} value={k}>
@@ -102,7 +102,7 @@ export function FieldForm(props: {
       </div>
       {type === "array" && (
         <div className="field">
-          <label htmlFor="field-item-kind">Item kind</label>
+          <label htmlFor="field-item-kind">Item type</label>
           <select id="field-item-kind" value={arrayType} onChange={(e) => setArrayType(e.target.value as FieldType)}>
             {kinds
               .filter(([k]) => k !== "array")

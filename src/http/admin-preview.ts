@@ -21,7 +21,7 @@ export function previewFrameCsp(origin: string | null, nonce: string): string {
 
 const HEADERS = { "x-content-type-options": "nosniff", "referrer-policy": "same-origin", "x-frame-options": "SAMEORIGIN", "cache-control": "no-store" };
 
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 function answer(status: number, body: string, origin: string | null, nonce: string): Response {
   const style = `<style nonce="${nonce}">html,body{margin:0;height:100%;font:14px system-ui,sans-serif}iframe{border:0;width:100%;height:100%;display:block}p{margin:16px}</style>`;
@@ -69,8 +69,8 @@ export function previewFrameRoute(s: Services) {
     const token = typeof query.token === "string" ? query.token : "";
     const url = typeof query.url === "string" ? query.url : "";
     const allowed = allowedOrigin(s, project, token);
-    if ("refusal" in allowed) return answer(404, `<p>${escape(allowed.refusal)}</p>`, null, nonce);
+    if ("refusal" in allowed) return answer(404, `<p>${esc(allowed.refusal)}</p>`, null, nonce);
     if (originOf(url) !== allowed.origin) return answer(400, "<p>This address is not on the model's preview site.</p>", null, nonce);
-    return answer(200, `<iframe src="${escape(url)}" title="Preview of the entry"></iframe>`, allowed.origin, nonce);
+    return answer(200, `<iframe src="${esc(url)}" title="Preview of the entry"></iframe>`, allowed.origin, nonce);
   });
 }

@@ -57,8 +57,8 @@ function Details({ model, shape }: { model: Model; shape: boolean }) {
         hint={
           <>
             The page of your site that shows a draft, for the editor's preview pane. Placeholders: <code>{"{token}"}</code> (a preview token, valid an hour),{" "}
-            <code>{"{id}"}</code>, <code>{"{model}"}</code> and <code>{"{<field>}"}</code> (a field's value by namespace, such as{" "}
-            <code>{"{slug}"}</code>). For example <code>{"https://site.example/blog/{slug}?preview={token}"}</code>. Empty: no preview.
+            <code>{"{id}"}</code>, <code>{"{model}"}</code> and <code>{"{<field>}"}</code> (a field's value by namespace, such as <code>{"{slug}"}</code>). For
+            example <code>{"https://site.example/blog/{slug}?preview={token}"}</code>. Empty: no preview.
           </>
         }
         error={save.error instanceof ApiError && save.error.field === "previewUrl" ? save.error.message : null}

@@ -10,7 +10,7 @@ const CodeEditor = lazy(() => import("../code-editor.tsx"));
 export function CodeInput({ language, ...p }: InputProps & { language: "markdown" | "html" | "javascript" | "json" }) {
   const text = textOf(p.value);
   return (
-    <Suspense fallback={<textarea className="mono" {...aria(p)} readOnly value={text} />}>
+    <Suspense fallback={<textarea className="mono" {...aria(p)} aria-labelledby={p.labelId} readOnly value={text} />}>
       <CodeEditor language={language} labelId={p.labelId} describedBy={p.describedBy} value={text} onChange={p.onChange} />
     </Suspense>
   );

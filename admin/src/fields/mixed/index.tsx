@@ -10,7 +10,7 @@ function MixedInput(p: InputProps) {
   const [bad, setBad] = useState(false);
   return (
     <>
-      <Suspense fallback={<textarea className="mono" {...aria(p)} readOnly value={draft} />}>
+      <Suspense fallback={<textarea className="mono" {...aria(p)} aria-labelledby={p.labelId} readOnly value={draft} />}>
         <CodeEditor
           language="json"
           labelId={p.labelId}

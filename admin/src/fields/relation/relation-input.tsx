@@ -60,7 +60,12 @@ export function RelationInput(p: InputProps) {
         </ul>
       )}
       <div>
-        <button type="button" className="btn" aria-label={many ? `Add to ${label}` : `Choose ${label}`} onClick={() => setPicking(true)}>
+        <button
+          type="button"
+          className="btn"
+          aria-label={many ? `Add to ${label}` : `${ids.length ? "Change" : "Choose"} ${label}`}
+          onClick={() => setPicking(true)}
+        >
           {many ? "Add" : ids.length ? "Change" : "Choose"}
         </button>
       </div>

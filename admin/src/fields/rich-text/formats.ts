@@ -51,11 +51,11 @@ function saver(): DOMSerializer {
     {
       ...base.nodes,
       image: (node) => ["img", { src: node.attrs.src, alt: node.attrs.alt, title: node.attrs.title }],
+      // A stand-in element, replaced by the kept markup as text once serialised (the serialiser
+      // takes elements only, and the markup must come back exactly as stored).
       html_block: (node) => {
-        const t = inertDocument().createElement("template");
-        t.innerHTML = node.attrs.html;
-        // A fragment is put in place as its children: the kept markup exactly, no wrapper.
-        return { dom: t.content as unknown as HTMLElement };
+        kept.push(node.attrs.html);
+        return ["capa-kept", { "data-i": String(kept.length - 1) }];
       },
     },
     { ...base.marks, link: (mark) => ["a", { href: mark.attrs.href, title: mark.attrs.title }, 0] },
@@ -63,6 +63,8 @@ function saver(): DOMSerializer {
 }
 
 let htmlSaver: DOMSerializer | null = null;
+/** The kept markup of the document being serialised, by stand-in number. */
+let kept: string[] = [];
 const htmlParser = PMDOMParser.fromSchema(richSchema);
 
 /** HTML: parsed in an inert document, written with the saving serialiser. */
@@ -75,7 +77,8 @@ export const htmlFormat: Format = {
   serialize(doc) {
     htmlSaver ??= saver();
     const holder = inertDocument().createElement("div");
+    kept = [];
     holder.appendChild(htmlSaver.serializeFragment(doc.content, { document: inertDocument() }));
-    return holder.innerHTML;
+    return holder.innerHTML.replace(/<capa-kept data-i="(\d+)"><\/capa-kept>/g, (_, i: string) => kept[Number(i)]!);
   },
 };

@@ -8,10 +8,15 @@ import { aria } from "../types.ts";
 
 const RichTextEditor = lazy(() => import("./rich-text-editor.tsx"));
 
+/** What stands in while the editor loads; a component, so the text is worked out only if it is shown. */
+function Loading(p: InputProps) {
+  return <textarea className="mono" {...aria(p)} aria-labelledby={p.labelId} readOnly value={textOf(p.value)} />;
+}
+
 /** A rich text input for a `markdown` or `html` field. */
 export function RichTextInput(p: InputProps & { format: "markdown" | "html" }) {
   return (
-    <Suspense fallback={<textarea className="mono" {...aria(p)} readOnly value={textOf(p.value)} />}>
+    <Suspense fallback={<Loading {...p} />}>
       <RichTextEditor {...p} />
     </Suspense>
   );

@@ -86,6 +86,8 @@ export default function RichTextEditor(p: InputProps & { format: "markdown" | "h
       },
     });
     view.current = v;
+    // Draw the toolbar now that there is a state to read.
+    setTick((t) => t + 1);
     return () => v.destroy();
   }, []);
 

@@ -1,6 +1,7 @@
 // The entry editor's header: the title, the status, "Unsaved changes", and the actions the
 // person's role allows (Save, Publish or Unpublish, Preview, Delete). An action that does not
-// apply (no entry yet, no preview URL) is passed as null and not shown.
+// apply (no entry yet, no preview URL) is passed as null and not shown. Preview opens and closes
+// the live preview pane beside the form.
 import type { EntryStatus } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
 
@@ -14,7 +15,8 @@ interface Props {
   onSave(): void;
   onPublish(): void;
   onUnpublish: (() => void) | null;
-  onPreview: (() => void) | null;
+  /** The preview pane's switch, when the model has a preview URL and the entry exists. */
+  preview: { open: boolean; toggle(): void } | null;
   onDelete: (() => void) | null;
 }
 
@@ -41,8 +43,8 @@ export function EntryToolbar(p: Props) {
           Unpublish
         </button>
       )}
-      {p.onPreview && (
-        <button type="button" className="btn" disabled={p.busy} onClick={p.onPreview}>
+      {p.preview && (
+        <button type="button" className="btn" aria-pressed={p.preview.open} onClick={p.preview.toggle}>
           Preview
         </button>
       )}

@@ -29,6 +29,8 @@ export function ListInput(p: InputProps & { item: FieldKind; itemType: Exclude<F
   while (keys.current.length < items.length) keys.current.push(newKey());
   keys.current.length = items.length;
   const [dragging, setDragging] = useState<number | null>(null);
+  // Read by the drag events themselves, which can come before React has drawn the drag's start.
+  const dragFrom = useRef<number | null>(null);
   const [said, setSaid] = useState("");
   const itemField: Field = { ...p.field, type: p.itemType, arrayType: null, required: false };
 
@@ -73,11 +75,14 @@ export function ListInput(p: InputProps & { item: FieldKind; itemType: Exclude<F
             id={`${p.id}-row-${k}`}
             onKeyDown={onKey(i)}
             onDragOver={(e) => {
-              if (dragging !== null) e.preventDefault();
+              if (dragFrom.current === null) return;
+              e.preventDefault();
+              e.dataTransfer.dropEffect = "move";
             }}
             onDrop={(e) => {
               e.preventDefault();
-              if (dragging !== null) move(dragging, i);
+              if (dragFrom.current !== null) move(dragFrom.current, i);
+              dragFrom.current = null;
               setDragging(null);
             }}
           >
@@ -89,9 +94,13 @@ export function ListInput(p: InputProps & { item: FieldKind; itemType: Exclude<F
               onDragStart={(e) => {
                 e.dataTransfer.effectAllowed = "move";
                 e.dataTransfer.setData("text/plain", String(i));
+                dragFrom.current = i;
                 setDragging(i);
               }}
-              onDragEnd={() => setDragging(null)}
+              onDragEnd={() => {
+                dragFrom.current = null;
+                setDragging(null);
+              }}
             >
               ⋮⋮
             </span>

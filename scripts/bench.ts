@@ -14,6 +14,7 @@ import { benchMediaStatements } from "./bench/media-statements.ts";
 import { benchAdmin } from "./bench/admin.ts";
 import { benchCors } from "./bench/cors.ts";
 import { benchOpenapi } from "./bench/openapi.ts";
+import { benchEdge } from "./bench/edge.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -46,6 +47,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
     about:
       "serving an original image against a bare Bun.serve of the file, a cached variant against the original, a first render, single-flight, RSS while a 1 GiB upload streams, and the statements of a 25-entry page with media references",
     run: figures(async () => [...(await benchMedia()), ...(await benchMediaStatements())]),
+  },
+  edge: {
+    about:
+      "behind a real Varnish 7 with deploy/varnish/capa.vcl: a cached read through Varnish against Capa's own (wrk), publish to a fresh edge read at p99 over 200 publishes, and the PURGE calls of a 3,000-entry bulk publish as varnishlog saw them",
+    run: figures(benchEdge),
   },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
   writes: {

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { readMediaSettings, type MediaSettings } from "./domain/media/settings.ts";
 import { readMailSettings, type MailSettings } from "./domain/mail/settings.ts";
 import { machine } from "./infra/machine.ts";
+import { readEdgeSettings, type EdgeSettings } from "./domain/edge/settings.ts";
 
 export interface Config {
   port: number;
@@ -73,6 +74,8 @@ export interface Config {
   mediaBaseUrl: string;
   /** CAPA_SMTP_URL and CAPA_MAIL_FROM (docs/configuration.md); null: the server sends no mail. */
   mail: MailSettings | null;
+  /** CAPA_EDGE_PURGE, CAPA_EDGE_TOKEN, CAPA_EDGE_TTL, CAPA_EDGE_ALLOW_PRIVATE (docs/scaling.md). */
+  edge: EdgeSettings;
 }
 
 import { ConfigError } from "./config-error.ts";
@@ -212,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaBaseUrl:
       url(env, "CAPA_MEDIA_BASE_URL", ["http:", "https:"]) ?? url(env, "CAPA_PUBLIC_URL", ["http:", "https:"]) ?? `http://${host}:${env.PORT?.trim() || 3000}`,
     mail: readMailSettings(env),
+    edge: readEdgeSettings(env),
   };
 }
 

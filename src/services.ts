@@ -24,6 +24,7 @@ import type { SecretBox } from "./infra/secret-box.ts";
 import type { RevokedSessions } from "./domain/users/revocation.ts";
 import type { ResetThrottle } from "./domain/users/reset-throttle.ts";
 import type { MailSender } from "./domain/mail/outbox.ts";
+import type { EdgePurger } from "./domain/edge/purger.ts";
 
 export interface TokenSigner {
   sign(payload: Record<string, string | number>): Promise<string>;
@@ -81,4 +82,6 @@ export interface Services {
   mail: MailSender | null;
   /** How often password reset mail may be asked for, per address and per client IP. */
   resets: ResetThrottle;
+  /** The edge purger: sends the purge outbox to the targets of CAPA_EDGE_PURGE (docs/scaling.md). */
+  edge: EdgePurger;
 }

@@ -28,6 +28,7 @@ import { RevokedSessions } from "./domain/users/revocation.ts";
 import { ResetThrottle } from "./domain/users/reset-throttle.ts";
 import { MailSender } from "./domain/mail/outbox.ts";
 import { smtpMailer } from "./infra/mailer.ts";
+import { EdgePurger } from "./domain/edge/purger.ts";
 import type { ChangeBus, Services } from "./services.ts";
 
 export interface ServiceDeps {
@@ -128,6 +129,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     revoked: new RevokedSessions(clock),
     mail: config.mail ? new MailSender(self, smtpMailer(config.mail)) : null,
     resets: new ResetThrottle(clock),
+    edge: new EdgePurger(self, config.edge.targets, metrics),
   };
   s.revoked.load(control.db);
   // Workers keep their own handles and model caches: they are told about model changes and removed files.

@@ -87,6 +87,22 @@ describe("server start-up", () => {
       env: () => ({ PORT: "0", CAPA_SMTP_URL: "https://mailer:hunter2@smtp.example.com", CAPA_MAIL_FROM: "capa@example.com" }),
       says: /^capa: CAPA_SMTP_URL must start with smtp:\/\/ or smtps:\/\/, got "https:\/\/"$/,
     },
+    // Edge purging (test/edge/settings.test.ts has every refusal's whole line).
+    {
+      name: "CAPA_EDGE_PURGE with an unknown cache",
+      env: () => ({ PORT: "0", CAPA_EDGE_PURGE: "akamai:abc", CAPA_EDGE_TOKEN: "edge-token-0123456789" }),
+      says: /^capa: CAPA_EDGE_PURGE names an unknown cache "akamai"; use varnish, fastly or cloudflare$/,
+    },
+    {
+      name: "CAPA_EDGE_PURGE with credentials",
+      env: () => ({ PORT: "0", CAPA_EDGE_PURGE: "varnish:http://u:hunter2@cache.example.com", CAPA_EDGE_TOKEN: "edge-token-0123456789" }),
+      says: /^capa: CAPA_EDGE_PURGE: a Varnish URL holds no user or password \(the token goes in CAPA_EDGE_TOKEN\); got "http:\/\/\*\*\*@cache.example.com"$/,
+    },
+    {
+      name: "CAPA_EDGE_PURGE naming a private address without the allowance",
+      env: () => ({ PORT: "0", CAPA_EDGE_PURGE: "varnish:http://192.168.1.20:6081", CAPA_EDGE_TOKEN: "edge-token-0123456789" }),
+      says: /^capa: CAPA_EDGE_PURGE: 192.168.1.20 is a private address; set CAPA_EDGE_ALLOW_PRIVATE=1 to purge a Varnish on this machine or a private network$/,
+    },
   ];
   test.each(failures)("refuses to start: $name", async ({ env, says }) => {
     const dir = tempDataDir();

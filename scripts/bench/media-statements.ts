@@ -11,6 +11,7 @@ import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
 import { createEntry } from "../../src/domain/entries/service.ts";
 import { runReadJob } from "../../src/domain/reads/job.ts";
+import { listArgsOf } from "../../src/domain/reads/args.ts";
 import { png64 } from "../../test/media/fixtures.ts";
 import type { Figure } from "./entries.ts";
 
@@ -51,7 +52,7 @@ export async function benchMediaStatements(): Promise<Figure[]> {
       return query(sql);
     }) as typeof h.sqlite.query;
     const statements = (ns: string) => {
-      const job = { projectId: project.id, ns, id: null, search: "?limit=25", production: false, preview: null, grants: ["instance:read"] };
+      const job = { projectId: project.id, ns, args: listArgsOf(new URLSearchParams("limit=25")), production: false, preview: null, grants: ["instance:read"] };
       runReadJob(h, job);
       count = 0;
       runReadJob(h, job);

@@ -10,6 +10,7 @@ import { testConfig } from "../../src/config.ts";
 import { ReadPool } from "../../src/infra/read-pool.ts";
 import { runReadJob, type ReadJob } from "../../src/domain/reads/job.ts";
 import { readList } from "../../src/domain/reads/query.ts";
+import { listArgsOf } from "../../src/domain/reads/args.ts";
 import { DRAFTS, PUBLISHED } from "../../src/domain/reads/names.ts";
 import type { ProjectHandle } from "../../src/storage/pool.ts";
 import { seedBig } from "./seed.ts";
@@ -62,7 +63,7 @@ function cursorOf(projectId: string, prod: boolean, sort: string, n: number): st
   for (let p = 1; p < n; p++) {
     const q = new URLSearchParams({ limit: "25", sort });
     if (after) q.set("after", after);
-    after = readList(h, reader, "post", q).page.next;
+    after = readList(h, reader, "post", listArgsOf(q)).page.next;
   }
   return after!;
 }
@@ -73,7 +74,7 @@ const anyPost = String(
     capa.services.projects.get(small.projectId),
     { vis: PUBLISHED, readable: () => true },
     "post",
-    new URLSearchParams({ limit: "1", after: cursorOf(small.projectId, true, "-createdAt", 200) }),
+    listArgsOf(new URLSearchParams({ limit: "1", after: cursorOf(small.projectId, true, "-createdAt", 200) })),
   ).data[0]!.id,
 );
 

@@ -3,8 +3,9 @@
 // project file: inside it, `tx.emit(event)` writes the event and, through the subscribers the
 // features registered on `Services` at start-up, their outbox rows (webhook deliveries); and
 // `tx.afterCommit(fn)` queues what must only happen once the change is durable (telling the read
-// caches, waking loops). A `write` inside another one joins it as a savepoint: its after-commit
-// work waits for the outermost commit, and is dropped with the savepoint if it rolls back.
+// caches, waking loops); `tx.purge(tags)` writes the edge caches' purge rows (edge/outbox.ts). A
+// `write` inside another one joins it as a savepoint: its after-commit work waits for the
+// outermost commit, and is dropped with the savepoint if it rolls back.
 //
 // Outermost transactions begin IMMEDIATE: they take the write lock at BEGIN, waiting up to the
 // busy timeout, instead of failing at once when a read-first transaction upgrades while another
@@ -13,6 +14,7 @@ import type { Database } from "bun:sqlite";
 import type { Services } from "../services.ts";
 import type { ProjectHandle } from "../storage/pool.ts";
 import { type NewEvent, type WrittenEvent, writeEvent } from "./events/outbox.ts";
+import { queuePurge } from "./edge/outbox.ts";
 
 /** A file a unit of work can open: a project's or the control file. `unit` is the open unit, if any. */
 export interface UnitHost {
@@ -37,6 +39,8 @@ export interface Tx {
   contentChanged(): void;
   /** Tells the read caches and GraphQL schemas, after the commit, that a model changed (once per unit). */
   modelsChanged(): void;
+  /** Asks every edge cache to drop answers with these tags: a purge row per target, in this transaction (edge/outbox.ts). */
+  purge(tags: string[]): void;
 }
 
 /** A subscriber to written events: adds its own rows in the event's transaction. */
@@ -108,6 +112,7 @@ export function write<T>(s: Services, h: ProjectHandle, work: (tx: Tx) => T): T 
         afterCommit: (fn) => unit.afterCommit.push(fn),
         contentChanged: () => unit.notices.add("content"),
         modelsChanged: () => unit.notices.add("models"),
+        purge: (tags) => queuePurge(s, h.id, h.sqlite, tags, (fn) => unit.afterCommit.push(fn)),
       };
       return work(tx);
     },

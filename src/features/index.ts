@@ -2,6 +2,7 @@
 // /v2/model-instances/bulk-publish before the `:id` routes beside them).
 import { admin } from "./admin.ts";
 import { bulk } from "./bulk.ts";
+import { edge } from "./edge.ts";
 import { entries } from "./entries.ts";
 import type { Feature } from "./feature.ts";
 import { fieldChanges } from "./field-changes.ts";
@@ -36,5 +37,6 @@ export const FEATURES: Feature[] = [
   legacy,
   webhooks,
   openapi,
+  edge,
   admin,
 ];

@@ -57,8 +57,7 @@ async function readRoots(env: GraphqlEnv, planned: Planned): Promise<RootValues>
         env.run({
           projectId: env.h.id,
           ns: r.ns,
-          id: r.id,
-          search: r.search,
+          args: r.args,
           production: key.row.environment === "production",
           preview: env.preview,
           grants,
@@ -91,6 +90,9 @@ async function readRoots(env: GraphqlEnv, planned: Planned): Promise<RootValues>
       continue;
     }
     const oks = mine.map((o) => (o as PromiseFulfilledResult<ReadOutcome>).value);
+    // Every model a root field read is tagged, found or not: an id that is not published yet
+    // answers null, and its publish purges the model (decisions.md 14).
+    for (const r of plan.reads) models.add(r.ns);
     for (const o of oks) {
       // The reads' missingReferences cover every stored id they expanded; the resolvers name
       // only those of the objects and fields the answer holds (ExecContext.missing).

@@ -1,19 +1,12 @@
 // interface.md, GraphQL "Schema": every type, field, argument and enum value has a description.
 // The formats interface.md fixes are functions here; the other strings are constants. None of
 // them changes within a version.
+import { selectName } from "../domain/reads/args.ts";
 import type { Model } from "../domain/models/catalog.ts";
 import type { FieldDef } from "../domain/models/fields.ts";
 
 /** The brand word as the service writes it. */
 export const BRAND = "Capa";
-
-/** Characters with a meaning in `select`: a namespace holding one is double-quoted. */
-const SELECT_SPECIAL = /[,()"$*]/;
-
-/** A namespace as `select` writes it: double-quoted with inner quotes doubled when needed. */
-export function selectName(ns: string): string {
-  return SELECT_SPECIAL.test(ns) || ns.trim() !== ns ? `"${ns.replace(/"/g, '""')}"` : ns;
-}
 
 const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 

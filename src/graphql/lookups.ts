@@ -5,7 +5,7 @@ import type { FieldNode } from "graphql";
 import { fail } from "../errors.ts";
 import { isUuid } from "../domain/models/fields.ts";
 import { LIMITS } from "./limit-values.ts";
-import { dataOf, queryString } from "./rest-read.ts";
+import { dataOf } from "./rest-read.ts";
 import type { ModelTypes } from "./schema.ts";
 import { selectFor } from "./select.ts";
 import { systemName } from "./sorts.ts";
@@ -47,7 +47,7 @@ export function planById(ctx: TranslateContext, id: string, nodes: readonly Fiel
   // An id of no entry, or of a model this schema does not expose, answers null with no error.
   if (!t) return { reads: [], finish: () => null };
   return {
-    reads: [{ ns: t.names.model.namespace, id, search: queryString([["select", selectFor(ctx, t, nodes, true)]]) }],
+    reads: [{ ns: t.names.model.namespace, args: { kind: "item", id, select: selectFor(ctx, t, nodes, true) } }],
     finish([o]) {
       if (!o!.ok && o!.error.code === "entry_not_found") return null;
       return tagged(dataOf(o!), t.names.type);
@@ -75,12 +75,16 @@ export function planNodes(ctx: TranslateContext, raw: string[], nodes: readonly 
   return {
     reads: order.map(([t, group]) => ({
       ns: t.names.model.namespace,
-      id: null,
-      search: queryString([
-        ["select", selectFor(ctx, t, nodes, false)],
-        ["where", JSON.stringify({ $id: { in: group } })],
-        ["limit", String(group.length)],
-      ]),
+      args: {
+        kind: "list" as const,
+        select: selectFor(ctx, t, nodes, false),
+        where: { value: { $id: { in: group } } },
+        sort: null,
+        limit: group.length,
+        count: false,
+        after: null,
+        before: null,
+      },
     })),
     finish(outcomes) {
       const found = new Map<string, Obj>();

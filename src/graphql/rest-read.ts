@@ -1,28 +1,19 @@
-// The REST side of a translated root field: the `GET /api/entries/...` request it becomes (its
-// query string kept readable, since it is shown in `extensions.svc.rest` and recorded for
-// Svc-Page), and the read's outcome back as data, its errors naming GraphQL arguments.
+// The REST side of a translated root field: the typed read it becomes, the `GET /api/entries/...`
+// URL it is shown as (printed readable, for `extensions.svc.rest` and Svc-Page), and the read's
+// outcome back as data, its errors naming GraphQL arguments.
 import { AppError } from "../errors.ts";
 import type { ReadOutcome } from "../domain/reads/job.ts";
+import { printArgs, type ReadArgs } from "../domain/reads/args.ts";
 
-/** One entries read a root field asks for. */
+/** One entries read a root field asks for: the model and the typed read (args.ts). */
 export interface RestRead {
   ns: string;
-  id: string | null;
-  /** The query string, `?` included (or empty). */
-  search: string;
+  args: ReadArgs;
 }
 
-/** The URL a read is shown as in `extensions.svc.rest`. */
+/** The URL a read is shown as in `extensions.svc.rest`, printed from its arguments. */
 export function restUrl(r: RestRead): string {
-  return `/api/entries/${encodeURIComponent(r.ns)}${r.id === null ? "" : `/${r.id}`}${r.search}`;
-}
-
-/** A query string from ordered pairs, escaping only what must be escaped, so the URL stays readable. */
-export function queryString(pairs: [string, string][]): string {
-  if (pairs.length === 0) return "";
-  const enc = (v: string) =>
-    encodeURIComponent(v).replace(/%2C/g, ",").replace(/%28/g, "(").replace(/%29/g, ")").replace(/%24/g, "$").replace(/%2A/g, "*").replace(/%3A/g, ":");
-  return `?${pairs.map(([k, v]) => `${k}=${enc(v)}`).join("&")}`;
+  return `/api/entries/${encodeURIComponent(r.ns)}${r.args.kind === "item" ? `/${r.args.id}` : ""}${printArgs(r.args)}`;
 }
 
 /** REST parameter names as the GraphQL arguments that stand for them. */

@@ -1,11 +1,12 @@
-// A GraphQL selection as the REST `select` that reads exactly it: model fields by namespace,
-// system keys by their select names, relations expanded as `rel(...)` down to what the nested
-// selections ask, a relation list's sort keys included so its order can be applied.
+// A GraphQL selection as the select (args.ts) that reads exactly it: model fields by namespace,
+// system keys by their select names, relations expanded down to what the nested selections ask,
+// a relation list's sort keys included so its order can be applied.
 import { getNamedType, type FieldNode, type GraphQLField, type GraphQLObjectType } from "graphql";
 import { collectSubfields } from "graphql/execution/collectFields.js";
 import { getArgumentValues } from "graphql/execution/values.js";
 import { fail } from "../errors.ts";
-import { selectName } from "./descriptions.ts";
+import { printSelect } from "../domain/reads/args.ts";
+import type { SelectItem, SelectList } from "../domain/reads/grammar.ts";
 import type { FieldInfo, ModelTypes } from "./schema.ts";
 import type { RelationOrder } from "./sorts.ts";
 import { systemName } from "./sorts.ts";
@@ -28,31 +29,38 @@ export function connectionParts(ctx: TranslateContext, conn: GraphQLObjectType, 
 }
 
 /**
- * The REST `select` of a model type for the given selections: system keys as `$name` when a
- * customer field holds the plain name, relations expanded as `rel(...)`. `nestedAfter` says
- * whether a nested connection may take `after` (only under a single entry).
+ * The select of a model type for the given selections: system keys as `$name` when a customer
+ * field holds the plain name, relations expanded, in the order REST select would list them.
+ * `nestedAfter` says whether a nested connection may take `after` (only under a single entry).
  */
-export function selectFor(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): string {
-  return selectItems(ctx, t, nodes, nestedAfter).join(",");
+export function selectFor(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): SelectList {
+  return { all: false, items: selectItems(ctx, t, nodes, nestedAfter) };
 }
 
-function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): string[] {
+/** A system key of a model as a select item: `$key` when a customer field holds the plain name. */
+const systemItem = (rest: string): SelectItem =>
+  rest.startsWith("$") ? { name: rest.slice(1), system: true, expand: null } : { name: rest, system: false, expand: null };
+
+/** The printed form of an item, which says when two items are one. */
+const itemKey = (i: SelectItem) => printSelect({ all: false, items: [i] });
+
+function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): SelectItem[] {
   const fields = collectSubfields(ctx.built.schema, ctx.fragments, ctx.variables, t.object, nodes);
-  const items = new Map<string, string>();
-  const relations = new Map<string, { info: FieldInfo & { kind: "relation" | "relationList" }; nodes: FieldNode[]; extra: Set<string> }>();
+  const items = new Map<string, SelectItem>();
+  const relations = new Map<string, { info: FieldInfo & { kind: "relation" | "relationList" }; nodes: FieldNode[]; extra: SelectItem[] }>();
   for (const [, fns] of fields) {
     const name = fns[0]!.name.value;
     if (name.startsWith("__")) continue;
     const def = fieldDef(t.object, name)!;
     const info = def.extensions.capa as FieldInfo;
     if (info.kind === "system") {
-      if (info.key !== "id") items.set(name, info.select);
+      if (info.key !== "id") items.set(name, systemItem(info.select));
     } else if (info.kind === "value") {
-      items.set(name, selectName(info.field.namespace));
+      items.set(name, { name: info.field.namespace, system: false, expand: null });
     } else {
       let r = relations.get(name);
       if (!r) {
-        r = { info, nodes: [], extra: new Set() };
+        r = { info, nodes: [], extra: [] };
         relations.set(name, r);
       }
       if (info.kind === "relation") {
@@ -69,7 +77,7 @@ function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly Field
             hint: "Page a relation list under <single>(id:), entry(id:) or node(id:).",
           });
         }
-        if (args.sort) r.extra.add(args.sort.select);
+        if (args.sort) r.extra.push(args.sort.field ? { name: args.sort.field, system: false, expand: null } : systemItem(args.sort.select));
         r.nodes.push(...connectionParts(ctx, tt.relationConnection, [fn]).nodeNodes);
       }
     }
@@ -77,9 +85,10 @@ function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly Field
   for (const [name, r] of relations) {
     const target = ctx.built.byId.get(r.info.target.model.id)!;
     // Under a relation list there are several parents again, so nested after is refused there.
-    const sub = new Set(selectItems(ctx, target, r.nodes, nestedAfter && r.info.kind === "relation"));
-    for (const x of r.extra) sub.add(x);
-    items.set(name, `${selectName(r.info.field.namespace)}(${[...sub].join(",")})`);
+    const sub = new Map<string, SelectItem>();
+    for (const x of [...selectItems(ctx, target, r.nodes, nestedAfter && r.info.kind === "relation"), ...r.extra])
+      if (!sub.has(itemKey(x))) sub.set(itemKey(x), x);
+    items.set(name, { name: r.info.field.namespace, system: false, expand: { all: false, items: [...sub.values()] } });
   }
-  return items.size ? [...items.values()] : [systemName(t.names.model, "id")];
+  return items.size ? [...items.values()] : [systemItem(systemName(t.names.model, "id"))];
 }

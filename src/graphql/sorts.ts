@@ -1,11 +1,13 @@
 // interface.md, GraphQL "Lists, filters, sorts": the `<T>Sort` and `<T>RelationSort` enums. A root
-// sort value's internal value is its REST sort term (`-title`, `author.name`), so a `sort`
-// argument becomes the REST `sort` parameter by joining; a relation sort value says how to order
-// the related entries of a window.
+// sort value's internal value is its sort term (args.ts; REST writes it `-title`, `author.name`),
+// so a `sort` argument is the read's sort as it is; a relation sort value says how to order the
+// related entries of a window.
 import { GraphQLEnumType, type GraphQLEnumValueConfigMap } from "graphql";
 import { itemType, TEXT_TYPES, type FieldDef } from "../domain/models/fields.ts";
+import type { SortTerm } from "../domain/reads/grammar.ts";
+import { sortName } from "../domain/reads/args.ts";
 import type { Model } from "../domain/models/catalog.ts";
-import { derived, selectName, sortValueDescription } from "./descriptions.ts";
+import { derived, sortValueDescription } from "./descriptions.ts";
 import type { ModelNames, Naming } from "./naming.ts";
 
 const SYSTEM_SORTS = ["createdAt", "updatedAt", "publishedAt", "id"] as const;
@@ -14,11 +16,6 @@ const SYSTEM_SORTS = ["createdAt", "updatedAt", "publishedAt", "id"] as const;
 export function sortable(f: FieldDef): boolean {
   const t = itemType(f);
   return f.type !== "array" && (TEXT_TYPES.has(t) || t === "number" || t === "true_false" || t === "date");
-}
-
-/** A name as the REST sort grammar writes it: quoted when it holds `, . "` or starts with `$`, `-` or a space. */
-export function sortName(ns: string): string {
-  return /[,."]/.test(ns) || /^[$\- ]/.test(ns) || ns.trim() !== ns ? `"${ns.replace(/"/g, '""')}"` : ns;
 }
 
 /** A system key as REST names it for a model: `$key` when a customer field holds the plain name. */
@@ -30,8 +27,10 @@ export function systemName(m: Model, key: string): string {
 export interface RelationOrder {
   /** The key of the value in a REST entry object. */
   key: string;
-  /** The select item that makes the read return it. */
+  /** The system key's select name (`createdAt` or `$createdAt`) when it sorts by one. */
   select: string;
+  /** The customer field's namespace when it sorts by one (its select item). */
+  field: string | null;
   date: boolean;
   desc: boolean;
   /** The sort signature carried in cursors, so a cursor of another order is refused. */
@@ -53,15 +52,21 @@ function sortNames(mn: ModelNames): [string, string, string, FieldDef | null][] 
   return out;
 }
 
-/** `<T>Sort`: system sorts, sortable fields, then one hop into each single relation. */
+/** A sort name as a term's path segment: `$key` (system) when a customer field holds the plain name. */
+function segment(restName: string, field: FieldDef | null): SortTerm["path"][number] {
+  if (field) return { name: field.namespace, system: false };
+  return restName.startsWith("$") ? { name: restName.slice(1), system: true } : { name: restName, system: false };
+}
+
+/** `<T>Sort`: system sorts, sortable fields, then one hop into each single relation. A value's internal value is its sort term (args.ts). */
 export function sortEnum(mn: ModelNames, naming: Naming): GraphQLEnumType {
   const values: GraphQLEnumValueConfigMap = {};
-  for (const [name, rest, path] of sortNames(mn)) add(values, name, path, (desc) => `${desc ? "-" : ""}${rest}`);
+  for (const [name, rest, path, f] of sortNames(mn)) add(values, name, path, (desc): SortTerm => ({ path: [segment(rest, f)], desc }));
   for (const { field, name } of mn.fields) {
     const target = field.type === "relation" && field.relation ? naming.byId.get(field.relation) : undefined;
     if (!target) continue;
-    for (const [tName, tRest, tPath] of sortNames(target)) {
-      add(values, `${name}__${tName}`, `${field.namespace}.${tPath}`, (desc) => `${desc ? "-" : ""}${sortName(field.namespace)}.${tRest}`);
+    for (const [tName, tRest, tPath, tf] of sortNames(target)) {
+      add(values, `${name}__${tName}`, `${field.namespace}.${tPath}`, (desc): SortTerm => ({ path: [segment("", field), segment(tRest, tf)], desc }));
     }
   }
   return new GraphQLEnumType({ name: `${mn.type}Sort`, description: derived.sort(mn.model), values });
@@ -77,7 +82,7 @@ export function relationSortEnum(mn: ModelNames): GraphQLEnumType {
       values,
       name,
       path,
-      (desc): RelationOrder => ({ key, select: field ? selectName(field.namespace) : rest, date, desc, sig: `${name}${desc ? "-" : "+"}` }),
+      (desc): RelationOrder => ({ key, select: rest, field: field ? field.namespace : null, date, desc, sig: `${name}${desc ? "-" : "+"}` }),
     );
   }
   return new GraphQLEnumType({ name: `${mn.type}RelationSort`, description: derived.relationSort(mn.model), values });

@@ -10,7 +10,9 @@ import type { ProjectHandle } from "../storage/pool.ts";
 import type { ReadOutcome } from "../domain/reads/job.ts";
 import { toWhere } from "./filters.ts";
 import { planById, planNodes, uuidOrFail } from "./lookups.ts";
-import { dataOf, queryString, type RestRead } from "./rest-read.ts";
+import { dataOf, type RestRead } from "./rest-read.ts";
+import type { ListArgs } from "../domain/reads/args.ts";
+import type { SortTerm } from "../domain/reads/grammar.ts";
 import type { Built, ModelTypes, RootInfo } from "./schema.ts";
 import { connectionParts, selectFor } from "./select.ts";
 
@@ -96,17 +98,20 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
   }
   const backward = last != null || before != null;
   const { nodeNodes, totalCount } = connectionParts(ctx, t.connection, nodes);
-  const pairs: [string, string][] = [["select", selectFor(ctx, t, nodeNodes, false)]];
   const filterArg = nodes[0]!.arguments?.find((a) => a.name.value === "filter");
   if (filterArg) checkFilterVariables(filterArg.value, ctx.variables);
-  if (args.filter != null) pairs.push(["where", JSON.stringify(toWhere(t.names, ctx.built.naming, args.filter as Obj))]);
-  const sort = args.sort as string[] | null | undefined;
-  if (sort?.length) pairs.push(["sort", sort.join(",")]);
-  pairs.push(["limit", String((backward ? last : first) ?? ROOT_FIRST)]);
-  if (backward) pairs.push(["before", before ?? "end"]);
-  else if (after != null) pairs.push(["after", after]);
-  if (totalCount) pairs.push(["count", "true"]);
-  const read: RestRead = { ns: t.names.model.namespace, id: null, search: queryString(pairs) };
+  const sort = args.sort as SortTerm[] | null | undefined;
+  const listArgs: ListArgs = {
+    kind: "list",
+    select: selectFor(ctx, t, nodeNodes, false),
+    where: args.filter != null ? { value: toWhere(t.names, ctx.built.naming, args.filter as Obj) } : null,
+    sort: sort?.length ? sort : null,
+    limit: ((backward ? last : first) ?? ROOT_FIRST) as number,
+    count: totalCount,
+    after: backward ? null : (after ?? null),
+    before: backward ? (before ?? "end") : null,
+  };
+  const read: RestRead = { ns: t.names.model.namespace, args: listArgs };
   return {
     reads: [read],
     finish([o]) {
@@ -137,22 +142,11 @@ function planSingle(ctx: TranslateContext, t: ModelTypes, id: unknown, nodes: re
   const select = selectFor(ctx, t, nodes, true);
   if (id == null) {
     // A single-entry model without id: its one entry (REST limit=1).
-    return {
-      reads: [
-        {
-          ns,
-          id: null,
-          search: queryString([
-            ["select", select],
-            ["limit", "1"],
-          ]),
-        },
-      ],
-      finish: ([o]) => (dataOf(o!) as Obj[])[0] ?? null,
-    };
+    const args: ListArgs = { kind: "list", select, where: null, sort: null, limit: 1, count: false, after: null, before: null };
+    return { reads: [{ ns, args }], finish: ([o]) => (dataOf(o!) as Obj[])[0] ?? null };
   }
   return {
-    reads: [{ ns, id: String(id), search: queryString([["select", select]]) }],
+    reads: [{ ns, args: { kind: "item", id: String(id), select } }],
     finish([o]) {
       if (!o!.ok && o!.error.code === "entry_not_found") return null;
       return dataOf(o!);

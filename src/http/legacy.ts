@@ -6,6 +6,11 @@ import { fail } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { allModels, modelRecord } from "../domain/models/catalog.ts";
 import { runLimitedRead } from "../domain/reads/gateway.ts";
+import { listArgsOf } from "../domain/reads/args.ts";
+import type { ReadJob } from "../domain/reads/job.ts";
+import { readModel } from "../domain/reads/query.ts";
+import { readerOf } from "../domain/reads/reader.ts";
+import { PUBLISHED } from "../domain/reads/names.ts";
 import type { AuthKey } from "../domain/keys/lookup.ts";
 import { keyedAuth } from "./plugins/keyed.ts";
 import { clientIp } from "./context.ts";
@@ -14,11 +19,11 @@ export function legacyRoutes(s: Services) {
   const notYet = () => fail("not_found", { message: "This legacy surface has nothing here yet." });
   // Legacy entry lists: the read grammar of /api/entries, answered as { data }.
   const listLegacy = async (key: AuthKey, ns: string, request: Request, ip: string) => {
-    const job = {
+    readModel(s.projects.get(key.row.projectId), readerOf(key.readGrants, PUBLISHED), ns);
+    const job: ReadJob = {
       projectId: key.row.projectId,
       ns,
-      id: null,
-      search: new URL(request.url).search,
+      args: listArgsOf(new URL(request.url).searchParams),
       production: key.row.environment === "production",
       preview: null,
       grants: key.readGrants,

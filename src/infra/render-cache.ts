@@ -3,11 +3,15 @@
 // at once and age out of the LRU.
 import { LRUCache } from "lru-cache";
 import { brotliCompressSync, gzipSync } from "node:zlib";
+import { addEdgeHeaders, fitTags, type AnswerTags, type EdgeServe } from "../domain/edge/tags.ts";
 
 export interface CachedAnswer {
   body: Uint8Array;
   etag: string;
+  /** Every tag of the answer, space-separated (what Svc-Page records). */
   surrogate: string;
+  /** The tags the edge headers carry, within their size limit; null when they cannot all fit (domain/edge/tags.ts). */
+  edge: AnswerTags | null;
   gzip?: Uint8Array;
   br?: Uint8Array;
 }
@@ -54,10 +58,22 @@ export class RenderCache {
   }
 }
 
-/** A rendered answer of a project: its bytes, strong ETag and Surrogate-Key (project, models, entries). */
-export function renderedAnswer(body: Uint8Array, projectId: string, models: string[], entryIds: string[]): CachedAnswer {
-  const surrogate = [`project:${projectId}`, ...models.map((m) => `model:${m}`), ...entryIds.map((e) => `entry:${e}`)].join(" ");
-  return { body, etag: etagOf(body), surrogate };
+/**
+ * A rendered answer of a project: its bytes, strong ETag and tags (project, `extra`, models,
+ * entries); the key's tag is added per request.
+ */
+export function renderedAnswer(body: Uint8Array, projectId: string, models: string[], entryIds: string[], extra: string[] = []): CachedAnswer {
+  const surrogate = [`project:${projectId}`, ...extra, ...models.map((m) => `model:${m}`), ...entryIds.map((e) => `entry:${e}`)].join(" ");
+  return { body, etag: etagOf(body), surrogate, edge: fitTags(projectId, models, entryIds, extra) };
+}
+
+/**
+ * The answer without its edge tags, for a read during which the project changed: the change's
+ * purge may reach the edge before this answer does, so the edge must not keep it (its headers
+ * say Surrogate-Control: no-store). The request still gets it, as Capa's own cache would have.
+ */
+export function unkept(answer: CachedAnswer): CachedAnswer {
+  return { ...answer, edge: null };
 }
 
 /** The Vary of a keyed answer: Accept-Encoding joins when the body is large enough to be compressed. */
@@ -86,17 +102,19 @@ export function encodeFor(answer: CachedAnswer, acceptEncoding: string | null): 
 }
 
 /**
- * The answer to a request for a rendered answer: the encoding the caller accepts, and with
- * `cacheable` its strong ETag (each encoding is its own representation, so it gets its own tag),
- * Surrogate-Key, and a 304 when If-None-Match names that tag. If-None-Match compares weakly
- * (RFC 9110 13.1.2): a CDN may hand the client W/"<tag>". `headers` is completed in place.
+ * The answer to a request for a rendered answer: the encoding the caller accepts, and for a
+ * cacheable answer (`edge` given) its strong ETag (each encoding is its own representation, so it
+ * gets its own tag), the edge's tag headers and lifetime, and a 304 when If-None-Match names that
+ * tag. If-None-Match compares weakly (RFC 9110 13.1.2): a CDN may hand the client W/"<tag>".
+ * `headers` is completed in place.
  */
-export function serveAnswer(request: Request, answer: CachedAnswer, headers: Record<string, string>, cacheable: boolean): Response {
+export function serveAnswer(request: Request, answer: CachedAnswer, headers: Record<string, string>, edge: EdgeServe | "browser" | null): Response {
   const enc = encodeFor(answer, request.headers.get("accept-encoding"));
-  if (cacheable) {
+  if (edge) {
     const etag = enc.encoding ? `${answer.etag.slice(0, -1)}-${enc.encoding}"` : answer.etag;
     headers.etag = etag;
-    headers["surrogate-key"] = answer.surrogate;
+    // "browser": an ETag and its 304 for a client's own cache, and nothing for an edge to keep.
+    if (edge !== "browser") addEdgeHeaders(headers, answer.edge, edge);
     const inm = request.headers.get("if-none-match");
     const matches = (t: string) => t === "*" || t.replace(/^W\//, "") === etag;
     if (inm?.split(",").some((t) => matches(t.trim()))) return new Response(null, { status: 304, headers });

@@ -30,14 +30,16 @@ describe("production answers", () => {
     expect(r.status).toBe(200);
     const etag = r.headers.get("etag")!;
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(r.headers.get("surrogate-key")).toBe(`project:${s.projectId} model:item entry:${s.e.Alpha.id} entry:${s.e.Beta.id}`);
+    const keyId = r.headers.get("svc-key-id");
+    // The key's own tag ends the list (decisions.md 14; test/edge/tags.test.ts has the other edge headers).
+    expect(r.headers.get("surrogate-key")).toBe(`project:${s.projectId} model:item entry:${s.e.Alpha.id} entry:${s.e.Beta.id} key:${keyId}`);
     expect(r.headers.get("cache-control")).toBe("public, max-age=60");
     expect(r.headers.get("vary")).toBe(VARY);
     expect(r.headers.get("svc-contract")).toBe("1");
     expect(r.headers.get("content-encoding")).toBeNull();
     // Expanded entries are in the Surrogate-Key too.
     const x = await raw(`/api/entries/item/${s.e.Beta.id}?select=author(name)`, s.prod);
-    expect(x.headers.get("surrogate-key")).toBe(`project:${s.projectId} model:item model:author entry:${s.e.Beta.id} entry:${s.a.bob.id}`);
+    expect(x.headers.get("surrogate-key")).toBe(`project:${s.projectId} model:item model:author entry:${s.e.Beta.id} entry:${s.a.bob.id} key:${keyId}`);
     expect(x.headers.get("etag")).toMatch(/^"/);
   });
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { readList } from "../../src/domain/reads/query.ts";
+import { listArgsOf } from "../../src/domain/reads/args.ts";
 import { DRAFTS } from "../../src/domain/reads/names.ts";
 
 let h: Harness;
@@ -70,7 +71,7 @@ test("a page of 25 entries expanded three levels deep issues 1 + 3 statements", 
       handle,
       { vis: DRAFTS, readable: () => true },
       "post",
-      new URLSearchParams("limit=25&select=title,author(name,mentor(name,mentor(name))),editors(name)"),
+      listArgsOf(new URLSearchParams("limit=25&select=title,author(name,mentor(name,mentor(name))),editors(name)")),
     );
     expect(r.data).toHaveLength(25);
     const withMentors = r.data.filter((p) => (p.author as { mentor: unknown } | null)?.mentor);

@@ -13,6 +13,7 @@ import { publishEntry } from "../../src/domain/entries/publish.ts";
 import { mintKey } from "../../src/domain/keys/mint.ts";
 import type { ProjectHandle } from "../../src/storage/pool.ts";
 import { readList, type Reader } from "../../src/domain/reads/query.ts";
+import { listArgsOf } from "../../src/domain/reads/args.ts";
 import { DRAFTS, PUBLISHED } from "../../src/domain/reads/names.ts";
 
 let h: Harness;
@@ -169,7 +170,7 @@ async function pageOf(env: "dev" | "prod", params: string) {
   if (r.status !== 200) throw new Error(`${params}: ${r.status} ${JSON.stringify(r.body)}`);
   const rec = recording();
   const reader: Reader = { vis: env === "dev" ? DRAFTS : PUBLISHED, readable: () => true };
-  const direct = readList(rec.handle, reader, "item", new URLSearchParams(`limit=${PAGE}&${params}`));
+  const direct = readList(rec.handle, reader, "item", listArgsOf(new URLSearchParams(`limit=${PAGE}&${params}`)));
   expect(direct.data.map((x) => x.id)).toEqual(r.body.data.map((x: { id: string }) => x.id));
   return {
     ids: r.body.data.map((x: { id: string }) => x.id) as string[],

@@ -75,7 +75,8 @@ describe("a key that reads every model", () => {
       key: me.body.data.keyId,
       vary: `${KEYED_VARY}, Accept-Encoding`,
       cache: "public, max-age=60",
-      surrogate: `project:${sd.projectId} model:author model:item`,
+      // Tagged like GraphQL answers (docs/scaling.md): the schema tag, which every model change purges, and the key's.
+      surrogate: `project:${sd.projectId} schema:${sd.projectId} model:author model:item key:${me.body.data.keyId}`,
     });
     expect(r.headers.get("etag")).toMatch(/^"[0-9a-f]+"$/);
   });
@@ -189,7 +190,7 @@ describe("keys that read less", () => {
     expect(status).toBe(200);
     expect(Object.keys(body.paths)).toEqual(FIXED_PATHS);
     expect(Object.keys(body.components.schemas).sort()).toEqual(FIXED);
-    expect(headers.get("surrogate-key")).toBe(`project:${sd.projectId}`);
+    expect(headers.get("surrogate-key")).toBe(`project:${sd.projectId} schema:${sd.projectId} key:${minted.body.id}`);
     const verdict = await new Validator().validate(body);
     expect(verdict.valid).toBe(true);
   });

@@ -13,6 +13,7 @@ import { readOne } from "../reads/query.ts";
 import { PUBLISHED } from "../reads/names.ts";
 import { getEntry, getRow } from "./service.ts";
 import { checkVersion } from "./conflicts.ts";
+import { purgeEntry } from "../edge/changes.ts";
 
 /**
  * Publishes the current draft, or the version named by `versionId`. Required fields must hold a
@@ -69,7 +70,7 @@ export function publishEntry(
       .run();
     // Webhook content resolves media references like a read does (mediaBase gives the URLs).
     const reader = { vis: PUBLISHED, readable: () => true, mediaBase: s.config.mediaBaseUrl };
-    const content = readOne(h, reader, m.namespace, row.id, new URLSearchParams()).entry;
+    const content = readOne(h, reader, m.namespace, { kind: "item", id: row.id, select: null }).entry;
     tx.emit({
       type: "instance.published",
       actor: actorFrom(actor),
@@ -90,6 +91,7 @@ export function publishEntry(
       content,
     });
     tx.contentChanged();
+    purgeEntry(tx, row.id, m.namespace);
   });
   return getEntry(h, row.id);
 }
@@ -122,6 +124,7 @@ export function unpublishEntry(s: Services, h: ProjectHandle, actor: string, id:
       links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
     });
     tx.contentChanged();
+    purgeEntry(tx, row.id, m.namespace);
   });
   return getEntry(h, row.id);
 }

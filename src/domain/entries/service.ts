@@ -16,6 +16,7 @@ import { statusOf } from "./status.ts";
 import { checkValue } from "../access/body-check.ts";
 import { Data, Folder, Tags, UpdateEntryBody } from "./bodies.ts";
 import { checkVersion } from "./conflicts.ts";
+import { purgeEntry } from "../edge/changes.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
 
@@ -212,5 +213,7 @@ export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: un
       data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
     });
     tx.contentChanged();
+    // Only a published copy is ever at the edge: a draft's delete changes no answer there.
+    if (row.publishedVersionId) purgeEntry(tx, row.id, m.namespace);
   });
 }

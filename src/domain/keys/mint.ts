@@ -16,6 +16,7 @@ import { LATEST_VERSION } from "../versions.ts";
 import { checkApiVersion, checkEnvironment, checkExpiry, checkName } from "./checks.ts";
 import { checkHoldsAll, grantScopes, minterHolds, type Minter } from "./grants.ts";
 import { keyOrFail, type KeyRow } from "./records.ts";
+import { purgeKey } from "../edge/changes.ts";
 import { DEFAULT_VERSION } from "../versions.ts";
 
 const HOUR = 3600_000;
@@ -126,6 +127,8 @@ export function rotateKey(s: Services, projectId: string, minter: Minter, id: st
     // The predecessor's expiry never moves later than one it already had.
     const predExpiry = cur.expiresAt && cur.expiresAt < expiry ? cur.expiresAt : expiry;
     s.control.db.update(apiKeys).set({ rotatedToId: successor.row.id, expiresAt: predExpiry }).where(eq(apiKeys.id, cur.id)).run();
+    // The predecessor's answers at the edge were kept for its old lifetime: its new expiry ends them.
+    purgeKey(s, cur.id);
     return { ...successor, predExpiry };
   });
   s.changes.key(row.id);

@@ -1,6 +1,7 @@
 // API keys after minting: list, edit, revoke and reactivate, origins, domains seen, delete.
 // Minting and rotation, the only answers that hold a secret, are in mint.ts; every change here
-// tells the change bus, so the key cache (auth.ts) drops the key at once.
+// tells the change bus, so the key cache (auth.ts) drops the key at once, and a change that
+// alters or ends the key's answers purges `key:<id>` at the edge in the same transaction.
 import { and, eq, gte } from "drizzle-orm";
 import { apiKeys, keyDomains } from "../../storage/control/schema.ts";
 import type { Static } from "@sinclair/typebox";
@@ -12,6 +13,7 @@ import { writeControl } from "../unit-of-work.ts";
 import { checkApiVersion, checkExpiry, checkName, checkOrigin } from "./checks.ts";
 import { checkHoldsAll, grantScopes, type Minter } from "./grants.ts";
 import { answerState, keyOrFail, keyState, type KeyRow } from "./records.ts";
+import { purgeKey } from "../edge/changes.ts";
 
 const HOUR = 3600_000;
 
@@ -60,7 +62,11 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
     if (v === null) badField("apiVersion", "apiVersion must be a supported version");
     patch.apiVersion = v;
   }
-  if (Object.keys(patch).length) s.control.db.update(apiKeys).set(patch).where(eq(apiKeys.id, row.id)).run();
+  writeControl(s, () => {
+    if (Object.keys(patch).length) s.control.db.update(apiKeys).set(patch).where(eq(apiKeys.id, row.id)).run();
+    // A name is never in an answer; scopes, expiry and version pin shape every one.
+    if (patch.scopes !== undefined || patch.expiresAt !== undefined || patch.apiVersion !== undefined) purgeKey(s, row.id);
+  });
   s.changes.key(row.id);
   return answerState(s, keyOrFail(s, projectId, row.id));
 }
@@ -69,7 +75,11 @@ export function updateKey(s: Services, projectId: string, minter: Minter, id: st
 export function setActive(s: Services, projectId: string, minter: Minter, id: string, active: boolean) {
   const row = keyOrFail(s, projectId, id);
   if (active) checkHoldsAll(minter, row);
-  s.control.db.update(apiKeys).set({ active }).where(eq(apiKeys.id, row.id)).run();
+  writeControl(s, () => {
+    s.control.db.update(apiKeys).set({ active }).where(eq(apiKeys.id, row.id)).run();
+    // A revoked key is never served from any cache (interface.md).
+    purgeKey(s, row.id);
+  });
   s.changes.key(row.id);
   return answerState(s, keyOrFail(s, projectId, id));
 }
@@ -81,11 +91,15 @@ export function setAllowedOrigins(s: Services, projectId: string, minter: Minter
   checkHoldsAll(minter, row);
   const list = body.allowedOrigins;
   const origins = [...new Set(list.map((o, i) => checkOrigin(o, `allowedOrigins[${i}]`)))];
-  s.control.db
-    .update(apiKeys)
-    .set({ allowedOrigins: JSON.stringify(origins) })
-    .where(eq(apiKeys.id, row.id))
-    .run();
+  writeControl(s, () => {
+    s.control.db
+      .update(apiKeys)
+      .set({ allowedOrigins: JSON.stringify(origins) })
+      .where(eq(apiKeys.id, row.id))
+      .run();
+    // An origin taken off the list must get 403 origin_refused, not an answer the edge kept.
+    purgeKey(s, row.id);
+  });
   s.changes.key(row.id);
   return answerState(s, keyOrFail(s, projectId, id));
 }
@@ -107,6 +121,7 @@ export function deleteKey(s: Services, projectId: string, id: string): void {
   writeControl(s, () => {
     s.control.db.delete(keyDomains).where(eq(keyDomains.keyId, row.id)).run();
     s.control.db.delete(apiKeys).where(eq(apiKeys.id, row.id)).run();
+    purgeKey(s, row.id);
   });
   s.changes.key(row.id);
 }

@@ -21,6 +21,7 @@ import { MAX_FIELD_BYTES, type UploadFields } from "./intake.ts";
 import { mediaOrFail, type MediaRow, recordOf } from "./records.ts";
 import type { MediaRecord } from "./types.ts";
 import { mediaUsage } from "./usage.ts";
+import { purgeMediaUsers } from "../edge/changes.ts";
 
 /** The event types of the media library, as webhook endpoints subscribe to them. */
 export const MEDIA_EVENTS = ["media.uploaded", "media.updated", "media.deleted"] as const;
@@ -105,8 +106,10 @@ export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: st
     const { id: _id, seq: _seq, ...set } = next;
     h.db.update(media).set(set).where(eq(media.id, id)).run();
     emitMedia(s, tx, "media.updated", actor, next);
-    // Entry reads resolve alt, url and size from the record: cached answers must go.
+    // Entry reads resolve alt, url and size from the record: cached answers must go. The edge drops
+    // the answers of the entries that show the file when what they show of it changed.
     tx.contentChanged();
+    if (next.alt !== row.alt || next.filename !== row.filename) purgeMediaUsers(tx, mediaUsage(h, id));
     return recordOf(s, h.id, next);
   });
 }
@@ -119,8 +122,8 @@ export function updateMedia(s: Services, h: ProjectHandle, actor: string, id: st
 export function deleteMedia(s: Services, h: ProjectHandle, actor: string, id: string, force: boolean): MediaRow {
   return write(s, h, (tx) => {
     const row = mediaOrFail(h, id);
+    const entries = mediaUsage(h, id);
     if (!force) {
-      const entries = mediaUsage(h, id);
       if (entries.length > 0) {
         fail("media_in_use", {
           message: `The file is used by ${entries.length} entr${entries.length === 1 ? "y" : "ies"}; remove it there first or delete with ?force=true.`,
@@ -132,6 +135,7 @@ export function deleteMedia(s: Services, h: ProjectHandle, actor: string, id: st
     h.db.delete(mediaBackups).where(eq(mediaBackups.mediaId, id)).run();
     emitMedia(s, tx, "media.deleted", actor, row);
     tx.contentChanged();
+    purgeMediaUsers(tx, entries);
     return row;
   });
 }

@@ -56,7 +56,7 @@ export function createModel(s: Services, h: ProjectHandle, raw: Record<string, u
       .values({ ...m, fields: JSON.stringify(fields), layout: null })
       .run();
     snapshot(h, m, now);
-    bumpModelSet(tx);
+    bumpModelSet(tx, m.namespace);
     modelPublished(s, tx, m, actor);
   });
   return findModel(h, id)!;
@@ -149,7 +149,7 @@ export function updateModel(
       .where(eq(models.id, m.id))
       .run();
     snapshot(h, next, now);
-    bumpModelSet(tx);
+    bumpModelSet(tx, next.namespace);
     modelPublished(s, tx, next, actor);
   });
   return findModel(h, m.id)!;
@@ -202,7 +202,7 @@ export function deleteModel(s: Services, h: ProjectHandle, ref: string, confirm:
     h.db.delete(entries).where(eq(entries.modelId, m.id)).run();
     h.db.delete(modelVersions).where(eq(modelVersions.modelId, m.id)).run();
     h.db.delete(models).where(eq(models.id, m.id)).run();
-    bumpModelSet(tx);
+    bumpModelSet(tx, m.namespace);
     tx.emit({ type: "model.deleted", actor: actorFrom(actor), data: { modelId: m.id, namespace: m.namespace } });
     tx.contentChanged();
   });

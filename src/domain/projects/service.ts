@@ -9,6 +9,7 @@ import type { Role } from "../access/roles.ts";
 import { checkValue } from "../access/body-check.ts";
 import { ProjectName, Slug } from "./bodies.ts";
 import { writeControl } from "../unit-of-work.ts";
+import { purgeProject } from "../edge/changes.ts";
 
 export type Project = typeof projects.$inferSelect;
 
@@ -103,7 +104,11 @@ export function updateProject(s: Services, id: string, input: { name?: unknown; 
   }
   if (Object.keys(patch).length === 0) badField("slug", "send slug or name to change");
   patch.updatedAt = iso(s.clock.now());
-  s.control.db.update(projects).set(patch).where(eq(projects.id, id)).run();
+  writeControl(s, () => {
+    s.control.db.update(projects).set(patch).where(eq(projects.id, id)).run();
+    // Project settings purge the whole project at the edge (decisions.md 14).
+    purgeProject(s, id);
+  });
   evictProjectKeys(s, id);
   return getProject(s, id)!;
 }
@@ -120,6 +125,7 @@ export function deleteProject(s: Services, id: string, confirmSlug: unknown): vo
     s.control.db.delete(apiKeys).where(eq(apiKeys.projectId, id)).run();
     s.control.db.update(users).set({ lastProjectId: null }).where(eq(users.lastProjectId, id)).run();
     s.control.db.delete(projects).where(eq(projects.id, id)).run();
+    purgeProject(s, id);
   });
   for (const k of keyIds) s.changes.key(k.id);
   s.projects.remove(id);
@@ -207,7 +213,11 @@ export function removeMember(s: Services, projectId: string, actorRole: Role, us
 
 /** Turns the per-project subscription flag on or off (CLI). */
 export function setSubscription(s: Services, projectId: string, active: boolean): void {
-  s.control.db.update(projects).set({ subscriptionActive: active }).where(eq(projects.id, projectId)).run();
+  writeControl(s, () => {
+    s.control.db.update(projects).set({ subscriptionActive: active }).where(eq(projects.id, projectId)).run();
+    // Without a subscription every read answers 402: nothing the edge kept may still be served.
+    purgeProject(s, projectId);
+  });
   evictProjectKeys(s, projectId);
 }
 

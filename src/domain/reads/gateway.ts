@@ -19,7 +19,7 @@ export type ReadPath = "inline" | "pool";
 
 /** Picks the path of a job: items by id inline (unless CAPA_READ_INLINE is off), everything else on the pool. */
 export function readPath(s: Services, job: ReadJob): ReadPath {
-  return s.config.readInline && job.id !== null && !job.graphql ? "inline" : "pool";
+  return s.config.readInline && job.args.kind === "item" && !job.graphql ? "inline" : "pool";
 }
 
 /**

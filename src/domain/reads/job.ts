@@ -1,17 +1,17 @@
-// An entries read as a message: what a read-pool worker needs to run it, and what it answers.
-// Everything here is plain data (structured-clone safe).
+// An entries read as a message: what a read-pool worker needs to run it (the typed arguments of
+// args.ts, never a query string), and what it answers. Everything here is plain data
+// (structured-clone safe).
 import { AppError, type ErrorCode } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { readerOf, visOf } from "./reader.ts";
 import { readList, readOne, type Reader } from "./query.ts";
+import type { ReadArgs } from "./args.ts";
 
 export interface ReadJob {
   projectId: string;
   ns: string;
-  /** null: a list read; otherwise one entry by id. */
-  id: string | null;
-  /** The request's query string, `?` included or empty. */
-  search: string;
+  /** What the read asks for (args.ts): a list, or one entry by id. */
+  args: ReadArgs;
   production: boolean;
   /** The drafts a preview token uncovers for a production read, or null. */
   preview: { entryIds: string[] | null; modelId: string | null } | null;
@@ -46,10 +46,9 @@ export function jobReader(job: ReadJob): Reader {
 /** Runs a job against an open project file; client errors come back as data, others throw. */
 export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
   const reader = jobReader(job);
-  const q = new URLSearchParams(job.search);
   try {
-    if (job.id === null) {
-      const r = readList(h, reader, job.ns, q);
+    if (job.args.kind === "list") {
+      const r = readList(h, reader, job.ns, job.args);
       return {
         ok: true,
         dataJson: JSON.stringify(r.data),
@@ -61,7 +60,7 @@ export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
         entryIds: r.entryIds,
       };
     }
-    const r = readOne(h, reader, job.ns, job.id, q);
+    const r = readOne(h, reader, job.ns, job.args);
     return { ok: true, dataJson: JSON.stringify(r.entry), missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
   } catch (e) {
     if (e instanceof AppError) return { ok: false, error: { code: e.code, message: e.message, param: e.param, hint: e.hint, extra: e.extra } };

@@ -1,5 +1,6 @@
-// The entries read: parse the grammar, compile one keyset query, render the page and expand
-// relations with one query per level. GraphQL root fields run through this same function.
+// The entries read: the typed arguments of a read (args.ts) compiled into one keyset query, the
+// page rendered and its relations expanded with one query per level. REST and GraphQL root
+// fields both run through these two functions.
 // Beside it: sort.ts (the sort keys), filter.ts (where), keyset.ts (paging and cursors),
 // indexes.ts (expression indexes made on demand), render.ts (rows to entries).
 import { fail } from "../../errors.ts";
@@ -8,7 +9,8 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, type Model } from "../models/catalog.ts";
 import { isUuid } from "../models/fields.ts";
 import { compileWhere, type FilterContext } from "./filter.ts";
-import { decodeCursor, encodeCursor, parseBool, parseLimit, parseSelect, type Cursor, type SelectList } from "./grammar.ts";
+import { checkExpandDepth, type ItemArgs, type ListArgs } from "./args.ts";
+import { decodeCursor, encodeCursor, type Cursor } from "./grammar.ts";
 import { ensureIndex } from "./indexes.ts";
 import { carry, fetchPage, resolveDigests } from "./keyset.ts";
 import { fieldExpr, rowColumns, type EntryRowOut, type Vis } from "./names.ts";
@@ -35,7 +37,7 @@ export interface ListResult extends Rendered {
 }
 
 /** Finds the model of a read, or 404 model_not_found; a model the key cannot read is 403 scope_missing. */
-function readModel(h: ProjectHandle, reader: Reader, ns: string): Model {
+export function readModel(h: ProjectHandle, reader: Reader, ns: string): Model {
   const m = allModels(h).byNamespace.get(ns);
   if (!m) fail("model_not_found", { message: `No model with the namespace "${ns}" exists.` });
   if (!reader.readable(m.id)) {
@@ -45,38 +47,18 @@ function readModel(h: ProjectHandle, reader: Reader, ns: string): Model {
 }
 
 /** Reads one page of a model's entries: the whole grammar of `GET /api/entries/{ns}`. */
-export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSearchParams): ListResult {
+export function readList(h: ProjectHandle, reader: Reader, ns: string, args: ListArgs): ListResult {
   const models = allModels(h);
   const m = readModel(h, reader, ns);
   const vis = reader.vis;
-  const limit = parseLimit(q.get("limit"));
-  const count = parseBool(q.get("count"), "count");
-  const after = q.get("after");
-  const before = q.get("before");
-  if (after !== null && before !== null) {
-    fail("invalid_parameter", {
-      message: "Send after or before, not both.",
-      param: "before",
-      hint: "Example: ?after=<meta.page.next> or ?before=<meta.page.prev>",
-    });
-  }
-  const select: SelectList | null = q.get("select") === null ? null : parseSelect(q.get("select")!);
-  const sel = resolveSelect(m, select, reader, models.byId, "select");
-  const keys = resolveSort(m, reader, models.byId, q.get("sort"));
+  const { limit, count, after, before } = args;
+  checkExpandDepth(args.select);
+  const sel = resolveSelect(m, args.select, reader, models.byId, "select");
+  const keys = resolveSort(m, reader, models.byId, args.sort);
   const sig = sha256Hex(keys.map((k) => k.sig).join(",")).slice(0, 12);
 
   const fctx: FilterContext = { models, vis, readable: reader.readable, params: [], used: [] };
-  let filterSql = "1";
-  const whereRaw = q.get("where");
-  if (whereRaw !== null) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(whereRaw);
-    } catch {
-      fail("invalid_where", { message: "where is not valid JSON.", param: "where", hint: 'Example: where={"title":{"contains":"news"}}' });
-    }
-    filterSql = compileWhere(fctx, m, parsed, "e");
-  }
+  const filterSql = args.where === null ? "1" : compileWhere(fctx, m, args.where.value, "e");
   for (const u of fctx.used) if (u.model.id === m.id) ensureIndex(h, vis, m, fieldExpr(vis, "e", u.field));
   if (keys.length === 1 && keys[0]!.expr.startsWith("json_extract(e.")) ensureIndex(h, vis, m, keys[0]!.expr);
 
@@ -129,13 +111,14 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, q: URLSea
 }
 
 /** Reads one entry by id (`GET /api/entries/{ns}/{id}`). */
-export function readOne(h: ProjectHandle, reader: Reader, ns: string, id: string, q: URLSearchParams) {
+export function readOne(h: ProjectHandle, reader: Reader, ns: string, args: ItemArgs) {
   const models = allModels(h);
   const m = readModel(h, reader, ns);
+  const id = args.id;
   if (!isUuid(id))
     fail("invalid_parameter", { message: "Entry ids are UUIDs.", param: "id", hint: "Entry ids are UUIDs, e.g. 0192f2c4-7d3a-7b6e-9a1c-2f4b5c6d7e8f." });
-  const select: SelectList | null = q.get("select") === null ? null : parseSelect(q.get("select")!);
-  const sel = resolveSelect(m, select, reader, models.byId, "select");
+  checkExpandDepth(args.select);
+  const sel = resolveSelect(m, args.select, reader, models.byId, "select");
   const vis = reader.vis;
   const row = h.sqlite
     .query(`SELECT ${rowColumns(vis)} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${vis.visible("e")}`)

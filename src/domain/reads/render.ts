@@ -161,6 +161,9 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
     const nextRefs: Ref[] = [];
     for (const ref of refs) {
       const targetId = ref.sel.model.id;
+      // A readable target model is tagged whether or not its entries resolve: one published later
+      // purges its model, and so this answer at the edge. An unreadable one is never named.
+      if (reader.readable(targetId)) models.add(ref.sel.model.namespace);
       const out: Record<string, unknown>[] = [];
       for (const id of ref.ids) {
         const row = found.get(id);
@@ -172,7 +175,6 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
         }
         out.push(renderOne(ref.sel, row, nextRefs, media));
         entryIds.push(row.id);
-        models.add(ref.sel.model.namespace);
       }
       ref.obj[ref.key] = ref.list ? out : (out[0] ?? null);
       if (ref.list && reader.graphql) ref.obj[STORED_IDS + ref.key] = ref.ids;

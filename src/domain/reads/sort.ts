@@ -5,7 +5,7 @@
 import { fail } from "../../errors.ts";
 import type { Model } from "../models/catalog.ts";
 import { TEXT_TYPES, itemType } from "../models/fields.ts";
-import { parseSort } from "./grammar.ts";
+import type { SortTerm } from "./grammar.ts";
 import { fieldExpr, resolveName, systemExpr } from "./names.ts";
 import type { Reader } from "./query.ts";
 
@@ -19,11 +19,10 @@ export interface SortKey {
 
 const SORTABLE = new Set([...TEXT_TYPES, "number", "true_false", "date"]);
 
-/** The sort keys of a list read; no `sort` is newest first. */
-export function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, src: string | null): SortKey[] {
+/** The sort keys of a list read's terms (parsed from REST's `sort`, or built by GraphQL); none is newest first. */
+export function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, terms: SortTerm[] | null): SortKey[] {
   const vis = reader.vis;
-  if (src === null || src.trim() === "") return [{ expr: "e.created_at", desc: true, nullable: false, sig: "createdAt-" }];
-  const terms = parseSort(src);
+  if (terms === null || terms.length === 0) return [{ expr: "e.created_at", desc: true, nullable: false, sig: "createdAt-" }];
   const bad: (message: string) => never = (message) =>
     fail("invalid_sort", { message, param: "sort", hint: "Example: sort=-publishedAt,title,author.name (up to 3 keys; - for descending)" });
   return terms.map((t) => {

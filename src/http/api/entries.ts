@@ -7,10 +7,15 @@ import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { runLimitedRead } from "../../domain/reads/gateway.ts";
+import { itemArgsOf, listArgsOf } from "../../domain/reads/args.ts";
+import { readModel } from "../../domain/reads/query.ts";
+import { readerOf } from "../../domain/reads/reader.ts";
+import { PUBLISHED } from "../../domain/reads/names.ts";
 import type { ReadJob } from "../../domain/reads/job.ts";
 import type { PageRecorder } from "../../domain/pages/service.ts";
 import { isUuid } from "../../domain/models/fields.ts";
-import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { renderedAnswer, serveAnswer, unkept, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { addEdgeHeaders, edgeServe, fitTags } from "../../domain/edge/tags.ts";
 import { keyedAuth } from "../plugins/keyed.ts";
 import { clientIp } from "../context.ts";
 import { KEYED_VARY, type ApiCall } from "../plugins/keyed.ts";
@@ -29,7 +34,10 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
     const prod = key.row.environment === "production";
     const previewToken = url.search.includes("preview=") ? url.searchParams.get("preview") : null;
     const cacheable = prod && previewToken === null;
-    const cacheKey = cacheable ? `${cache.prefix(projectId)}${key.grantSig}|${call.version}|${url.pathname}${url.search}` : "";
+    const prefix = cacheable ? cache.prefix(projectId) : "";
+    const cacheKey = cacheable ? `${prefix}${key.grantSig}|${call.version}|${url.pathname}${url.search}` : "";
+    // The key's tag and the edge lifetime (never past the key's expiry) go on every cacheable answer.
+    const edge = cacheable ? edgeServe(s.config.edge, key.row.id, key.row.expiresAt, s.clock.now()) : null;
     let answer = cacheable ? cache.get(cacheKey) : undefined;
     if (!answer) {
       let preview: ReadJob["preview"] = null;
@@ -43,12 +51,19 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
           });
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
+      // The model first, then the grammar, as a read has always refused them; the worker gets the typed read.
+      readModel(s.projects.get(projectId), readerOf(key.readGrants, PUBLISHED), ns);
+      const args = id === null ? listArgsOf(url.searchParams) : itemArgsOf(id, url.searchParams);
       // media-wire: mediaBase lets the read resolve media references to absolute URLs.
-      const job: ReadJob = { projectId, ns, id, search: url.search, production: prod, preview, grants: key.readGrants, mediaBase: s.config.mediaBaseUrl };
-      const notFoundCacheable = prod && id !== null && isUuid(id);
-      const result = await runLimitedRead(s, job, key.row.id, ip, (code) =>
-        code === "entry_not_found" && notFoundCacheable ? { "cache-control": PROD_CACHE } : undefined,
-      );
+      const job: ReadJob = { projectId, ns, args, production: prod, preview, grants: key.readGrants, mediaBase: s.config.mediaBaseUrl };
+      const notFoundId = edge && id !== null && isUuid(id) ? id.toLowerCase() : null;
+      const result = await runLimitedRead(s, job, key.row.id, ip, (code) => {
+        if (code !== "entry_not_found" || notFoundId === null || !edge) return undefined;
+        // Tagged with the entry and its model, so the entry's publish purges the 404 at the edge.
+        const headers = { "cache-control": PROD_CACHE };
+        addEdgeHeaders(headers, fitTags(projectId, [ns], [notFoundId]), edge);
+        return headers;
+      });
       const meta: Record<string, unknown> = { version: call.version, requestId: call.info.id, contract: 1 };
       if (result.page) meta.page = result.page;
       if (result.count !== undefined) meta.count = result.count;
@@ -56,7 +71,10 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
       // The worker sends data as JSON text; it is spliced in rather than parsed and re-serialised.
       const body = new TextEncoder().encode(`{"data":${result.dataJson},"meta":${JSON.stringify(meta)}}`);
       answer = renderedAnswer(body, projectId, result.models, result.entryIds) satisfies CachedAnswer;
-      if (cacheable) cache.set(cacheKey, answer);
+      // A change committed while the read ran has bumped the generation and sent its purge,
+      // which may reach the edge before this answer does: the edge must not keep it.
+      if (cacheable && cache.prefix(projectId) !== prefix) answer = unkept(answer);
+      else if (cacheable) cache.set(cacheKey, answer);
     }
     pages.recordRead(projectId, request.headers, answer.surrogate, [url.pathname + url.search]);
     const headers: Record<string, string> = {
@@ -66,7 +84,7 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
       vary: varyFor(answer, KEYED_VARY),
       "cache-control": cacheable ? PROD_CACHE : previewToken !== null ? "no-store" : DEV_CACHE,
     };
-    return serveAnswer(request, answer, headers, cacheable);
+    return serveAnswer(request, answer, headers, edge);
   }
 
   return new Elysia()

@@ -8,7 +8,8 @@ import { clientIp } from "../context.ts";
 import { AppError, fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
-import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { renderedAnswer, serveAnswer, unkept, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { edgeServe, schemaTag } from "../../domain/edge/tags.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
@@ -157,8 +158,9 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
         preview = { entryIds: grant.entryIds, modelId: grant.modelId };
       }
       const cacheable = get && prod && previewToken === null && params.extensions?.svc !== true;
+      const prefix = cache.prefix(h.id);
       if (cacheable) {
-        cacheKey = `${cache.prefix(h.id)}${key.grantSig}|${call.version}|graphql|${info.url.search}`;
+        cacheKey = `${prefix}${key.grantSig}|${call.version}|graphql|${info.url.search}`;
         cached = cache.get(cacheKey);
       }
       if (cached) answer = { status: 200, body: {}, cacheable: true, models: [], entryIds: [] };
@@ -167,8 +169,11 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
         const slots = readSlots(s.config.inFlight, key.row.id, ip, h.id);
         answer = await g.runGraphql({ s, call, h, built: schema, run, docsBase, preview, acquire: () => s.limits.inFlight.acquire(slots) }, params);
         if (cacheable && answer.cacheable) {
-          cached = renderedAnswer(new TextEncoder().encode(JSON.stringify(answer.body)), h.id, answer.models, answer.entryIds);
-          cache.set(cacheKey, cached);
+          // schema:<projectId>: the answer follows the key's schema, which any model change rebuilds.
+          cached = renderedAnswer(new TextEncoder().encode(JSON.stringify(answer.body)), h.id, answer.models, answer.entryIds, [schemaTag(h.id)]);
+          // As for entries: a change committed during the run may be purged at the edge before this arrives.
+          if (cache.prefix(h.id) !== prefix) cached = unkept(cached);
+          else cache.set(cacheKey, cached);
         }
       }
     } catch (e) {
@@ -188,7 +193,7 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
         answer.rest.map((r) => r.url),
       );
     }
-    if (cached) return respondCached(request, cached, call.version);
+    if (cached) return respondCached(request, cached, call);
     return respond(request, answer, call.version, answer.headers, get && call.key.row.environment !== "production");
   }
 
@@ -207,18 +212,18 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
     return new Response(JSON.stringify(a.body), { status: a.status, headers });
   }
 
-  /** A production GET answer from the render cache, with its ETag (304 when the client has it). */
-  function respondCached(request: Request, answer: CachedAnswer, version: string): Response {
+  /** A production GET answer from the render cache, with its ETag (304 when the client has it) and edge tags. */
+  function respondCached(request: Request, answer: CachedAnswer, call: ApiCall): Response {
     const info = s.requests.of(request);
     const headers: Record<string, string> = {
       "content-type": graphqlContentType(request.headers.get("accept")),
       ...info.headers,
-      "svc-version": version,
+      "svc-version": call.version,
       "x-request-id": info.id,
       vary: varyFor(answer, GRAPHQL_VARY),
       "cache-control": PROD_CACHE,
     };
-    return serveAnswer(request, answer, headers, true);
+    return serveAnswer(request, answer, headers, edgeServe(s.config.edge, call.key.row.id, call.key.row.expiresAt, s.clock.now()));
   }
 
   return new Elysia()

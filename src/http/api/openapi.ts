@@ -10,6 +10,7 @@ import { allModels } from "../../domain/models/catalog.ts";
 import { readerOf } from "../../domain/reads/reader.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
+import { edgeServe, schemaTag } from "../../domain/edge/tags.ts";
 import { readApiDocument } from "../openapi/read-api.ts";
 import { KEYED_VARY, keyedAuth } from "../plugins/keyed.ts";
 
@@ -35,11 +36,13 @@ export function readOpenApiRoutes(s: Services) {
         const readable = key.grantSig === "" ? [] : models.list.filter((m) => reader.readable(m.id));
         const doc = readApiDocument({ readable, version: call.version, serverUrl: s.config.publicUrl });
         const body = new TextEncoder().encode(JSON.stringify(doc));
+        // Tagged like a GraphQL answer: its shape follows the schema, which every model change purges.
         answer = renderedAnswer(
           body,
           h.id,
           readable.map((m) => m.namespace),
           [],
+          [schemaTag(h.id)],
         );
         cache.set(cacheKey, answer);
       }
@@ -51,7 +54,7 @@ export function readOpenApiRoutes(s: Services) {
         // The document holds no content, only shapes: every key's may be kept a minute like a production read.
         "cache-control": "public, max-age=60",
       };
-      return serveAnswer(request, answer, headers, true);
+      return serveAnswer(request, answer, headers, edgeServe(s.config.edge, key.row.id, key.row.expiresAt, s.clock.now()));
     },
     { key: true },
   );

@@ -15,11 +15,11 @@ export function managementOpenApiRoutes(s: Services, routes: () => readonly Rout
     ({ request }) => {
       if (!built.answer) {
         const body = new TextEncoder().encode(JSON.stringify(managementDocument(routes(), s.config.publicUrl)));
-        built.answer = { body, etag: etagOf(body), surrogate: "openapi:v2" };
+        built.answer = { body, etag: etagOf(body), surrogate: "openapi:v2", edge: null };
       }
       // Revalidated on every use (the ETag makes that cheap): a new server version may change it.
       const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-cache", vary: "Accept-Encoding" };
-      return serveAnswer(request, built.answer, headers, true);
+      return serveAnswer(request, built.answer, headers, "browser");
     },
     { detail: doc({ summary: "This document: the management API as OpenAPI 3.1", answers: { 200: OpenApiDocument } }) },
   );

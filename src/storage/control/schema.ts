@@ -184,3 +184,23 @@ export const webhookProjects = sqliteTable("webhook_projects", {
   projectId: text("project_id").primaryKey(),
   createdAt: text("created_at").notNull(),
 });
+
+/**
+ * The edge purge outbox of the control file (decisions.md 14; src/domain/edge/outbox.ts): purges
+ * of what lives here, keys (`key:<id>`) and projects (`project:<id>`), written in the transaction
+ * of the key or project change. Same shape as the project files' `edge_purges`.
+ */
+export const edgePurges = sqliteTable(
+  "edge_purges",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    target: text("target").notNull(),
+    /** JSON list of tags. */
+    tags: text("tags").notNull(),
+    createdAt: text("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("edge_purges_due").on(t.target, t.nextAttemptAt)],
+);

@@ -524,3 +524,24 @@ export const mediaBackups = sqliteTable(
   },
   (t) => [index("media_backups_due").on(t.nextAttemptAt).where(sql`state = 'pending'`)],
 );
+
+/**
+ * The edge purge outbox (decisions.md 14; src/domain/edge/outbox.ts): one row per purge target
+ * for each change whose answers an edge cache must drop, written in that change's transaction.
+ * The purger sends its tags and deletes it; a failed call moves `next_attempt_at` on.
+ */
+export const edgePurges = sqliteTable(
+  "edge_purges",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    /** The target's name (`varnish:<url>`, `fastly:<id>`, `cloudflare:<zone>`), from CAPA_EDGE_PURGE. */
+    target: text("target").notNull(),
+    /** JSON list of tags. */
+    tags: text("tags").notNull(),
+    createdAt: text("created_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("edge_purges_due").on(t.target, t.nextAttemptAt)],
+);

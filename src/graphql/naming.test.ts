@@ -2,10 +2,10 @@
 // the SDL of the types and roots out. Pure: the schema is built from model definitions alone.
 import { describe, expect, test } from "bun:test";
 import { type GraphQLObjectType, printType } from "graphql";
-import type { Model } from "../../src/domain/models/catalog.ts";
-import type { FieldDef } from "../../src/domain/models/fields.ts";
-import { buildSchema } from "../../src/graphql/schema.ts";
-import { nameFields } from "../../src/graphql/naming.ts";
+import type { Model } from "../domain/models/catalog.ts";
+import type { FieldDef } from "../domain/models/fields.ts";
+import { buildSchema } from "./schema.ts";
+import { nameFields } from "./naming.ts";
 
 let n = 0;
 const field = (namespace: string, type: FieldDef["type"] = "string"): FieldDef => ({

@@ -1,9 +1,9 @@
 // The file URL built (records, GraphQL transforms) and taken apart (the route), and focal points.
 import { describe, expect, test } from "bun:test";
-import { AppError, v2Body } from "../../src/errors.ts";
-import { contentDisposition } from "../../src/domain/media/filename.ts";
-import { parseFocalPoint } from "../../src/domain/media/focal-point.ts";
-import { mediaUrl, parseMediaPath } from "../../src/domain/media/url.ts";
+import { AppError, v2Body } from "../../errors.ts";
+import { contentDisposition } from "./filename.ts";
+import { parseFocalPoint } from "./focal-point.ts";
+import { mediaUrl, parseMediaPath } from "./url.ts";
 
 describe("mediaUrl", () => {
   test("the public URL, the file name encoded, the transform in canonical order", () => {

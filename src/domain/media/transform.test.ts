@@ -1,8 +1,8 @@
 // The transform grammar: parsed once into a typed value, every bad parameter refused with
 // invalid_transform naming it, resolved against Accept and dpr into a canonical variant key.
 import { describe, expect, test } from "bun:test";
-import { AppError, apiErrorObject } from "../../src/errors.ts";
-import { accepts, parseTransform, resolveTransform, variantKey } from "../../src/domain/media/transform.ts";
+import { AppError, apiErrorObject } from "../../errors.ts";
+import { accepts, parseTransform, resolveTransform, variantKey } from "./transform.ts";
 
 const parse = (q: string) => parseTransform(new URLSearchParams(q));
 

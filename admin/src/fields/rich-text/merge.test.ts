@@ -3,9 +3,9 @@
 // stored text was written (`*` or `-` bullets, `__bold__`, `_em_`, Setext headings, raw HTML,
 // hard-wrapped lines, trailing spaces). The HTML side runs in the browser test.
 import { describe, expect, test } from "bun:test";
-import { merge3 } from "../../admin/src/fields/rich-text/merge.ts";
-import { markdownFormat } from "../../admin/src/fields/rich-text/formats.ts";
-import { SourceKeeper } from "../../admin/src/fields/rich-text/keep-source.ts";
+import { merge3 } from "./merge.ts";
+import { markdownFormat } from "./formats.ts";
+import { SourceKeeper } from "./keep-source.ts";
 import { Transform } from "prosemirror-transform";
 
 const STORED = [

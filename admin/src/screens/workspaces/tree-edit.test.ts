@@ -2,19 +2,7 @@
 // sent on Save, moves that keep a folder out of itself, removal lifting a folder's children, and
 // the node a refusal's `field` names.
 import { describe, expect, test } from "bun:test";
-import {
-  canDrop,
-  folderChoices,
-  fromShown,
-  indent,
-  moveNode,
-  nodeAtField,
-  outdent,
-  removeNode,
-  shift,
-  toDocument,
-  type EditNode,
-} from "../../admin/src/screens/workspaces/tree-edit.ts";
+import { canDrop, folderChoices, fromShown, indent, moveNode, nodeAtField, outdent, removeNode, shift, toDocument, type EditNode } from "./tree-edit.ts";
 
 const tree: EditNode[] = fromShown([
   {

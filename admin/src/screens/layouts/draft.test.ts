@@ -2,8 +2,8 @@
 // placing and moving fields, dropping a field next to itself, the card and field limits, and
 // reading a refusal's path.
 import { describe, expect, test } from "bun:test";
-import type { Field } from "../../admin/src/api/types.ts";
-import * as D from "../../admin/src/screens/layouts/draft.ts";
+import type { Field } from "../../api/types.ts";
+import * as D from "./draft.ts";
 
 const field = (id: string, type: Field["type"] = "string"): Field => ({
   id,

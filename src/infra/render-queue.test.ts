@@ -2,8 +2,8 @@
 // injected clock: fair between clients, within its memory budget, a slot kept for small work, and
 // admission that refuses with an honest Retry-After what would wait too long.
 import { describe, expect, test } from "bun:test";
-import { ManualClock } from "../../src/infra/clock.ts";
-import { type RenderJob, RenderQueue, RenderRefused, type RenderSlot } from "../../src/infra/render-queue.ts";
+import { ManualClock } from "./clock.ts";
+import { type RenderJob, RenderQueue, RenderRefused, type RenderSlot } from "./render-queue.ts";
 
 const MP = 1_000_000;
 /** Lets every queued callback run (an event-loop turn, not a wait for time). */

@@ -27,9 +27,9 @@ afterAll(async () => {
 
 const count = (page: Page, role: "button" | "link", name: string) => page.getByRole(role, { name, exact: true }).count();
 
-/** The Body field's CodeMirror editor, once loaded (a read-only textarea stands in until then). */
+/** The Body field's rich text editor, once loaded (a read-only textarea stands in until then). */
 function bodyEditor(page: Page) {
-  return page.getByRole("textbox", { name: "Body", exact: true }).and(page.locator(".cm-content"));
+  return page.getByRole("textbox", { name: "Body", exact: true }).and(page.locator(".ProseMirror"));
 }
 
 /** The words of the rail's Screens links. */
@@ -59,10 +59,10 @@ describe("a viewer", () => {
     for (const word of ["Save", "Publish", "Unpublish", "Delete", "Schedule"]) expect(await count(page, "button", word)).toBe(0);
     expect(await page.getByLabel("Title", { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Role check");
-    // The code editors (CodeMirror) of markdown fields read but do not edit.
+    // The rich text editors of markdown fields read but do not edit.
     expect(await bodyEditor(page).getAttribute("contenteditable")).toBe("false");
     // What is scheduled is shown; no way to reschedule or cancel it.
-    await page.getByText(/^Unpublish at .* UTC/).waitFor();
+    await page.getByText(/^Unpublish on \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/).waitFor();
     expect(await page.getByRole("button", { name: /^(Reschedule|Cancel)/ }).count()).toBe(0);
     await expectAccessible(page);
     // A direct URL to a new entry says why there is no form.

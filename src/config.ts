@@ -39,6 +39,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   webhookCaFile: string | null;
   fieldChanges: boolean;
+  /** Days an entry stays in the trash before the purge job deletes it for ever (docs/editing.md). */
+  trashDays: number;
   openProjectsMax: number;
   projectIdleMs: number;
   /** Project files each read worker keeps open (its own LRU, beside the main thread's). */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: bool(env, "CAPA_WEBHOOK_ALLOW_PRIVATE", false),
     webhookCaFile: env.CAPA_WEBHOOK_CA_FILE || null,
     fieldChanges: bool(env, "CAPA_FIELD_CHANGES", true),
+    trashDays: int(env, "CAPA_TRASH_DAYS", 30, 1, 3650),
     openProjectsMax: int(env, "CAPA_OPEN_PROJECTS", 256, 1, 100000),
     projectIdleMs: int(env, "CAPA_PROJECT_IDLE_SECONDS", 300, 1, 86400) * 1000,
     readWorkerOpenProjects: int(env, "CAPA_READ_WORKER_OPEN_PROJECTS", 64, 1, 100000),

@@ -203,6 +203,18 @@ export const CATALOGUE = {
   ),
   media_in_use: e(409, "The file is used by entries.", "Remove it from the entries listed in `entries`, or delete with ?force=true."),
   folder_not_empty: e(409, "The folder holds files or folders.", "Move or delete what it holds first."),
+  // Editing rules and the trash (decisions.md 15; docs/editing.md).
+  not_unique: e(
+    409,
+    "Another entry of this model already holds that value in a field that must be unique.",
+    "Choose another value; `entryId` names the entry that holds it and `field` the field.",
+  ),
+  validation_failed: e(
+    400,
+    "The entry breaks rules of its model's fields, so it was not published.",
+    "Fix every field listed in `errors` (each names the field and the rule), save, and publish again.",
+  ),
+  entry_in_trash: e(404, "The entry is in the trash.", "Restore it with POST /v2/trash/:id/restore, or find it with GET /v2/trash."),
   range_not_satisfiable: e(416, "The requested byte range is outside the file.", "Ask for a range within the size in the Content-Range header."),
 } satisfies Record<string, CatalogueEntry>;
 

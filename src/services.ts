@@ -63,7 +63,7 @@ export interface Services {
   /** Rendered production answers, invalidated per project (entries reads and GraphQL GET). */
   renderCache: RenderCache;
   /** Which projects have background work due, per loop, so a tick opens only those files. */
-  wake: { actions: WakeTable; batches: WakeTable; fieldChanges: FieldChangeWork };
+  wake: { actions: WakeTable; batches: WakeTable; fieldChanges: FieldChangeWork; trash: WakeTable };
   /** The webhook sender (its lanes, quiet times and TLS options). */
   webhooks: WebhookSender;
   /** Per-request facts (id, URL, headers every answer carries), by request. */

@@ -16,6 +16,7 @@ import { serverSecret } from "./domain/secrets.ts";
 import { WakeTable } from "./infra/wake.ts";
 import { nextActionDue, projectsOnDisk } from "./domain/scheduling/wake.ts";
 import { nextBatchDue } from "./domain/bulk/wake.ts";
+import { nextPurgeDue } from "./domain/entries/trash.ts";
 import { FieldChangeWork } from "./domain/field-changes/work.ts";
 import { WebhookSender } from "./domain/webhooks/sender.ts";
 import { RenderCache } from "./infra/render-cache.ts";
@@ -106,6 +107,11 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
         (id) => (projects.exists(id) ? nextBatchDue(projects.get(id)) : null),
       ),
       fieldChanges: new FieldChangeWork(self),
+      // When each project's trash next holds an entry older than CAPA_TRASH_DAYS.
+      trash: new WakeTable(
+        () => projectsOnDisk(s),
+        (id) => (projects.exists(id) ? nextPurgeDue(projects.get(id), config.trashDays) : null),
+      ),
     },
     webhooks: new WebhookSender(self),
     requests: new RequestInfos(() => ids.uuid()),

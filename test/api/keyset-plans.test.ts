@@ -220,7 +220,8 @@ describe("a cursor page seeks into the index the first page reads", () => {
           pages.push(cur);
           for (const q of cur.statements) {
             const constraint = expectIndexed(q, column, k.partSort);
-            if (q.sql.includes(" IS NULL AND ")) {
+            // Every read says `deleted_at IS NULL` (the trash); the null region is the sort value's own IS NULL.
+            if (q.sql.replaceAll("e.deleted_at IS NULL AND ", "").includes(" IS NULL AND ")) {
               // The null region: equality on the (null) expression, then from an anchor there a range on id.
               expect(constraint).toMatch(new RegExp(`^model_id=\\? AND ${expr}=\\?${q.params.length ? " AND id[<>]\\?" : ""}$`));
             } else if (q.params.length > 0) {

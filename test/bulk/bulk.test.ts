@@ -37,7 +37,12 @@ describe("inside the request (up to 50)", () => {
         { id: a, result: "done" },
         { id: b, result: "done" },
         { id: live, result: "skipped" },
-        { id: broken, result: "failed", error: "title is required before the entry can be published" },
+        {
+          id: broken,
+          result: "failed",
+          error: "title is required before the entry can be published",
+          errors: [{ field: "data.title", rule: "required", message: "title is required before the entry can be published" }],
+        },
       ],
     });
     expect(await entryStatus(w, a)).toBe("published");
@@ -75,9 +80,29 @@ describe("dry run and expectedCount", () => {
     const before = w.ph().sqlite.query("SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM idempotency_keys) AS k").get();
     const r = await bulk("publish", { modelId: "post", dryRun: true }, { "idempotency-key": "dry-1" });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ dryRun: true, action: "publish", count: 3, ids });
+    expect(r.body).toEqual({ dryRun: true, action: "publish", count: 3, ids, failures: [] });
     for (const id of ids) expect(await entryStatus(w, id)).toBe("draft");
     expect(w.ph().sqlite.query("SELECT (SELECT count(*) FROM events) AS e, (SELECT count(*) FROM idempotency_keys) AS k").get()).toEqual(before);
+  });
+
+  test("a dry run of a publish lists the entries whose draft breaks a rule, and why; live entries and unpublish have none", async () => {
+    w = await world();
+    const ok = (await post(w, "Fine")).id;
+    const broken = (await post(w, null)).id;
+    const live = (await post(w, "Live")).id;
+    await w.h.json("POST", `/v2/model-instances/${live}/publish`, { token: w.token });
+    await w.h.json("PATCH", `/v2/model-instances/${live}`, { token: w.token, body: { data: { title: "" } } });
+    const r = await bulk("publish", { instanceIds: [ok, broken], dryRun: true });
+    const rule = { field: "data.title", rule: "required", message: "title is required before the entry can be published" };
+    expect([r.status, r.body]).toEqual([200, { dryRun: true, action: "publish", count: 2, ids: [ok, broken], failures: [{ id: broken, errors: [rule] }] }]);
+    // A changed entry whose new draft breaks a rule would fail too; one already live would be skipped.
+    const all = await bulk("publish", { modelId: "post", dryRun: true });
+    expect(all.body.failures).toEqual([
+      { id: broken, errors: [rule] },
+      { id: live, errors: [rule] },
+    ]);
+    expect((await bulk("unpublish", { modelId: "post", dryRun: true })).body.failures).toEqual([]);
+    for (const id of [ok, broken]) expect(await entryStatus(w, id)).toBe("draft");
   });
 
   test("expectedCount equal to the selection proceeds; a different one is 409 selection_changed and writes nothing", async () => {
@@ -155,7 +180,13 @@ describe("above 50: a background batch", () => {
     runBulkBatches(s, w.h.clock.now());
     const done = await poll(r.body.poll);
     expect(done).toMatchObject({ status: "done", counts: { done: 120, skipped: 0, failed: 1, remaining: 0 }, finishedAt: "2026-11-21T12:00:00.000Z" });
-    expect(done.failures).toEqual([{ id: broken, error: "title is required before the entry can be published" }]);
+    expect(done.failures).toEqual([
+      {
+        id: broken,
+        error: "title is required before the entry can be published",
+        errors: [{ field: "data.title", rule: "required", message: "title is required before the entry can be published" }],
+      },
+    ]);
     for (const id of ids) expect(published(id)).toHaveLength(1);
     // A finished batch is not worked again.
     expect(runBulkBatches(s, w.h.clock.now())).toBe(0);

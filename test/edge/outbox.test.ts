@@ -44,6 +44,21 @@ describe("entries", () => {
     expect(outbox(p)).toEqual({ project: [], control: [] });
   });
 
+  test("a published entry's move to the trash and its restore purge it; deleting it for ever from the trash purges nothing more", async () => {
+    const id = await p.post("Trashed");
+    const tags = [`entry:${id}`, "model:post"];
+    clearOutbox(p);
+    await p.ok("DELETE", `/v2/model-instances/${id}`);
+    expect(outbox(p).project).toEqual(both(tags));
+    clearOutbox(p);
+    await p.ok("POST", `/v2/trash/${id}/restore`);
+    expect(outbox(p).project).toEqual(both(tags));
+    await p.ok("DELETE", `/v2/model-instances/${id}`);
+    clearOutbox(p);
+    expect((await p.h.json("DELETE", `/v2/trash/${id}`, p.as())).status).toBe(204);
+    expect(outbox(p)).toEqual({ project: [], control: [] });
+  });
+
   test("a scheduled action's run and a bulk publish purge through the same publish", async () => {
     const id = (await p.ok("POST", "/v2/model-instances", { model: "post", data: { title: "Later" } })).id;
     const at = await p.ok("POST", "/v2/scheduled-actions", {

@@ -78,6 +78,10 @@ describe("running due actions", () => {
     const act = await get(r.actions[0].id);
     expect(act).toMatchObject({ status: "failed", attempts: 1 });
     expect(act.lastError).toContain(`1 of 3 entries could not be published; first: ${broken.id}: title is required`);
+    // The rules each entry broke are kept with the failure (decisions.md 15).
+    expect(act.lastErrors).toEqual([
+      { entryId: broken.id, field: "data.title", rule: "required", message: "title is required before the entry can be published" },
+    ]);
     // Fixed before the automatic retry: the retry publishes only what is left.
     await w.h.json("PATCH", `/v2/model-instances/${broken.id}`, { token: w.token, body: { data: { title: "Now" } } });
     tick(MIN);
@@ -97,6 +101,7 @@ describe("failures", () => {
     let a = await get(id);
     expect(a).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: "2026-11-21T12:03:00.000Z", lastFailedAt: "2026-11-21T12:02:00.000Z" });
     expect(a.lastError).toContain("title is required");
+    expect(a.lastErrors).toEqual([{ entryId: e.id, field: "data.title", rule: "required", message: "title is required before the entry can be published" }]);
     const steps: [number, number, string | null][] = [
       [5, 2, "2026-11-21T12:08:00.000Z"],
       [15, 3, "2026-11-21T12:23:00.000Z"],
@@ -163,7 +168,7 @@ describe("failures", () => {
     const r = await schedule(w, { action: "publish", targets: [{ type: "instance", id: e.id }], wallTime: wallIn(w, 2 * MIN) });
     await w.h.json("DELETE", `/v2/model-instances/${e.id}`, { token: w.token });
     tick(2 * MIN);
-    expect(await get(r.actions[0].id)).toMatchObject({ status: "failed", lastError: "The entry no longer exists." });
+    expect(await get(r.actions[0].id)).toMatchObject({ status: "failed", lastError: "The entry is in the trash.", lastErrors: null });
   });
 });
 

@@ -208,7 +208,8 @@ describe("entry lifecycle", () => {
     expect(e.status).toBe("draft");
     const r = await h.json("POST", `/v2/model-instances/${e.id}/publish`, { token });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: "invalid_body", field: "data.title" });
+    const rule = { field: "data.title", rule: "required", message: "title is required before the entry can be published" };
+    expect(r.body).toEqual({ error: rule.message, code: "validation_failed", field: "data.title", errors: [rule] });
     await h.json("PATCH", `/v2/model-instances/${e.id}`, { token, body: { data: { title: "" } } });
     expect((await h.json("POST", `/v2/model-instances/${e.id}/publish`, { token })).status).toBe(400);
     expect((await h.json("GET", `/v2/model-instances/${e.id}`, { token })).body.status).toBe("draft");
@@ -285,9 +286,10 @@ describe("entry lifecycle", () => {
     expect(r.body.draft.data.title).toBe("Second");
   });
 
-  test("delete, then every route answers 404", async () => {
+  test("delete moves the entry to the trash, then every entry route answers 404 entry_in_trash", async () => {
     const r = await h.json("DELETE", `/v2/model-instances/${e.id}`, { token });
     expect(r.status).toBe(204);
+    const deletedAt = (await h.json("GET", `/v2/trash/${e.id}`, { token })).body.deletedAt;
     for (const [method, path] of [
       ["GET", ""],
       ["PATCH", ""],
@@ -297,7 +299,12 @@ describe("entry lifecycle", () => {
       ["POST", "/unpublish"],
     ] as const) {
       const x = await h.json(method, `/v2/model-instances/${e.id}${path}`, { token, body: method === "PATCH" ? { data: {} } : undefined });
-      expect([method, path, x.status, x.body.code]).toEqual([method, path, 404, "not_found"]);
+      expect([method, path, x.status, x.body]).toEqual([
+        method,
+        path,
+        404,
+        { error: "The entry is in the trash.", code: "entry_in_trash", id: e.id, deletedAt },
+      ]);
     }
   });
 
@@ -436,7 +443,7 @@ describe("single-entry models, lists, and values after a model edit", () => {
     // The required value reads as null, so the entry cannot be published again as it is.
     const pub = await h.json("POST", `/v2/model-instances/${e.id}/publish`, { token });
     expect(pub.status).toBe(400);
-    expect(pub.body).toMatchObject({ code: "invalid_body", field: "data.size" });
+    expect(pub.body).toMatchObject({ code: "validation_failed", field: "data.size", errors: [{ field: "data.size", rule: "required" }] });
 
     // Putting the value back makes the stored value fit again.
     await h.json("PATCH", "/v2/models/shirt", { token, body: { editFields: [{ id: model.fields[0].id, options: { values: ["s", "m", "l"] } }] } });

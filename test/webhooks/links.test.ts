@@ -46,6 +46,10 @@ beforeAll(async () => {
   await ok("POST", `/v2/model-instances/${ids.unpublished}/unpublish`);
   ids.deleted = (await ok("POST", "/v2/model-instances", { model: "post", data: { title: "Gone" } })).id;
   await ok("DELETE", `/v2/model-instances/${ids.deleted}`);
+  // instance.restored: an entry deleted to the trash and brought back.
+  ids.restored = (await ok("POST", "/v2/model-instances", { model: "post", data: { title: "Back" } })).id;
+  await ok("DELETE", `/v2/model-instances/${ids.restored}`);
+  await ok("POST", `/v2/trash/${ids.restored}/restore`);
   // media.uploaded, media.updated (alt), and media.deleted of a second file.
   const upload = async (name: string) => {
     const fd = new FormData();
@@ -89,6 +93,7 @@ describe("links of every event kind", () => {
     ["instance.published", () => ({ self: `${API}/v2/agent/model-instances/${ids.published}`, public: `${CDN}/api/entries/post/${ids.published}` }), 200],
     ["instance.unpublished", () => ({ self: `${API}/v2/agent/model-instances/${ids.unpublished}` }), 200],
     ["instance.deleted", () => ({}), null],
+    ["instance.restored", () => ({ self: `${API}/v2/agent/model-instances/${ids.restored}` }), 200],
     ["model.published", () => ({ self: `${API}/v2/agent/models/${ids.model}` }), 200],
     ["model.deleted", () => ({}), null],
     ["media.uploaded", () => ({ self: `${API}/v2/agent/media/${ids.media}` }), 200],

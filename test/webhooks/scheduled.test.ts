@@ -70,7 +70,11 @@ describe("scheduled publishing events", () => {
     const [p] = got;
     expect(Object.keys(p!)).toEqual(ENVELOPE_KEYS);
     expect(p!.actor).toEqual({ kind: "schedule", id: actionId });
-    expect(p!.data).toMatchObject({ id: actionId, status: "dead" });
+    expect(p!.data).toMatchObject({ id: actionId, status: "dead", lastError: "title is required before the entry can be published" });
+    // The rules the entry broke, so the event says what to fix (decisions.md 15).
+    expect(p!.data.lastErrors).toEqual([
+      { entryId: e.body.id, field: "data.title", rule: "required", message: "title is required before the entry can be published" },
+    ]);
     expect(p!.links).toEqual({ self: `https://api.capa.test/v2/agent/scheduled-actions/${actionId}` });
   });
 });

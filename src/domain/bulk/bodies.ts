@@ -2,6 +2,7 @@
 // decisions.md 7). The domain adds what a shape cannot say: the ids name entries of this project,
 // entries are named one way (ids, or a model with a filter), the filter is the /api grammar.
 import { Type } from "@sinclair/typebox";
+import { RuleErrors } from "../entries/bodies.ts";
 import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 
 /** Ids a request may name; a larger selection is made with a model and a filter. */
@@ -35,12 +36,18 @@ export const BulkBody = Type.Object(
 const Counts = Type.Record(Type.String(), Type.Integer());
 export const BulkAnswer = Type.Union(
   [
-    record({ dryRun: Type.Literal(true), action: Type.String(), count: Type.Integer(), ids: Type.Array(Uuid) }),
+    record({
+      dryRun: Type.Literal(true),
+      action: Type.String(),
+      count: Type.Integer(),
+      ids: Type.Array(Uuid),
+      failures: Type.Array(record({ id: Uuid, errors: RuleErrors }), { description: "Publish: the entries whose draft breaks a rule, and the rules." }),
+    }),
     record({
       action: Type.String(),
       count: Type.Integer(),
       counts: Counts,
-      results: Type.Array(record({ id: Uuid, result: Type.String(), error: Type.Optional(Type.String()) })),
+      results: Type.Array(record({ id: Uuid, result: Type.String(), error: Type.Optional(Type.String()), errors: Type.Optional(RuleErrors) })),
     }),
   ],
   { $id: "BulkAnswer", description: "A dry run, or the results of up to 50 entries done inside the request." },
@@ -53,7 +60,7 @@ export const BulkBatch = record(
     status: Type.String(),
     total: Type.Integer(),
     counts: Counts,
-    failures: Type.Array(record({ id: Uuid, error: nullable(Type.String()) })),
+    failures: Type.Array(record({ id: Uuid, error: nullable(Type.String()), errors: Type.Optional(RuleErrors) })),
     selection: Type.Object({}),
     createdAt: Time,
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),

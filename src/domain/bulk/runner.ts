@@ -39,7 +39,7 @@ export function runChunk(s: Services, h: ProjectHandle, batchId: string, now: nu
       const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
       h.db
         .update(bulkBatchItems)
-        .set({ result: r.result, error: r.error ?? null })
+        .set({ result: r.result, error: r.error ?? null, errors: r.errors ? JSON.stringify(r.errors) : null })
         .where(mine)
         .run();
     });

@@ -18,6 +18,7 @@ import { actorFrom } from "../events/outbox.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { write } from "../unit-of-work.ts";
+import { type Problem, problemsOf, validationErrors } from "../entries/validation.ts";
 
 export type BulkAction = "publish" | "unpublish";
 export type ItemResult = "done" | "skipped" | "failed";
@@ -47,7 +48,7 @@ function select(h: ProjectHandle, body: Static<typeof BulkBody>): Selection {
     const v = body.instanceIds;
     const ids: string[] = [];
     const seen = new Set<string>();
-    const lookup = h.sqlite.query("SELECT id FROM entries WHERE id = ?");
+    const lookup = h.sqlite.query("SELECT id FROM entries WHERE id = ? AND deleted_at IS NULL");
     v.forEach((id, i) => {
       const lower = id.toLowerCase();
       if (!lookup.get(lower)) badField(`instanceIds[${i}]`, `instanceIds[${i}] ${id} is not an entry of this project`);
@@ -63,14 +64,21 @@ function select(h: ProjectHandle, body: Static<typeof BulkBody>): Selection {
   if (filter !== undefined) cond = compileWhere(ctx, m, filter, "e");
   const ids = (
     h.sqlite
-      .query(`SELECT e.id AS id FROM entries e WHERE e.model_id = ? AND (${cond}) ORDER BY e.created_at, e.id`)
+      .query(`SELECT e.id AS id FROM entries e WHERE e.model_id = ? AND e.deleted_at IS NULL AND (${cond}) ORDER BY e.created_at, e.id`)
       .all(...([m.id, ...ctx.params] as never[])) as { id: string }[]
   ).map((r) => r.id);
   return { ids, describe: { modelId: m.id, model: m.namespace, where: filter ?? null } };
 }
 
+/** One entry's result; a publish refused by the rules lists them in `errors` (validation.ts). */
+export interface OneResult {
+  result: ItemResult;
+  error?: string;
+  errors?: Problem[];
+}
+
 /** Publishes or unpublishes one entry as part of a bulk request; a refusal is a result, not an error. */
-export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string): { result: ItemResult; error?: string } {
+export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string): OneResult {
   const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
   if (!row) return { result: "failed", error: "The entry no longer exists." };
   if (action === "publish" ? statusOf(row) === "published" : row.publishedVersionId === null) return { result: "skipped" };
@@ -79,16 +87,36 @@ export function applyOne(s: Services, h: ProjectHandle, actor: string, action: B
     else unpublishEntry(s, h, actor, id);
     return { result: "done" };
   } catch (e) {
-    if (e instanceof AppError) return { result: "failed", error: e.message };
-    throw e;
+    if (!(e instanceof AppError)) throw e;
+    const errors = validationErrors(e);
+    return errors ? { result: "failed", error: e.message, errors } : { result: "failed", error: e.message };
   }
 }
 
+/**
+ * What a dry run of a publish says would fail: each selected entry that is not live yet and whose
+ * latest draft breaks a rule, with the rules (an entry of a trashed or missing row is not selected).
+ */
+function wouldFail(h: ProjectHandle, ids: string[]): { id: string; errors: Problem[] }[] {
+  const models = allModels(h).byId;
+  const out: { id: string; errors: Problem[] }[] = [];
+  const read = h.sqlite.query(
+    "SELECT model_id AS modelId, draft_data AS data, published_version_id AS pv, published_version AS pn, draft_version AS dn FROM entries WHERE id = ?",
+  );
+  for (const id of ids) {
+    const r = read.get(id) as { modelId: string; data: string; pv: string | null; pn: number | null; dn: number } | null;
+    if (!r || statusOf({ publishedVersionId: r.pv, publishedVersion: r.pn, draftVersion: r.dn }) === "published") continue;
+    const errors = problemsOf(h, models.get(r.modelId)!, JSON.parse(r.data));
+    if (errors.length > 0) out.push({ id, errors });
+  }
+  return out;
+}
+
 export type BulkOutcome =
-  | { kind: "dry_run"; body: { dryRun: true; action: BulkAction; count: number; ids: string[] } }
+  | { kind: "dry_run"; body: { dryRun: true; action: BulkAction; count: number; ids: string[]; failures: { id: string; errors: Problem[] }[] } }
   | {
       kind: "done";
-      body: { action: BulkAction; count: number; counts: Record<ItemResult, number>; results: { id: string; result: ItemResult; error?: string }[] };
+      body: { action: BulkAction; count: number; counts: Record<ItemResult, number>; results: ({ id: string } & OneResult)[] };
     }
   | { kind: "batch"; batchId: string; count: number };
 
@@ -99,7 +127,11 @@ export type BulkOutcome =
 export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Static<typeof BulkBody>): BulkOutcome {
   const sel = select(h, body);
   const count = sel.ids.length;
-  if (body.dryRun === true) return { kind: "dry_run", body: { dryRun: true, action, count, ids: sel.ids } };
+  if (body.dryRun === true) {
+    // A dry run of a publish also says who would fail the rules and why; an unpublish has no rules.
+    const failures = action === "publish" ? wouldFail(h, sel.ids) : [];
+    return { kind: "dry_run", body: { dryRun: true, action, count, ids: sel.ids, failures } };
+  }
   if (body.expectedCount !== undefined && body.expectedCount !== count) {
     fail("selection_changed", {
       message: `The selection has ${count} entries, not the ${body.expectedCount} expected.`,
@@ -149,12 +181,13 @@ export function getBatch(h: ProjectHandle, batchId: unknown) {
   const counts = { done: 0, skipped: 0, failed: 0, remaining: 0 };
   for (const r of rows) counts[(r.result ?? "remaining") as keyof typeof counts] += r.n;
   const failures = h.db
-    .select({ id: bulkBatchItems.entryId, error: bulkBatchItems.error })
+    .select({ id: bulkBatchItems.entryId, error: bulkBatchItems.error, errors: bulkBatchItems.errors })
     .from(bulkBatchItems)
     .where(and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.result, "failed"), isNotNull(bulkBatchItems.error)))
     .orderBy(asc(bulkBatchItems.position))
     .limit(100)
-    .all();
+    .all()
+    .map((f) => (f.errors === null ? { id: f.id, error: f.error } : { id: f.id, error: f.error, errors: JSON.parse(f.errors) as Problem[] }));
   return {
     batchId: b.id,
     action: b.action,

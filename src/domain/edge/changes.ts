@@ -1,7 +1,7 @@
 // What each change purges at the edge (decisions.md 14), in one place. Each function runs inside
 // the change's own unit of work, beside the notice that drops Capa's own render cache:
-// - an entry's publish, unpublish or delete (a scheduled action's and a bulk batch's run through
-//   the same publish): `entry:<id>` and `model:<ns>`;
+// - an entry's publish, unpublish, move to the trash or restore (a scheduled action's and a bulk
+//   batch's run through the same publish): `entry:<id>` and `model:<ns>`;
 // - a model change (create, edit, delete, a field change's move): `model:<ns>` and
 //   `schema:<projectId>` (GraphQL answers follow the schema);
 // - a media record edited (alt, title, filename, focal point) or deleted: the entries whose
@@ -10,9 +10,8 @@
 // - a key revoked or reactivated, rotated, re-scoped, re-versioned, its expiry or origins changed,
 //   or deleted: `key:<keyId>`;
 // - a project renamed, its subscription switched, or the project deleted: `project:<id>`.
-// Trash and restore (decisions.md 15) and locales (decisions.md 13) do not exist yet: trashing or
-// restoring an entry will call purgeEntry as delete and publish do, and a change of the project's
-// locales will call purgeProject.
+// Locales (decisions.md 13) do not exist yet: a change of the project's locales will call
+// purgeProject.
 import type { Services } from "../../services.ts";
 import type { MediaUse } from "../media/usage.ts";
 import { type Tx, writeControl } from "../unit-of-work.ts";

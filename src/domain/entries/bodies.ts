@@ -36,6 +36,18 @@ export const UpdateEntryBody = Type.Object(
   { $id: "UpdateEntryBody", additionalProperties: false, unknown: "{field} cannot be changed; send data, tags or folder" },
 );
 
+/** POST /v2/model-instances/validate: values to check as a save and a publish would, writing nothing. */
+export const ValidateBody = Type.Object(
+  {
+    model: Type.Optional(Type.String({ minLength: 1, error: "model must be a model id or namespace", description: "The model of a new entry." })),
+    id: Type.Optional(
+      Type.String({ pattern: UUID, error: "id must be an entry id (UUID)", description: "An entry whose latest draft the data is merged over." }),
+    ),
+    data: Type.Optional(Data),
+  },
+  { $id: "ValidateBody", additionalProperties: false, unknown: "{field} is not checked here; send model or id, and data" },
+);
+
 /** POST /v2/model-instances/:id/publish: the latest draft, or the version named. */
 export const PublishBody = Type.Object(
   { versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ pattern: UUID })], { error: "versionId must be a version id (UUID)" })) },
@@ -57,6 +69,16 @@ export const PreviewTokenBody = Type.Object(
     ),
   },
   { $id: "PreviewTokenBody", additionalProperties: false, unknown: "{field} is not a preview-token field" },
+);
+
+/** The rules an entry breaks, as `400 validation_failed`, bulk results and failed scheduled actions list them. */
+export const RuleErrors = Type.Array(
+  record({
+    field: Type.String({ description: "The field as a body names it: data.<namespace>." }),
+    rule: Type.String({ enum: ["required", "minLength", "maxLength", "pattern", "min", "max", "slug", "unique"] }),
+    message: Type.String({ description: "A sentence naming the field's label." }),
+  }),
+  { $id: "RuleErrors" },
 );
 
 const Copy = { versionId: Uuid, version: Type.Integer(), data: Type.Object({}, { description: "Values keyed by field namespace." }) };
@@ -105,6 +127,7 @@ export const VersionList = listOf(
     createdAt: Time,
     createdBy: nullable(Type.String()),
     published: Type.Boolean(),
+    autosave: Type.Boolean({ description: "Saved by an autosave (PATCH ?autosave=true)." }),
     tags: Type.Array(Type.String()),
     folder: nullable(Type.String()),
     data: Type.Object({}),
@@ -112,3 +135,79 @@ export const VersionList = listOf(
 );
 
 export const PreviewToken = record({ token: Type.String({ description: "pvw_..." }), expiresAt: Time }, { $id: "PreviewToken" });
+
+/** The answer of POST /v2/model-instances/validate. */
+export const Validation = record(
+  {
+    valid: Type.Boolean(),
+    errors: Type.Array(
+      record(
+        { field: Type.String(), rule: Type.String(), message: Type.String(), entryId: Type.Optional(Uuid) },
+        { description: "entryId: for unique, the entry that holds the value." },
+      ),
+    ),
+  },
+  { $id: "Validation" },
+);
+
+/** A save's answer: the record, and what the save did (`unchanged`: the values were the draft's, no version was added). */
+export const SavedEntry = Type.Composite(
+  [
+    EntryRecord,
+    Type.Object({
+      save: record({ outcome: Type.String({ enum: ["created", "replaced", "unchanged"] }), versionId: Uuid, version: Type.Integer() }),
+    }),
+  ],
+  { $id: "SavedEntry" },
+);
+
+export const SaveQuery = Type.Object({
+  autosave: Type.Optional(
+    Type.String({ enum: ["true", "false"], description: "true: replace your own autosave of the last 30 minutes instead of adding a version." }),
+  ),
+});
+
+/** The entry's `GET .../usage`: the live entries that relate to it. */
+export const EntryUsage = record({
+  entries: Type.Array(
+    record({
+      id: Uuid,
+      modelId: Uuid,
+      namespace: Type.String(),
+      title: nullable(Type.String()),
+      copies: Type.Array(Type.String()),
+      fields: Type.Array(Type.String()),
+    }),
+  ),
+});
+
+/** An entry of the trash. */
+export const TrashItem = record(
+  {
+    id: Uuid,
+    model: nullable(Type.String()),
+    modelId: Uuid,
+    title: nullable(Type.String()),
+    status: Type.String({ enum: ["draft", "published", "changed"], description: "What it was, and will be again when restored." }),
+    deletedAt: Time,
+    deletedBy: nullable(Type.String({ description: "user:<id> or api_key:<id>" })),
+  },
+  { $id: "TrashItem" },
+);
+export const TrashPage = listOf(TrashItem, { limit: Type.Integer(), total: Type.Integer(), next: nullable(Type.String()) });
+export const TrashQuery = Type.Object({
+  model: Type.Optional(Type.String({ description: "A model id or namespace." })),
+  limit: Type.Optional(Type.String({ description: "1 to 200, default 25." })),
+  after: Type.Optional(Type.String({ description: "The `next` cursor of the previous page." })),
+});
+
+/** A restore's answer: the record, and each slug that was taken meanwhile and got a new value. */
+export const Restored = Type.Composite(
+  [
+    EntryRecord,
+    Type.Object({
+      slugsChanged: Type.Array(record({ field: Type.String(), copy: Type.String({ enum: ["draft", "published"] }), from: Type.String(), to: Type.String() })),
+    }),
+  ],
+  { $id: "Restored" },
+);

@@ -1,6 +1,6 @@
 // The management list of entries: filters (model, status, text), the order, and keyset paging
 // by the `next` cursor (with `page` kept for older callers).
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { entries } from "../../storage/project/schema.ts";
 import { badField } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -67,7 +67,8 @@ export function listEntries(
   h: ProjectHandle,
   q: { model?: unknown; status?: unknown; limit?: unknown; page?: unknown; after?: unknown; q?: unknown; sort?: unknown },
 ) {
-  const conds = [];
+  // Entries in the trash have their own list (trash.ts).
+  const conds = [isNull(entries.deletedAt)];
   if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
   if (q.status !== undefined) {
     if (typeof q.status !== "string" || !Object.hasOwn(STATUS_SQL, q.status)) badField("status", "status must be draft, published or changed");

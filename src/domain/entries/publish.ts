@@ -6,7 +6,7 @@ import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, type Model } from "../models/catalog.ts";
-import { comparisonKeys, fits, isUuid } from "../models/fields.ts";
+import { comparisonKeys, isUuid } from "../models/fields.ts";
 import { actorFrom } from "../events/outbox.ts";
 import { write } from "../unit-of-work.ts";
 import { readOne } from "../reads/query.ts";
@@ -14,10 +14,13 @@ import { PUBLISHED } from "../reads/names.ts";
 import { getEntry, getRow } from "./service.ts";
 import { checkVersion } from "./conflicts.ts";
 import { purgeEntry } from "../edge/changes.ts";
+import { checkUnique } from "./unique.ts";
+import { checkPublishable } from "./validation.ts";
 
 /**
- * Publishes the current draft, or the version named by `versionId`. Required fields must hold a
- * value. With `opts.expected` (If-Match), an entry whose latest version differs is refused.
+ * Publishes the current draft, or the version named by `versionId`. The copy must keep every rule
+ * of its fields (`400 validation_failed` lists them all) and hold no unique value another entry
+ * holds (`409 not_unique`). With `opts.expected` (If-Match), an entry whose latest version differs is refused.
  */
 export function publishEntry(
   s: Services,
@@ -43,17 +46,14 @@ export function publishEntry(
     version = h.db.select().from(entryVersions).where(eq(entryVersions.id, row.draftVersionId)).get()!;
   }
   const data = JSON.parse(version.data) as Record<string, unknown>;
-  for (const f of m.fields) {
-    const v = data[f.id];
-    // A stored value that no longer fits the field reads as null, so it does not fill a required field.
-    if (f.required && (v === undefined || v === null || (Array.isArray(v) && v.length === 0) || v === "" || !fits(f, v))) {
-      badField(`data.${f.namespace}`, `${f.namespace} is required before the entry can be published`);
-    }
-  }
+  // Every rule of every field at once (validation.ts); a draft may break them, a published copy may not.
+  checkPublishable(h, m, data);
   const now = iso(s.clock.now());
   write(s, h, (tx) => {
     // Checked again under the write lock: a save between the first check and now is a conflict too.
     checkVersion((h.sqlite.query("SELECT draft_version AS v FROM entries WHERE id = ?").get(row.id) as { v: number }).v, opts.expected ?? null);
+    // The copy going live must not take a unique value another entry holds (an older version may).
+    checkUnique(h, m, row.id, data);
     h.db
       .update(entries)
       .set({

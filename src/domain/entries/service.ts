@@ -1,94 +1,33 @@
-// Entries under management: the record, creating and saving drafts, delete. Each write is one
-// unit of work; every save is a new version row; the published copy sits beside the draft
-// (publish.ts), earlier versions are listed and restored by versions.ts, conflicts in conflicts.ts.
+// Entries under management: the record, creating and saving drafts. Each write is one unit of
+// work; every save is a new version row, except a save that changes nothing (no version) and an
+// autosave that replaces the same person's recent autosave (docs/editing.md). The published copy
+// sits beside the draft (publish.ts); values are checked and merged in values.ts, unique values
+// and slugs in unique.ts, earlier versions in versions.ts, the trash in trash.ts.
 import { eq } from "drizzle-orm";
 import { entries, entryVersions } from "../../storage/project/schema.ts";
-import { badField, fail } from "../../errors.ts";
+import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, modelOrFail, type Model } from "../models/catalog.ts";
-import { actorFrom } from "../events/outbox.ts";
+import { allModels, modelOrFail } from "../models/catalog.ts";
 import { write } from "../unit-of-work.ts";
-import { comparisonKeys, fieldValue, fits, isLibraryRef, isMediaField, isRelation, isUuid } from "../models/fields.ts";
-
+import { comparisonKeys, isUuid } from "../models/fields.ts";
 import { statusOf } from "./status.ts";
 import { checkValue } from "../access/body-check.ts";
-import { Data, Folder, Tags, UpdateEntryBody } from "./bodies.ts";
+import { UpdateEntryBody } from "./bodies.ts";
 import { checkVersion } from "./conflicts.ts";
-import { purgeEntry } from "../edge/changes.ts";
+
+import { checkFolder, checkTags, dataOut, mergeData, sameCopy, withDefaults } from "./values.ts";
+import { checkUnique, fillSlugs } from "./unique.ts";
 
 export type EntryRow = typeof entries.$inferSelect;
 
-// Tags, folder and the data object follow the body models (bodies.ts) here too: the demo and the
-// tests create entries without the route.
-function checkTags(v: unknown): string[] {
-  checkValue(Tags, v, "tags");
-  return [...new Set(v)];
-}
-
-function checkFolder(v: unknown): string | null {
-  checkValue(Folder, v, "folder");
-  return v;
-}
-
-/**
- * Validates `data` (keyed by field namespace) against the model and merges it over `base`
- * (keyed by field id). Relation ids must name entries of the target model.
- */
-function mergeData(h: ProjectHandle, m: Model, data: unknown, base: Record<string, unknown>): Record<string, unknown> {
-  checkValue(Data, data, "data");
-  const byNs = new Map(m.fields.map((f) => [f.namespace, f]));
-  const out: Record<string, unknown> = { ...base };
-  for (const [ns, v] of Object.entries(data as Record<string, unknown>)) {
-    const f = byNs.get(ns);
-    if (!f) badField(`data.${ns}`, `The model ${m.namespace} has no field "${ns}"`);
-    const stored = fieldValue(f, v, `data.${ns}`);
-    if (stored !== null && isRelation(f)) checkTargets(h, f.relation!, Array.isArray(stored) ? (stored as string[]) : [stored as string], `data.${ns}`);
-    if (stored !== null && isMediaField(f)) checkMediaRefs(h, stored, `data.${ns}`);
-    out[f.id] = stored;
-  }
-  return out;
-}
-
-/** Refuses a media reference naming no file of this project's library (full objects are not checked). */
-function checkMediaRefs(h: ProjectHandle, stored: unknown, path: string): void {
-  const ids = [...new Set((Array.isArray(stored) ? stored : [stored]).filter(isLibraryRef).map((v) => v.id))];
-  if (ids.length === 0) return;
-  const found = h.sqlite.query("SELECT id FROM media WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as { id: string }[];
-  const have = new Set(found.map((r) => r.id));
-  const missing = ids.find((id) => !have.has(id));
-  if (missing !== undefined) badField(path, `${path} names ${missing}, which is not a media file of this project`);
-}
-
-function checkTargets(h: ProjectHandle, modelId: string, ids: string[], path: string): void {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const found = h.sqlite.query(`SELECT id FROM entries WHERE model_id = ? AND id IN (SELECT value FROM json_each(?))`).all(modelId, JSON.stringify(unique)) as {
-    id: string;
-  }[];
-  if (found.length !== unique.length) {
-    const have = new Set(found.map((r) => r.id));
-    const missing = unique.find((id) => !have.has(id));
-    badField(path, `${path} names ${missing}, which is not an entry of the related model`);
-  }
-}
-
-/** Stored data (keyed by field id) as the API shows it: keyed by namespace, in model order, misfits as null. */
-export function dataOut(m: Model, stored: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of m.fields) {
-    const v = stored[f.id];
-    out[f.namespace] = v === undefined || !fits(f, v) ? null : v;
-  }
-  return out;
-}
-
-/** An entry's row by id, or 404. */
+/** An entry's row by id, or 404 (`entry_in_trash` for one in the trash: every entry route leaves it alone). */
 export function getRow(h: ProjectHandle, id: unknown): EntryRow {
   if (!isUuid(id)) fail("not_found", { message: "Entry ids are UUIDs.", extra: { field: "id" } });
   const row = h.db.select().from(entries).where(eq(entries.id, id.toLowerCase())).get();
   if (!row) fail("not_found", { message: "No such entry." });
+  if (row.deletedAt !== null) fail("entry_in_trash", { extra: { id: row.id, deletedAt: row.deletedAt } });
   return row;
 }
 
@@ -125,19 +64,22 @@ export function getEntry(h: ProjectHandle, id: unknown) {
   return entryRecord(h, getRow(h, id));
 }
 
-/** Creates a draft entry (version 1). */
+/** Creates a draft entry (version 1): defaults for the fields `data` leaves out, empty slugs filled, unique values checked. */
 export function createEntry(s: Services, h: ProjectHandle, actor: string, body: Record<string, unknown>) {
   const m = modelOrFail(h, body.model);
-  const data = mergeData(h, m, body.data ?? {}, {});
+  const sent = body.data ?? {};
+  const merged = withDefaults(m, sent, mergeData(h, m, sent, {}));
   const tags = body.tags === undefined ? [] : checkTags(body.tags);
   const folder = body.folder === undefined ? null : checkFolder(body.folder);
   const now = iso(s.clock.now());
   const id = s.ids.uuid();
   const versionId = s.ids.uuid();
   write(s, h, () => {
-    if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ?").get(m.id)) {
+    if (m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? AND deleted_at IS NULL").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds a single entry, and it exists already.`, extra: { field: "model" } });
     }
+    const data = fillSlugs(h, m, id, merged);
+    checkUnique(h, m, id, data);
     h.db
       .insert(entryVersions)
       .values({ id: versionId, entryId: id, number: 1, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
@@ -161,59 +103,82 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
   return getEntry(h, id);
 }
 
+/** How long an autosave version may be replaced in place by the same person's next autosave. */
+export const AUTOSAVE_WINDOW_MS = 30 * 60_000;
+
+/** What a save did: added a version, replaced the person's recent autosave in place, or nothing (the values were the draft's). */
+export type SaveOutcome = "created" | "replaced" | "unchanged";
+
 /**
- * Saves a new draft version; `data` is merged field by field over the current draft, read inside
- * the write so two concurrent saves never drop each other's fields. With `expected` (If-Match),
- * an entry whose latest version differs is refused and nothing is written.
+ * Saves the draft; `data` is merged field by field over the current draft, read inside the write
+ * so two concurrent saves never drop each other's fields. With `expected` (If-Match), an entry
+ * whose latest version differs is refused and nothing is written. A save whose values, tags and
+ * folder equal the draft's adds no version (a manual one marks an autosaved draft as kept); an
+ * autosave replaces the latest version in place when that version is an autosave by the same
+ * actor less than 30 minutes old and not the published one, else it adds a version marked
+ * autosave. The answer is the record with `save: { outcome, versionId, version }`.
  */
-export function updateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, body: Record<string, unknown>, expected: number | null = null) {
+export function updateEntry(
+  s: Services,
+  h: ProjectHandle,
+  actor: string,
+  id: unknown,
+  body: Record<string, unknown>,
+  expected: number | null = null,
+  opts: { autosave?: boolean } = {},
+) {
   checkValue(UpdateEntryBody, body, "");
+  const autosave = opts.autosave === true;
   const first = getRow(h, id);
-  const now = iso(s.clock.now());
+  const nowMs = s.clock.now();
+  const now = iso(nowMs);
   const versionId = s.ids.uuid();
-  write(s, h, () => {
+  const outcome = write(s, h, (): SaveOutcome => {
     const row = getRow(h, first.id);
     checkVersion(row.draftVersion, expected);
     const m = allModels(h).byId.get(row.modelId)!;
-    const data = body.data === undefined ? JSON.parse(row.draftData) : mergeData(h, m, body.data, JSON.parse(row.draftData));
-    const tags = body.tags === undefined ? JSON.parse(row.draftTags) : checkTags(body.tags);
-    const folder = body.folder === undefined ? row.draftFolder : checkFolder(body.folder);
-    const number = row.draftVersion + 1;
-    h.db
-      .insert(entryVersions)
-      .values({ id: versionId, entryId: row.id, number, data: JSON.stringify(data), tags: JSON.stringify(tags), folder, createdAt: now, createdBy: actor })
-      .run();
+    const current = { data: JSON.parse(row.draftData), tags: JSON.parse(row.draftTags), folder: row.draftFolder };
+    const merged = body.data === undefined ? { ...current.data } : mergeData(h, m, body.data, current.data);
+    const tags = body.tags === undefined ? current.tags : checkTags(body.tags);
+    const folder = body.folder === undefined ? current.folder : checkFolder(body.folder);
+    const data = fillSlugs(h, m, row.id, merged);
+    const latest = h.db.select().from(entryVersions).where(eq(entryVersions.id, row.draftVersionId)).get()!;
+    if (sameCopy({ data, tags, folder }, current)) {
+      // A manual save of what was autosaved keeps it: the next autosave adds a version after it.
+      if (!autosave && latest.autosave) h.db.update(entryVersions).set({ autosave: false }).where(eq(entryVersions.id, latest.id)).run();
+      return "unchanged";
+    }
+    checkUnique(h, m, row.id, data);
+    const copy = { data: JSON.stringify(data), tags: JSON.stringify(tags), folder };
+    const replace =
+      autosave &&
+      latest.autosave &&
+      latest.createdBy === actor &&
+      nowMs - Date.parse(latest.createdAt) < AUTOSAVE_WINDOW_MS &&
+      latest.id !== row.publishedVersionId;
+    if (replace) {
+      h.db.update(entryVersions).set(copy).where(eq(entryVersions.id, latest.id)).run();
+    } else {
+      h.db
+        .insert(entryVersions)
+        .values({ id: versionId, entryId: row.id, number: row.draftVersion + 1, ...copy, createdAt: now, createdBy: actor, autosave })
+        .run();
+    }
     h.db
       .update(entries)
       .set({
         updatedAt: now,
-        draftVersionId: versionId,
-        draftVersion: number,
-        draftData: JSON.stringify(data),
-        draftTags: JSON.stringify(tags),
+        draftVersionId: replace ? latest.id : versionId,
+        draftVersion: replace ? row.draftVersion : row.draftVersion + 1,
+        draftData: copy.data,
+        draftTags: copy.tags,
         draftFolder: folder,
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
       })
       .where(eq(entries.id, row.id))
       .run();
+    return replace ? "replaced" : "created";
   });
-  return getEntry(h, first.id);
-}
-
-/** Deletes an entry with its versions. */
-export function deleteEntry(s: Services, h: ProjectHandle, actor: string, id: unknown): void {
-  const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
-  write(s, h, (tx) => {
-    h.db.delete(entryVersions).where(eq(entryVersions.entryId, row.id)).run();
-    h.db.delete(entries).where(eq(entries.id, row.id)).run();
-    tx.emit({
-      type: "instance.deleted",
-      actor: actorFrom(actor),
-      data: { instanceId: row.id, modelId: m.id, namespace: m.namespace },
-    });
-    tx.contentChanged();
-    // Only a published copy is ever at the edge: a draft's delete changes no answer there.
-    if (row.publishedVersionId) purgeEntry(tx, row.id, m.namespace);
-  });
+  const record = getEntry(h, first.id);
+  return { ...record, save: { outcome, versionId: record.draft.versionId, version: record.version } };
 }

@@ -8,7 +8,9 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels } from "../models/catalog.ts";
 import { comparisonKeys, isUuid } from "../models/fields.ts";
 import { write } from "../unit-of-work.ts";
-import { dataOut, getEntry, getRow } from "./service.ts";
+import { getEntry, getRow } from "./service.ts";
+import { dataOut } from "./values.ts";
+import { checkUnique, fillSlugs } from "./unique.ts";
 import { checkVersion } from "./conflicts.ts";
 
 /**
@@ -26,16 +28,19 @@ export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id:
     .get();
   if (!v) fail("not_found", { message: "No such version of this entry.", extra: { field: "versionId" } });
   const m = allModels(h).byId.get(row.modelId)!;
-  const data = JSON.parse(v.data) as Record<string, unknown>;
   const now = iso(s.clock.now());
   const newId = s.ids.uuid();
   write(s, h, () => {
     const cur = getRow(h, row.id);
     checkVersion(cur.draftVersion, expected);
+    // A restore is a save: an empty slug is filled, and a unique value another entry took since is refused.
+    const data = fillSlugs(h, m, row.id, JSON.parse(v.data) as Record<string, unknown>);
+    checkUnique(h, m, row.id, data);
+    const text = JSON.stringify(data);
     const number = cur.draftVersion + 1;
     h.db
       .insert(entryVersions)
-      .values({ id: newId, entryId: row.id, number, data: v.data, tags: v.tags, folder: v.folder, createdAt: now, createdBy: actor })
+      .values({ id: newId, entryId: row.id, number, data: text, tags: v.tags, folder: v.folder, createdAt: now, createdBy: actor })
       .run();
     h.db
       .update(entries)
@@ -43,7 +48,7 @@ export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id:
         updatedAt: now,
         draftVersionId: newId,
         draftVersion: number,
-        draftData: v.data,
+        draftData: text,
         draftTags: v.tags,
         draftFolder: v.folder,
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
@@ -70,6 +75,7 @@ export function listVersions(h: ProjectHandle, id: unknown) {
       createdAt: v.createdAt,
       createdBy: v.createdBy,
       published: v.id === row.publishedVersionId,
+      autosave: v.autosave,
       tags: JSON.parse(v.tags),
       folder: v.folder,
       data: dataOut(m, JSON.parse(v.data)),

@@ -20,8 +20,11 @@ const Decision = Type.Object(
   {
     opId: Type.String({ error: "{field} is not an op of this plan" }),
     choice: Type.Union(
-      ["convert", "clear", "keep_both", "delete"].map((c) => Type.Literal(c)),
-      { error: "{field} must be one of convert, clear, keep_both, delete", description: "One of the op's own choices." },
+      ["convert", "clear", "keep_both", "delete", "keep"].map((c) => Type.Literal(c)),
+      {
+        error: "{field} must be one of convert, clear, keep_both, delete, keep",
+        description: "One of the op's own choices (keep: a rule op's values stay as they are).",
+      },
     ),
     onFailure: Type.Optional(
       Type.Union([Type.Null(), OnFailure], { error: "{field} must be clear or stop", description: "For convert on a change of type; default clear." }),

@@ -15,11 +15,11 @@ function lookupOf(h: ProjectHandle): Lookup {
 
 /** The conversion context of a diff on a model. */
 export function convertCtx(h: ProjectHandle, m: Model, ops: Op[], editFields: FieldDef[]): ConvertCtx {
-  return { ops, before: new Map(m.fields.map((f) => [f.id, f])), after: new Map(editFields.map((f) => [f.id, f])), lookup: lookupOf(h) };
+  return { modelId: m.id, ops, before: new Map(m.fields.map((f) => [f.id, f])), after: new Map(editFields.map((f) => [f.id, f])), lookup: lookupOf(h) };
 }
 
 /** The entry columns counting and staging read. */
-export const COPIES_SQL = `SELECT id, created_at AS createdAt, draft_version_id AS draftVersionId, draft_data AS draftData,
+export const COPIES_SQL = `SELECT id, created_at AS createdAt, deleted_at AS deletedAt, draft_version_id AS draftVersionId, draft_data AS draftData,
   published_version_id AS publishedVersionId, published_data AS publishedData FROM entries`;
 
 /** Drops what a change staged (all of it, or only some entries') and, unless kept, the failures listed for it. */

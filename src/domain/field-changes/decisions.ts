@@ -9,6 +9,7 @@ import type { Model } from "../models/catalog.ts";
 import type { FieldDef } from "../models/fields.ts";
 import type { Diff, Op } from "./diff.ts";
 import type { Decision } from "./stage.ts";
+import { SETTING_KEYS } from "../models/settings.ts";
 
 /** Reads `decisions: [{ opId, choice, onFailure? }]`: exactly one allowed decision per op. */
 export function readDecisions(ops: Op[], raw: Static<typeof ApplyBody>["decisions"]): Record<string, Decision> {
@@ -44,8 +45,10 @@ export function keepBothFields(
   for (const op of ops) {
     if (decisions[op.id]?.choice !== "keep_both") continue;
     const before = m.fields.find((f) => f.id === op.fieldId)!;
+    // The old values are kept as they were: none of the changed field's settings (unique, slug, ...) comes along.
+    const plain = Object.fromEntries(Object.entries(before).filter(([k]) => !(SETTING_KEYS as readonly string[]).includes(k))) as unknown as FieldDef;
     out[op.id] = {
-      ...before,
+      ...plain,
       id: prev[op.id]?.id ?? s.ids.uuid(),
       namespace: op.keepBothNamespace!,
       required: false,

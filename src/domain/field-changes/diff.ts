@@ -10,9 +10,11 @@ import { parseField, type FieldInput } from "../models/validate.ts";
 import type { Model } from "../models/catalog.ts";
 import type { FieldDef } from "../models/fields.ts";
 import { convertible } from "./convert.ts";
+import { changedRules, checkSlugSources, followRenames } from "../models/settings.ts";
+import { comparesEntries } from "./rule-ops.ts";
 
 /** What a decision may choose for an op (each op allows some of them). */
-export const CHOICES = ["convert", "clear", "keep_both", "delete"] as const;
+export const CHOICES = ["convert", "clear", "keep_both", "delete", "keep"] as const;
 export type Choice = (typeof CHOICES)[number];
 
 /** The parts of a field an op changes. */
@@ -27,8 +29,12 @@ export interface Shape {
 export interface Op {
   /** The op's id is the id of the field it changes. */
   id: string;
-  /** `change`: type, array type or relation (perhaps with a new namespace); `rename`: namespace only; `remove`. */
-  kind: "change" | "rename" | "remove";
+  /**
+   * `change`: type, array type or relation (perhaps with a new namespace); `rename`: namespace
+   * only; `remove`; `rule`: new or tighter rules on the values (rule-ops.ts), whose id is
+   * `<fieldId>.rules` so a field renamed and given rules in one change has two ops.
+   */
+  kind: "change" | "rename" | "remove" | "rule";
   fieldId: string;
   /** The field's namespace before the change. */
   namespace: string;
@@ -37,6 +43,8 @@ export interface Op {
   choices: Choice[];
   /** Where `keep_both` keeps the old values. */
   keepBothNamespace: string | null;
+  /** For a `rule` op: the settings whose rules changed (unique, min, max, minLength, maxLength, pattern, slug). */
+  rules?: string[];
 }
 
 /** A field-change body read against a model. */
@@ -76,6 +84,7 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFi
     });
   }
   const edits = new Map<string, FieldDef>();
+  const paths = new Map<string, string>();
   if (body.editFields !== undefined) {
     body.editFields.forEach((raw, i) => {
       const path = `editFields[${i}]`;
@@ -85,9 +94,16 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFi
       if (removeIds.includes(before.id)) badField(`${path}.id`, `${path}.id is also in removeIds`);
       if (edits.has(before.id)) badField(`${path}.id`, `${path}.id is edited twice`);
       edits.set(before.id, parseField(s, h, raw, path, { id: m.id, namespace: m.namespace }, before));
+      paths.set(before.id, path);
     });
   }
-  const fields = m.fields.filter((f) => !removeIds.includes(f.id)).map((f) => edits.get(f.id) ?? f);
+  // As a model edit does (models/service.ts): slugs follow a renamed source and must name a text field.
+  const fields = followRenames(
+    m.fields,
+    m.fields.filter((f) => !removeIds.includes(f.id)).map((f) => edits.get(f.id) ?? f),
+  );
+  checkSlugSources(fields, (f) => paths.get(f.id) ?? null);
+  for (const f of fields) if (edits.has(f.id)) edits.set(f.id, f);
   const names = new Set<string>();
   fields.forEach((f) => {
     if (names.has(f.namespace)) badField("editFields", `Two fields would be named "${f.namespace}"`);
@@ -97,12 +113,35 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFi
   for (const [id, after] of edits) {
     const before = m.fields.find((f) => f.id === id)!;
     const typeChanged = after.type !== before.type || after.arrayType !== before.arrayType || after.relation !== before.relation;
-    if (!typeChanged && after.namespace === before.namespace) continue;
+    const rules = changedRules(before, after);
+    if (typeChanged && comparesEntries(rules)) {
+      // Uniqueness is counted on the values as stored; on converted ones it could not be.
+      badField(paths.get(id)!, `${paths.get(id)}: make "${before.namespace}" unique (or a slug) in a change of its own, after its change of type`);
+    }
+    const ruleOp: Op | null =
+      !typeChanged && rules.length > 0
+        ? {
+            id: `${id}.rules`,
+            kind: "rule",
+            fieldId: id,
+            namespace: before.namespace,
+            from: shapeOf(before),
+            to: shapeOf(after),
+            choices: comparesEntries(rules) ? ["clear"] : ["keep", "clear"],
+            keepBothNamespace: null,
+            rules,
+          }
+        : null;
+    if (!typeChanged && after.namespace === before.namespace) {
+      if (ruleOp) ops.push(ruleOp);
+      continue;
+    }
     const kind = typeChanged ? "change" : "rename";
     const choices: Choice[] = kind === "rename" ? ["convert"] : convertible(before, after) ? ["convert", "clear", "keep_both"] : ["clear", "keep_both"];
     const keep = kind === "change" ? keepBothName(before.namespace, names) : null;
     if (keep) names.add(keep);
     ops.push({ id, kind, fieldId: id, namespace: before.namespace, from: shapeOf(before), to: shapeOf(after), choices, keepBothNamespace: keep });
+    if (ruleOp) ops.push(ruleOp);
   }
   for (const id of removeIds) {
     const before = m.fields.find((f) => f.id === id)!;

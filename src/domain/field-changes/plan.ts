@@ -26,6 +26,7 @@ export interface OpCounts {
 
 /** What the conversion of entries needs: the ops, the fields before and after, and the relation lookup. */
 export interface ConvertCtx {
+  modelId: string;
   ops: Op[];
   before: Map<string, FieldDef>;
   after: Map<string, FieldDef>;
@@ -35,6 +36,9 @@ export interface ConvertCtx {
 /** An entry row as counting and staging read it. */
 export interface EntryCopies {
   id: string;
+  createdAt?: string;
+  /** Set for an entry in the trash: a rule op leaves its values alone (a restore checks them). */
+  deletedAt?: string | null;
   draftVersionId: string;
   draftData: string;
   publishedVersionId: string | null;
@@ -60,6 +64,8 @@ export function countEntries(ctx: ConvertCtx, rows: EntryCopies[], acc: Record<s
   for (const e of rows) {
     for (const { copy, data } of copiesOf(e)) {
       for (const op of ctx.ops) {
+        // Rule ops are counted over the whole model at once (rule-ops.ts countRuleOps).
+        if (op.kind === "rule") continue;
         const v = data[op.fieldId];
         if (v === undefined || v === null) continue;
         const c = acc[op.id]!;

@@ -22,6 +22,7 @@ import { stageEntry, stopFailures, type StageCtx } from "./stage.ts";
 import { clearStaging, convertCtx, COPIES_SQL } from "./copies.ts";
 import { planOf, type FieldChangeRow, type StoredCounts } from "./record.ts";
 import { hasWork } from "./work.ts";
+import { explicitSettings } from "../models/settings.ts";
 import { write } from "../unit-of-work.ts";
 
 /** How much one run of the job may do. */
@@ -153,7 +154,7 @@ function moveStep(s: Services, h: ProjectHandle, row: FieldChangeRow, now: strin
   const ctx = stageCtx(h, row, m, now);
   const stale = h.sqlite
     .query(
-      `SELECT e.id, e.draft_version_id AS draftVersionId, e.draft_data AS draftData, e.published_version_id AS publishedVersionId,
+      `SELECT e.id, e.created_at AS createdAt, e.deleted_at AS deletedAt, e.draft_version_id AS draftVersionId, e.draft_data AS draftData, e.published_version_id AS publishedVersionId,
             e.published_data AS publishedData
        FROM entries e LEFT JOIN field_change_rows r ON r.change_id = ? AND r.entry_id = e.id
       WHERE e.model_id = ? AND (r.entry_id IS NULL OR r.draft_version_id <> e.draft_version_id OR r.published_version_id IS NOT e.published_version_id)`,
@@ -181,9 +182,16 @@ function moveStep(s: Services, h: ProjectHandle, row: FieldChangeRow, now: strin
     .run(row.id);
   h.sqlite.query("UPDATE entry_versions SET data = v.data FROM field_change_versions v WHERE v.change_id = ? AND v.version_id = entry_versions.id").run(row.id);
   const plan = planOf(row);
-  const moved = updateModel(s, h, m.id, { editFields: plan.editFields, removeIds: plan.removeIds, addFields: Object.values(plan.keepBoth) }, row.createdBy, {
-    fieldChange: true,
-  });
+  const moved = updateModel(
+    s,
+    h,
+    m.id,
+    { editFields: plan.editFields.map(explicitSettings), removeIds: plan.removeIds, addFields: Object.values(plan.keepBoth) },
+    row.createdBy,
+    {
+      fieldChange: true,
+    },
+  );
   // The model must now hold exactly the fields the entries were converted for.
   if (JSON.stringify(moved.fields) !== JSON.stringify(plan.targetFields))
     throw new Error(`field change ${row.id}: the moved model's fields differ from the planned ones`);

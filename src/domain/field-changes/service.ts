@@ -18,6 +18,7 @@ import { COPIES_SQL, convertCtx } from "./copies.ts";
 import { keepBothFields, readDecisions, targetOf } from "./decisions.ts";
 import { readDiff, type Diff } from "./diff.ts";
 import { countEntries, countedOps, emptyCounts } from "./plan.ts";
+import { countRuleOps } from "./rule-ops.ts";
 import { activeChange, changeOrFail, changeRecord, planOf, type FieldChangeRow, type StoredCounts, type StoredPlan } from "./record.ts";
 
 /** A plan on more entries than this is counted in the background (decisions.md section 7). */
@@ -45,7 +46,9 @@ export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: str
     // Asking again for the same plan answers the one already counting (or counted).
     const same = plannedWith(h, m.id, diff.planHash);
     if (same) return { status: 202, body: changeRecord(h, same, prefix) };
-    const row = insertChange(s, h, p, m, diff, "planned", null, { ready: false, ops: emptyCounts(diff.ops) });
+    const counts = emptyCounts(diff.ops);
+    countRuleOps(h, m, diff.ops, diff.editFields, counts);
+    const row = insertChange(s, h, p, m, diff, "planned", null, { ready: false, ops: counts });
     h.db.update(fieldChanges).set({ total: n }).where(eq(fieldChanges.id, row.id)).run();
     s.wake.fieldChanges.note(h.id);
     return { status: 202, body: changeRecord(h, { ...row, total: n }, prefix) };
@@ -53,6 +56,7 @@ export function planChange(s: Services, h: ProjectHandle, p: Principal, ref: str
   const counts = emptyCounts(diff.ops);
   const rows = h.sqlite.query(`${COPIES_SQL} WHERE model_id = ?`).all(m.id) as Parameters<typeof countEntries>[1];
   countEntries(convertCtx(h, m, diff.ops, diff.editFields), rows, counts);
+  countRuleOps(h, m, diff.ops, diff.editFields, counts);
   return {
     status: 200,
     body: { modelId: m.id, model: m.namespace, modelVersion: m.version, planHash: diff.planHash, entries: n, ...countedOps(diff.ops, counts) },

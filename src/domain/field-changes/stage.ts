@@ -5,6 +5,7 @@
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { comparisonKeys, type FieldDef } from "../models/fields.ts";
 import { convertValue } from "./convert.ts";
+import { ruleBreakOf } from "./rule-ops.ts";
 import type { Choice } from "./diff.ts";
 import type { ConvertCtx, EntryCopies } from "./plan.ts";
 
@@ -33,11 +34,35 @@ interface Failure {
 }
 
 /** Converts a current copy (the draft or the published copy); failures are emptied and listed. */
-function convertCopy(ctx: StageCtx, data: Record<string, unknown>, copy: "draft" | "published", failures: Failure[]): Record<string, unknown> {
+function convertCopy(
+  h: ProjectHandle,
+  ctx: StageCtx,
+  e: EntryCopies,
+  data: Record<string, unknown>,
+  copy: "draft" | "published",
+  failures: Failure[],
+): Record<string, unknown> {
   const out = { ...data };
   for (const op of ctx.ops) {
     const d = ctx.decisions[op.id]!;
     const v = data[op.fieldId];
+    if (op.kind === "rule") {
+      // `clear` empties only the values that break the new rules; an entry in the trash keeps its own.
+      if (d.choice !== "clear" || e.deletedAt) continue;
+      const why = ruleBreakOf(
+        h,
+        ctx.modelId,
+        ctx.before.get(op.fieldId)!,
+        ctx.after.get(op.fieldId)!,
+        { id: e.id, createdAt: e.createdAt ?? "" },
+        out[op.fieldId],
+      );
+      if (why) {
+        failures.push({ fieldId: op.fieldId, copy, value: out[op.fieldId], reason: why });
+        out[op.fieldId] = null;
+      }
+      continue;
+    }
     if (d.choice === "delete") {
       delete out[op.fieldId];
       continue;
@@ -81,10 +106,10 @@ function convertHistory(ctx: StageCtx, data: Record<string, unknown>): Record<st
 /** Stages one entry (replacing anything staged for it before); must run inside a transaction. */
 export function stageEntry(h: ProjectHandle, ctx: StageCtx, e: EntryCopies): void {
   const failures: Failure[] = [];
-  const draft = convertCopy(ctx, JSON.parse(e.draftData), "draft", failures);
+  const draft = convertCopy(h, ctx, e, JSON.parse(e.draftData), "draft", failures);
   let published: Record<string, unknown> | null = null;
   if (e.publishedVersionId) {
-    published = e.publishedVersionId === e.draftVersionId ? draft : convertCopy(ctx, JSON.parse(e.publishedData ?? "{}"), "published", failures);
+    published = e.publishedVersionId === e.draftVersionId ? draft : convertCopy(h, ctx, e, JSON.parse(e.publishedData ?? "{}"), "published", failures);
   }
   h.sqlite.query("DELETE FROM field_change_failures WHERE change_id = ? AND entry_id = ?").run(ctx.changeId, e.id);
   const addFailure = h.sqlite.query(

@@ -43,7 +43,9 @@ export function mediaUsage(h: ProjectHandle, mediaId: string): MediaUse[] {
   if (models.size === 0) return [];
   const needle = `%${JSON.stringify(mediaId)}%`;
   const rows = h.sqlite
-    .query("SELECT id, model_id, draft_data, published_data FROM entries WHERE draft_data LIKE ?1 OR published_data LIKE ?1 ORDER BY created_at, id")
+    .query(
+      "SELECT id, model_id, draft_data, published_data FROM entries WHERE deleted_at IS NULL AND (draft_data LIKE ?1 OR published_data LIKE ?1) ORDER BY created_at, id",
+    )
     .all(needle) as { id: string; model_id: string; draft_data: string; published_data: string | null }[];
   const out: MediaUse[] = [];
   for (const r of rows) {

@@ -2,9 +2,10 @@
 // cannot say: a relation names a model of the project, enum values are listed and distinct, no
 // two fields share a namespace or id, a namespace is free, an edit that changes a field's shape
 // on a model with entries needs a field change, a preview URL's placeholders are words.
-import { Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 import { ARRAY_TYPES, FIELD_TYPES } from "./fields.ts";
+import { PATTERN_MAX } from "./patterns.ts";
 
 const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
@@ -54,11 +55,65 @@ const fieldParts = {
   ),
 };
 
+const orNull = <T extends TSchema>(t: T, error: string, description: string) => Type.Optional(Type.Union([Type.Null(), t], { error, description }));
+
+/**
+ * The editing settings of decisions.md 15 (docs/editing.md). `null` clears a setting on an edit;
+ * the domain (settings.ts) checks which kinds each fits and how they relate.
+ */
+const settingParts = {
+  unique: Type.Optional(
+    Type.Boolean({ error: "{field} must be true or false", description: "No two entries of the model may hold the same value (checked on every save)." }),
+  ),
+  min: orNull(Type.Number(), "{field} must be a number or null", "A number field's least value; a list's least item count."),
+  max: orNull(Type.Number(), "{field} must be a number or null", "A number field's greatest value; a list's greatest item count."),
+  minLength: orNull(
+    Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    "{field} must be a whole number from 0 to 1000000, or null",
+    "A text field's least length in characters.",
+  ),
+  maxLength: orNull(
+    Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    "{field} must be a whole number from 0 to 1000000, or null",
+    "A text field's greatest length in characters.",
+  ),
+  pattern: orNull(
+    Type.String({ minLength: 1, maxLength: PATTERN_MAX }),
+    `{field} must be a regular expression of 1 to ${PATTERN_MAX} characters, or null`,
+    "An ECMAScript regular expression a text field's value must match (unanchored; write ^...$ for the whole value).",
+  ),
+  patternMessage: orNull(
+    Type.String({ minLength: 1, maxLength: 300 }),
+    "{field} must be text of 1 to 300 characters, or null",
+    "The message when a value does not match the pattern.",
+  ),
+  default: Type.Optional(Type.Unknown({ description: "A value of the field's kind, given to a new entry created without the field; null clears it." })),
+  help: orNull(Type.String({ maxLength: 300 }), "{field} must be text of at most 300 characters, or null", "A sentence shown under the input."),
+  slug: orNull(
+    Type.Object(
+      { from: Type.String({ minLength: 1, maxLength: 64, error: "{field} must name a text field of the model" }) },
+      {
+        additionalProperties: false,
+        unknown: "{field} is not part of a slug; send { from }",
+        error: '{field} must be { from: "<namespace of a text field>" } or null',
+      },
+    ),
+    '{field} must be { from: "<namespace of a text field>" } or null',
+    "A string field filled from the text field `from` when empty (lowercase letters, digits, single hyphens), unique in the model.",
+  ),
+};
+
 const fieldOptions = { error: "{field} must be a field object", additionalProperties: false, unknown: "{field} is not a field property" } as const;
 
 /** A new field (model create, addFields). */
 export const NewField = Type.Object(
-  { namespace: FieldNamespace, type: FieldType, ...fieldParts, id: Type.Optional(Type.String({ pattern: UUID, error: "{field} must be a UUID" })) },
+  {
+    namespace: FieldNamespace,
+    type: FieldType,
+    ...fieldParts,
+    ...settingParts,
+    id: Type.Optional(Type.String({ pattern: UUID, error: "{field} must be a UUID" })),
+  },
   { $id: "NewField", ...fieldOptions },
 );
 
@@ -69,6 +124,7 @@ export const FieldEdit = Type.Object(
     namespace: Type.Optional(FieldNamespace),
     type: Type.Optional(FieldType),
     ...fieldParts,
+    ...settingParts,
   },
   { $id: "FieldEdit", ...fieldOptions },
 );
@@ -129,8 +185,18 @@ export const FieldDefinition = record(
     relation: nullable(Uuid),
     required: Type.Boolean(),
     options: nullable(Type.Object({})),
+    unique: Type.Optional(Type.Literal(true)),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    minLength: Type.Optional(Type.Integer()),
+    maxLength: Type.Optional(Type.Integer()),
+    pattern: Type.Optional(Type.String()),
+    patternMessage: Type.Optional(Type.String()),
+    default: Type.Optional(Type.Unknown()),
+    help: Type.Optional(Type.String()),
+    slug: Type.Optional(Type.Object({ from: Type.String() })),
   },
-  { $id: "FieldDefinition" },
+  { $id: "FieldDefinition", description: "A field; each editing setting (unique ... slug) is present only when set." },
 );
 
 export const ModelRecord = record(

@@ -39,6 +39,25 @@ export interface FieldDef {
   relation: string | null;
   required: boolean;
   options: { values?: string[] } | null;
+  // The editing rules of decisions.md 15 (settings.ts checks them; entries/rules.ts enforces
+  // them). Each is stored only when set, so a field without settings keeps its old shape.
+  /** No other entry of the model may hold the same value (checked on every save). */
+  unique?: true;
+  /** A number field's least and greatest value; a list's least and greatest item count. */
+  min?: number;
+  max?: number;
+  /** A text field's least and greatest length, in characters. */
+  minLength?: number;
+  maxLength?: number;
+  /** A text field's ECMAScript regular expression (patterns.ts), and the message when a value does not match. */
+  pattern?: string;
+  patternMessage?: string;
+  /** The value of a new entry created without the field. */
+  default?: unknown;
+  /** A sentence shown under the input. */
+  help?: string;
+  /** A slug field: filled from the text field `from` when empty, and unique in the model. */
+  slug?: { from: string };
 }
 
 /** The kind of a single value of a field: its type, or its array type for arrays. */

@@ -12,6 +12,8 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, findModel, modelOrFail, type Model } from "./catalog.ts";
 import type { FieldDef } from "./fields.ts";
 import { checkPreviewUrl, checkUniqueFields, parseField } from "./validate.ts";
+import { checkSlugSources, followRenames } from "./settings.ts";
+import { refuseBrokenRules } from "../field-changes/rule-ops.ts";
 import type { Static } from "@sinclair/typebox";
 import { checkValue } from "../access/body-check.ts";
 import { CreateModelBody, UpdateModelBody } from "./bodies.ts";
@@ -35,6 +37,7 @@ export function createModel(s: Services, h: ProjectHandle, raw: Record<string, u
   const id = s.ids.uuid();
   const fields = rawFields.map((f, i) => parseField(s, h, f, `fields[${i}]`, { id, namespace }));
   checkUniqueFields(fields, "fields");
+  checkSlugSources(fields, (f) => `fields[${fields.indexOf(f)}]`);
   const now = iso(s.clock.now());
   const m: Model = {
     id,
@@ -87,7 +90,7 @@ export function updateModel(
   if (body.description !== undefined) next.description = body.description;
   if (body.singleEntry !== undefined) {
     // A single-entry model answers with its one entry; with several there is no one to answer.
-    if (body.singleEntry && !m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? LIMIT 1 OFFSET 1").get(m.id)) {
+    if (body.singleEntry && !m.singleEntry && h.sqlite.query("SELECT 1 FROM entries WHERE model_id = ? AND deleted_at IS NULL LIMIT 1 OFFSET 1").get(m.id)) {
       fail("conflict", { message: `The model ${m.namespace} holds more than one entry, so it cannot be made single-entry.`, extra: { field: "singleEntry" } });
     }
     next.singleEntry = body.singleEntry;
@@ -102,10 +105,13 @@ export function updateModel(
     const gone = new Set(body.removeIds.map((x) => x.toLowerCase()));
     next.fields = next.fields.filter((f) => !gone.has(f.id));
   }
+  // The body path of each field the body names, for refusals about a field's settings.
+  const paths = new Map<string, string>();
   if (body.editFields !== undefined) {
     const withEntries = hasEntries(h, m.id);
     body.editFields.forEach((raw, i) => {
       const path = `editFields[${i}]`;
+      paths.set(raw.id.toLowerCase(), path);
       const idx = next.fields.findIndex((f) => f.id === raw.id.toLowerCase());
       if (idx < 0) badField(`${path}.id`, `${path}.id is not a field of this model`);
       const before = next.fields[idx]!;
@@ -123,10 +129,16 @@ export function updateModel(
   }
   if (body.addFields !== undefined) {
     body.addFields.forEach((raw, i) => {
-      next.fields.push(parseField(s, h, raw, `addFields[${i}]`, self));
+      const f = parseField(s, h, raw, `addFields[${i}]`, self);
+      paths.set(f.id, `addFields[${i}]`);
+      next.fields.push(f);
     });
   }
   checkUniqueFields(next.fields, "fields");
+  next.fields = followRenames(m.fields, next.fields);
+  checkSlugSources(next.fields, (f) => paths.get(f.id) ?? null);
+  // A rule that values already saved break goes through a field change, whose plan counts them.
+  if (!opts.fieldChange) refuseBrokenRules(h, m, next.fields, paths);
   // Applied last so one PATCH can add a field and place it: the order names the fields as they
   // stand after this patch's removes and adds.
   if (body.fieldOrder !== undefined) next.fields = orderFields(next.fields, body.fieldOrder);

@@ -1,7 +1,7 @@
 // What a model body's models (bodies.ts) cannot say: a field's parts that depend on each other
 // (an array type only on arrays, a relation only on relations, an enum lists its values once),
 // a relation names a model of the project, the preview URL template parses, and field names and
-// ids are unique. Shared by create, edit and field changes (diff.ts parses edited fields the way
+// ids are unique; a field's editing settings are settings.ts. Shared by create, edit and field changes (diff.ts parses edited fields the way
 // an edit would), so all refuse alike.
 import type { Static } from "@sinclair/typebox";
 import { badField } from "../../errors.ts";
@@ -10,6 +10,7 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { findModel } from "./catalog.ts";
 import { ARRAY_TYPES, type ArrayType, type FieldDef, type FieldType } from "./fields.ts";
 import type { FieldEdit, NewField } from "./bodies.ts";
+import { applySettings, checkSettings, SETTING_KEYS } from "./settings.ts";
 
 /** A field definition of the shape NewField or FieldEdit checked (an edit leaves out what stays). */
 export type FieldInput = Static<typeof NewField> | Static<typeof FieldEdit>;
@@ -53,7 +54,11 @@ export function parseField(s: Services, h: ProjectHandle, o: FieldInput, path: s
   if (isEnum && !(options?.values && options.values.length > 0)) badField(`${path}.options.values`, `${path}.options.values must list the enum's values`);
   let id = existing?.id ?? s.ids.uuid();
   if (!existing && o.id !== undefined) id = o.id.toLowerCase();
-  return { id, namespace, label, type, arrayType, relation, required, options };
+  const sent = new Set(SETTING_KEYS.filter((k) => Object.hasOwn(o, k)));
+  // A change of type drops nothing silently: a setting the new kind cannot hold is refused.
+  const f = applySettings({ id, namespace, label, type, arrayType, relation, required, options }, o, existing);
+  checkSettings(f, path, sent);
+  return f;
 }
 
 /**

@@ -14,7 +14,9 @@ export function resolveAdminUrl(h: ProjectHandle, p: Principal, query: { model?:
   if (query.entry !== undefined) {
     requireScope(p, "instance:read");
     if (!isUuid(query.entry)) badField("entry", "entry must be an entry id (UUID)");
-    const row = h.sqlite.query("SELECT id FROM entries WHERE id = ? AND model_id = ?").get(query.entry.toLowerCase(), m.id) as { id: string } | null;
+    const row = h.sqlite.query("SELECT id FROM entries WHERE id = ? AND model_id = ? AND deleted_at IS NULL").get(query.entry.toLowerCase(), m.id) as {
+      id: string;
+    } | null;
     if (!row) fail("not_found", { message: "No such entry in that model.", extra: { field: "entry" } });
     entry = { id: row.id };
   }

@@ -18,7 +18,7 @@ export interface Vis {
   folder(a: string): string;
   version(a: string): string;
   updatedAt(a: string): string;
-  /** The condition that a row is visible at all. */
+  /** The condition that a row is visible at all: never an entry in the trash (entries/trash.ts). */
   visible(a: string): string;
 }
 
@@ -32,7 +32,7 @@ export const DRAFTS: Vis = {
   folder: (a) => `${a}.draft_folder`,
   version: (a) => `${a}.draft_version`,
   updatedAt: (a) => `${a}.updated_at`,
-  visible: () => "1",
+  visible: (a) => `${a}.deleted_at IS NULL`,
 };
 
 /** A production key's view: published copies only. */
@@ -45,7 +45,7 @@ export const PUBLISHED: Vis = {
   folder: (a) => `${a}.published_folder`,
   version: (a) => `${a}.published_version`,
   updatedAt: (a) => `${a}.published_updated_at`,
-  visible: (a) => `${a}.published_version_id IS NOT NULL`,
+  visible: (a) => `${a}.published_version_id IS NOT NULL AND ${a}.deleted_at IS NULL`,
 };
 
 /** A production view that also sees the drafts a preview token covers. */
@@ -68,7 +68,7 @@ export function previewVis(entryIds: string[] | null, modelId: string | null): V
     folder: pick("draft_folder", "published_folder"),
     version: pick("draft_version", "published_version"),
     updatedAt: pick("updated_at", "published_updated_at"),
-    visible: (a) => `(${a}.published_version_id IS NOT NULL OR ${covered(a)})`,
+    visible: (a) => `(${a}.published_version_id IS NOT NULL OR ${covered(a)}) AND ${a}.deleted_at IS NULL`,
   };
 }
 

@@ -92,6 +92,11 @@ export const ScheduledAction = record(
     attempts: Type.Integer(),
     nextAttemptAt: nullable(Time),
     lastError: nullable(Type.String()),
+    lastErrors: nullable(
+      Type.Array(record({ entryId: Uuid, field: Type.String(), rule: Type.String(), message: Type.String() }), {
+        description: "The rules the target broke when the last run failed validation (that failure is not retried automatically).",
+      }),
+    ),
     lastFailedAt: nullable(Time),
     retryOf: nullable(Uuid),
     createdAt: Time,

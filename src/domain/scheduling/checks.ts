@@ -19,7 +19,9 @@ export function resolveTargets(h: ProjectHandle, list: readonly Target[]): Targe
     let resolved: string;
     if (type === "instance") {
       // Each project is its own file, so an entry of another project is simply not found here.
-      const row = isUuid(id) ? (h.sqlite.query("SELECT id FROM entries WHERE id = ?").get(id.toLowerCase()) as { id: string } | null) : null;
+      const row = isUuid(id)
+        ? (h.sqlite.query("SELECT id FROM entries WHERE id = ? AND deleted_at IS NULL").get(id.toLowerCase()) as { id: string } | null)
+        : null;
       if (!row) badField(`${path}.id`, `${path}.id ${id} is not an entry of this project`);
       resolved = row.id;
     } else {

@@ -56,6 +56,7 @@ export function insertActions(
       targetType: t.type,
       targetId: t.id,
       versionId,
+      lastErrors: null,
       wallTime: when.wallTime,
       timezone: when.timezone,
       runAt: when.resolved.at,

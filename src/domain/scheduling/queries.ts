@@ -38,6 +38,8 @@ export function actionRecord(r: ActionRow) {
     attempts: r.attempts,
     nextAttemptAt: r.nextAttemptAt,
     lastError: r.lastError,
+    // The rules the target broke when the last run failed validation (entries/validation.ts).
+    lastErrors: r.lastErrors === null ? null : (JSON.parse(r.lastErrors) as unknown[]),
     lastFailedAt: r.lastFailedAt,
     retryOf: r.retryOf,
     createdAt: r.createdAt,

@@ -4,7 +4,7 @@
 // move to `done` then commit together, and only while the claim is still the runner's own. A
 // `running` action whose claim is older than five minutes was left by a process that stopped
 // before its commit, so nothing of it was written: it is claimed and run again.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { entries, scheduledActions } from "../../storage/project/schema.ts";
 import { AppError } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
@@ -16,6 +16,7 @@ import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { actionRecord, type ActionRow } from "./queries.ts";
 import { STALE_CLAIM_MS } from "./wake.ts";
+import { type Problem, validationErrors } from "../entries/validation.ts";
 
 /** A failed action is tried again after these delays; the failure after the last one makes it dead. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000];
@@ -52,21 +53,29 @@ export function claimDue(s: Services, h: ProjectHandle, now: number): ActionRow[
   );
 }
 
-/** Publishes or unpublishes what an action names; answers an error sentence when it could not. */
-function perform(s: Services, h: ProjectHandle, a: ActionRow): string | null {
+/** Why an action failed: a sentence, and the rules its entries broke when publishing failed validation. */
+interface Failure {
+  message: string;
+  /** `{ entryId, field, rule, message }` for each broken rule; null when no entry failed validation. */
+  errors: (Problem & { entryId: string })[] | null;
+}
+
+/** Publishes or unpublishes what an action names; answers why when it could not. */
+function perform(s: Services, h: ProjectHandle, a: ActionRow): Failure | null {
   const actor = `schedule:${a.id}`;
   const ids =
     a.targetType === "model"
       ? h.db
           .select({ id: entries.id })
           .from(entries)
-          .where(eq(entries.modelId, a.targetId))
+          .where(and(eq(entries.modelId, a.targetId), isNull(entries.deletedAt)))
           .orderBy(entries.createdAt, entries.id)
           .all()
           .map((r) => r.id)
       : [a.targetId];
-  if (a.targetType === "model" && !allModels(h).byId.has(a.targetId)) return "The model no longer exists.";
+  if (a.targetType === "model" && !allModels(h).byId.has(a.targetId)) return { message: "The model no longer exists.", errors: null };
   const failed: string[] = [];
+  let errors: Failure["errors"] = null;
   for (const id of ids) {
     const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
     if (!row) {
@@ -80,31 +89,39 @@ function perform(s: Services, h: ProjectHandle, a: ActionRow): string | null {
         publishEntry(s, h, actor, id, a.versionId ?? undefined, { scheduledActionId: a.id });
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
+      const broken = validationErrors(e);
+      if (broken) errors = [...(errors ?? []), ...broken.map((p) => ({ entryId: id, ...p }))];
       failed.push(a.targetType === "model" ? `${id}: ${e.message}` : e.message);
     }
   }
   if (failed.length === 0) return null;
-  if (a.targetType === "instance") return failed[0]!;
-  return `${failed.length} of ${ids.length} entries could not be ${a.action}ed; first: ${failed[0]}`;
+  if (a.targetType === "instance") return { message: failed[0]!, errors };
+  return { message: `${failed.length} of ${ids.length} entries could not be ${a.action}ed; first: ${failed[0]}`, errors };
 }
 
-/** Moves a claimed action to failed (with its next retry) or, after the last retry, to dead with a `schedule.failed` event. */
-function recordFailure(s: Services, tx: Tx, a: ActionRow, message: string, now: number): void {
+/**
+ * Moves a claimed action to failed (with its next retry) or, after the last retry, to dead with a
+ * `schedule.failed` event. A failure of validation is a failure like any other (an editor may fix
+ * the entry before the retry), with the broken rules kept in `lastErrors`, so the failed action
+ * and its event say what to fix.
+ */
+function recordFailure(s: Services, tx: Tx, a: ActionRow, failure: Failure, now: number): void {
   const h = tx.h;
   const at = iso(now);
   const mine = and(eq(scheduledActions.id, a.id), eq(scheduledActions.status, "running"), eq(scheduledActions.claimToken, a.claimToken!));
   const delay = RETRY_DELAYS_MS[a.attempts - 1];
+  const lastErrors = failure.errors ? JSON.stringify(failure.errors) : null;
   if (delay !== undefined) {
     h.db
       .update(scheduledActions)
-      .set({ status: "failed", nextAttemptAt: iso(now + delay), lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at })
+      .set({ status: "failed", nextAttemptAt: iso(now + delay), lastError: failure.message, lastErrors, lastFailedAt: at, claimToken: null, updatedAt: at })
       .where(mine)
       .run();
     return;
   }
   const dead = h.db
     .update(scheduledActions)
-    .set({ status: "dead", nextAttemptAt: null, lastError: message, lastFailedAt: at, claimToken: null, updatedAt: at, finishedAt: at })
+    .set({ status: "dead", nextAttemptAt: null, lastError: failure.message, lastErrors, lastFailedAt: at, claimToken: null, updatedAt: at, finishedAt: at })
     .where(mine)
     .returning()
     .get();
@@ -126,9 +143,10 @@ export function runClaimed(s: Services, h: ProjectHandle, a: ActionRow, now: num
     write(s, h, (tx) => {
       // Another runner re-claimed it (this one was too slow) or it was finished: leave it alone.
       if (!h.db.select({ id: scheduledActions.id }).from(scheduledActions).where(mine).get()) return;
-      const error = a.attempts > RETRY_DELAYS_MS.length + 1 ? "The action was interrupted too often and was given up." : perform(s, h, a);
-      if (error !== null) {
-        recordFailure(s, tx, a, error, now);
+      const failure: Failure | null =
+        a.attempts > RETRY_DELAYS_MS.length + 1 ? { message: "The action was interrupted too often and was given up.", errors: null } : perform(s, h, a);
+      if (failure !== null) {
+        recordFailure(s, tx, a, failure, now);
         return;
       }
       const at = iso(now);
@@ -138,7 +156,7 @@ export function runClaimed(s: Services, h: ProjectHandle, a: ActionRow, now: num
     // Not a refusal of the change but a fault (the database, a bug): nothing of the change was
     // written, so the action fails and retries like any other failure.
     s.log.error("scheduled action failed", { projectId: h.id, actionId: a.id, error: String(e instanceof Error ? e.stack : e) });
-    write(s, h, (tx) => recordFailure(s, tx, a, "Internal error.", now));
+    write(s, h, (tx) => recordFailure(s, tx, a, { message: "Internal error.", errors: null }, now));
   }
 }
 

@@ -3,7 +3,7 @@
 // already made, checks.ts reads requests, insert.ts writes new actions. Each public function owns
 // its transaction; the runner (runner.ts) moves actions on from `pending`.
 import type { Static } from "@sinclair/typebox";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { entries, entryVersions, scheduledActions } from "../../storage/project/schema.ts";
 import { projects } from "../../storage/control/schema.ts";
 import { badField, fail } from "../../errors.ts";
@@ -76,7 +76,14 @@ export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: 
     if (cur.status !== "failed" && cur.status !== "dead")
       fail("action_not_retryable", { message: `Only failed or dead actions can be retried; this one is ${cur.status}.` });
     h.db.update(scheduledActions).set({ nextAttemptAt: null }).where(eq(scheduledActions.id, row.id)).run();
-    if (row.targetType === "instance" && !h.db.select({ id: entries.id }).from(entries).where(eq(entries.id, row.targetId)).get()) {
+    if (
+      row.targetType === "instance" &&
+      !h.db
+        .select({ id: entries.id })
+        .from(entries)
+        .where(and(eq(entries.id, row.targetId), isNull(entries.deletedAt)))
+        .get()
+    ) {
       badField("id", "The action's entry no longer exists");
     }
     return insertActions(s, h, actor, row.action, [{ type: row.targetType as Target["type"], id: row.targetId }], row.versionId, when, row.id);

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   "instance.published",
   "instance.unpublished",
   "instance.deleted",
+  "instance.restored",
   "model.published",
   "model.deleted",
   "schedule.failed",

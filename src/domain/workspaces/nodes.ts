@@ -40,7 +40,7 @@ export function showTree(h: ProjectHandle, tree: TreeNode[]): ShownNode[] {
     entryIds.length === 0
       ? []
       : (h.sqlite
-          .query("SELECT id, model_id AS modelId, draft_data AS data FROM entries WHERE id IN (SELECT value FROM json_each(?))")
+          .query("SELECT id, model_id AS modelId, draft_data AS data FROM entries WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))")
           .all(JSON.stringify(entryIds)) as { id: string; modelId: string; data: string }[]);
   const entries = new Map(rows.map((r) => [r.id, r]));
   const show = (n: TreeNode): ShownNode => {

@@ -45,7 +45,7 @@ export function treeOf(row: WorkspaceRow): TreeNode[] {
 
 /** How document references are checked against this project. */
 export function refsOf(h: ProjectHandle): Refs {
-  const entry = h.sqlite.query("SELECT 1 AS x FROM entries WHERE id = ?");
+  const entry = h.sqlite.query("SELECT 1 AS x FROM entries WHERE id = ? AND deleted_at IS NULL");
   const folder = h.sqlite.query("SELECT 1 AS x FROM media_folders WHERE id = ?");
   return { model: (ref) => findModel(h, ref)?.id ?? null, entry: (id) => entry.get(id) !== null, mediaFolder: (id) => folder.get(id) !== null };
 }

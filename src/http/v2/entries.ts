@@ -1,21 +1,47 @@
-// Entries under /v2/model-instances: drafts, versions, delete (people), publishing now
+// Entries under /v2/model-instances: drafts (saves, autosaves, duplicates, checks), versions,
+// usage and delete to the trash (people), publishing now
 // (`/:id/publish`, `/:id/unpublish`, `/:id/scheduled`) on both mounts (interface.md, Publishing
 // now), and `GET /:id` on the agent mount, where events' `links.self` point.
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
-import { CreateEntryBody, EntryPage, EntryQuery, EntryRecord, PublishBody, UpdateEntryBody, VersionList } from "../../domain/entries/bodies.ts";
+import {
+  CreateEntryBody,
+  EntryPage,
+  EntryQuery,
+  EntryRecord,
+  EntryUsage,
+  PublishBody,
+  SavedEntry,
+  SaveQuery,
+  UpdateEntryBody,
+  ValidateBody,
+  Validation,
+  VersionList,
+} from "../../domain/entries/bodies.ts";
 import { ActionList, AnyBody } from "../../domain/scheduling/bodies.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
-import { createEntry, deleteEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
+import { createEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
+import { trashEntry } from "../../domain/entries/trash.ts";
+import { duplicateEntry } from "../../domain/entries/duplicate.ts";
+import { entryUsage } from "../../domain/entries/usage.ts";
+import { validateValues } from "../../domain/entries/validation.ts";
+import { badField } from "../../errors.ts";
 import { listVersions, restoreVersion } from "../../domain/entries/versions.ts";
 import { ifMatchVersion } from "../../domain/entries/conflicts.ts";
 import { listEntries } from "../../domain/entries/list.ts";
 import { publishEntry, unpublishEntry } from "../../domain/entries/publish.ts";
 import { entryActions } from "../../domain/scheduling/queries.ts";
 
-/** Drafts, versions and delete: people only. */
+/** `?autosave=true|false` of a save. */
+function autosaveOf(query: Record<string, unknown>): boolean {
+  const v = query.autosave;
+  if (v !== undefined && v !== "true" && v !== "false") badField("autosave", "autosave must be true or false");
+  return v === "true";
+}
+
+/** Drafts, versions, usage and delete to the trash: people only. */
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
     .use(managementAuth(s, "/v2"))
@@ -32,28 +58,60 @@ function drafts(s: Services): AnyElysia {
       },
       { scope: "instance:create", detail: doc({ summary: "Create a draft entry", body: CreateEntryBody, answers: { 201: EntryRecord } }) },
     )
+    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), {
+      scope: "instance:read",
+      detail: doc({
+        summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
+        body: ValidateBody,
+        answers: { 200: Validation },
+      }),
+    })
     .get("/:id", ({ project, params }) => getEntry(project, params.id), {
       scope: "instance:read",
       detail: doc({ summary: "One entry: its draft and published copies", answers: { 200: EntryRecord } }),
     })
     .patch(
       "/:id",
-      async ({ project, actor, request, params }) =>
-        updateEntry(s, project, actor, params.id, await typedBody(request, UpdateEntryBody), ifMatchVersion(request.headers.get("if-match"))),
+      async ({ project, actor, request, params, query }) =>
+        updateEntry(s, project, actor, params.id, await typedBody(request, UpdateEntryBody), ifMatchVersion(request.headers.get("if-match")), {
+          autosave: autosaveOf(query),
+        }),
       {
         scope: "instance:update",
-        detail: doc({ summary: "Save a new draft version (If-Match: <version> refuses a stale edit)", body: UpdateEntryBody, answers: { 200: EntryRecord } }),
+        detail: doc({
+          summary:
+            "Save the draft: a new version, none when nothing changed, or (?autosave=true) your recent autosave replaced (If-Match: <version> refuses a stale edit)",
+          body: UpdateEntryBody,
+          query: SaveQuery,
+          answers: { 200: SavedEntry },
+        }),
       },
     )
     .delete(
       "/:id",
       ({ project, actor, params, set }) => {
-        deleteEntry(s, project, actor, params.id);
+        trashEntry(s, project, actor, params.id);
         set.status = 204;
         return null;
       },
-      { scope: "instance:delete", detail: doc({ summary: "Delete an entry", answers: { 204: null } }) },
+      { scope: "instance:delete", detail: doc({ summary: "Move an entry to the trash (GET /v2/trash)", answers: { 204: null } }) },
     )
+    .post(
+      "/:id/duplicate",
+      ({ project, actor, params, set }) => {
+        const e = duplicateEntry(s, project, actor, params.id);
+        set.status = 201;
+        return e;
+      },
+      {
+        scope: "instance:create",
+        detail: doc({ summary: "A new draft with the entry's values and tags (unique values emptied, slugs made unique)", answers: { 201: EntryRecord } }),
+      },
+    )
+    .get("/:id/usage", ({ project, params }) => entryUsage(project, params.id), {
+      scope: "instance:read",
+      detail: doc({ summary: "The entries whose draft or published copy relates to this entry", answers: { 200: EntryUsage } }),
+    })
     .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), {
       scope: "instance:read",
       detail: doc({ summary: "The entry's versions, newest first", answers: { 200: VersionList } }),
@@ -109,6 +167,14 @@ function publishing(s: Services, mount: Mount): AnyElysia {
 function agentEntry(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/agent/model-instances" })
     .use(managementAuth(s, "/v2/agent"))
+    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), {
+      scope: "instance:read",
+      detail: doc({
+        summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
+        body: ValidateBody,
+        answers: { 200: Validation },
+      }),
+    })
     .get("/:id", ({ project, params }) => getEntry(project, params.id), {
       scope: "instance:read",
       detail: doc({ summary: "One entry (where events' links.self point)", answers: { 200: EntryRecord } }),

@@ -53,8 +53,18 @@ export const entries = sqliteTable(
      */
     draftKeys: text("draft_keys").notNull().default("{}"),
     publishedKeys: text("published_keys"),
+    /**
+     * When the entry was moved to the trash (docs/editing.md), or null. A trashed row stays here,
+     * versions and all, so a restore brings it back as it was and field changes still convert it;
+     * every read and list leaves it out (reads/names.ts `visible`, entries/service.ts `getRow`).
+     */
+    deletedAt: text("deleted_at"),
+    /** Who moved it there: `user:<id>` or `api_key:<id>`. */
+    deletedBy: text("deleted_by"),
   },
   (t) => [
+    // The trash is small beside the entries: its list and the purge job read this partial index.
+    index("entries_trash").on(t.deletedAt, t.id).where(sql`deleted_at IS NOT NULL`),
     index("entries_model_created").on(t.modelId, t.createdAt, t.id),
     index("entries_model_updated").on(t.modelId, t.updatedAt, t.id),
     // Production reads see published copies only; these partial indexes serve their system sorts.
@@ -77,6 +87,11 @@ export const entryVersions = sqliteTable(
     createdAt: text("created_at").notNull(),
     /** `user:<id>`, `api_key:<id>`, `schedule` or `system`. */
     createdBy: text("created_by"),
+    /**
+     * Saved by `PATCH ...?autosave=true`: the next autosave of the same person within 30 minutes
+     * replaces this version in place instead of adding one (docs/editing.md).
+     */
+    autosave: integer("autosave", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("entry_versions_entry_number").on(t.entryId, t.number)],
 );
@@ -174,6 +189,8 @@ export const scheduledActions = sqliteTable(
     claimedAt: text("claimed_at"),
     claimToken: text("claim_token"),
     lastError: text("last_error"),
+    /** JSON list of the rules the target broke when the last run failed validation (`{ entryId, field, rule, message }`), or null. */
+    lastErrors: text("last_errors"),
     lastFailedAt: text("last_failed_at"),
     /** JSON list of the ids this action cancelled when it was scheduled. */
     replaced: text("replaced").notNull().default("[]"),
@@ -221,6 +238,8 @@ export const bulkBatchItems = sqliteTable(
     /** null until done; then done, skipped or failed. */
     result: text("result"),
     error: text("error"),
+    /** JSON list of the rules the entry broke when its publish failed validation (`{ field, rule, message }`), or null. */
+    errors: text("errors"),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.position] })],
 );

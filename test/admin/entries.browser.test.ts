@@ -214,10 +214,10 @@ describe("the entry editor", () => {
     await page.getByLabel("Title", { exact: true }).fill("");
     await page.getByRole("button", { name: "Publish", exact: true }).click();
     const field = page.getByLabel("Title", { exact: true });
-    await page.getByText("title is required before the entry can be published").first().waitFor();
+    await page.getByText("Title is required before the entry can be published").first().waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     const description = await field.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
-    expect(description).toBe("title is required before the entry can be published");
+    expect(description).toBe("Title is required before the entry can be published");
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
     // The change was saved as a draft before the publish was refused.
     const after = await v2(env, "GET", `/v2/model-instances/${id}`);
@@ -260,10 +260,15 @@ describe("the entry editor", () => {
     await openList(page);
     await page.getByRole("link", { name: "New entry" }).click();
     await page.getByRole("heading", { name: "New Post", level: 1 }).waitFor();
-    // Publish without a title: the draft is created once and the error is shown at Title.
+    // Publish without a title: no draft is created, and the rule is shown at Title and in the panel.
     await page.getByLabel("Slug", { exact: true }).fill("written-in-the-browser");
     await page.getByRole("button", { name: "Publish", exact: true }).click();
-    await page.getByText("title is required before the entry can be published").first().waitFor();
+    await page.getByText("Title is required before the entry can be published").first().waitFor();
+    const panel = page.getByRole("region", { name: "Before publishing" });
+    expect(await panel.getByRole("listitem").allTextContents()).toEqual(["Title: Title is required before the entry can be published"]);
+    expect((await v2(env, "GET", "/v2/model-instances?model=post&q=written-in-the-browser")).total).toBe(0);
+    await panel.getByRole("link", { name: "Title" }).click();
+    expect(await page.getByLabel("Title", { exact: true }).evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByLabel("Title", { exact: true }).fill("Written in the browser");
     await page.getByLabel("Reading time (minutes)", { exact: true }).fill("6");
     await page.getByRole("button", { name: "Save", exact: true }).click();
@@ -272,7 +277,7 @@ describe("the entry editor", () => {
     const id = new URL(page.url()).pathname.split("/").pop()!;
     const saved = await v2(env, "GET", `/v2/model-instances/${id}`);
     expect(saved.draft.data).toMatchObject({ title: "Written in the browser", slug: "written-in-the-browser", readingMinutes: 6 });
-    expect(saved.version).toBe(2);
+    expect(saved.version).toBe(1);
     expect((await v2(env, "GET", "/v2/model-instances?model=post&q=written-in-the-browser")).total).toBe(1);
 
     await page.getByRole("button", { name: "Delete", exact: true }).click();

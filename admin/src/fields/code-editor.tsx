@@ -20,6 +20,8 @@ export default function CodeEditor(props: {
   onChange(v: string): void;
   labelId: string;
   describedBy: string | undefined;
+  /** The field's id, so a refusal can move focus here. */
+  id?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -30,6 +32,7 @@ export default function CodeEditor(props: {
   useEffect(() => {
     const attrs: Record<string, string> = { "aria-labelledby": props.labelId, "aria-multiline": "true" };
     if (props.describedBy) attrs["aria-describedby"] = props.describedBy;
+    if (props.id) attrs.id = props.id;
     // Inside a disabled fieldset (a reader's entry) the text can be read and selected, not changed.
     const readOnly = !!host.current!.closest("fieldset:disabled");
     const v = new EditorView({

@@ -11,7 +11,7 @@ export function CodeInput({ language, ...p }: InputProps & { language: "markdown
   const text = textOf(p.value);
   return (
     <Suspense fallback={<textarea className="mono" {...aria(p)} aria-labelledby={p.labelId} readOnly value={text} />}>
-      <CodeEditor language={language} labelId={p.labelId} describedBy={p.describedBy} value={text} onChange={p.onChange} />
+      <CodeEditor id={p.id} language={language} labelId={p.labelId} describedBy={p.describedBy} value={text} onChange={p.onChange} />
     </Suspense>
   );
 }

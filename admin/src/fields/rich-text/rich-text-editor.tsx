@@ -59,6 +59,7 @@ export default function RichTextEditor(p: InputProps & { format: "markdown" | "h
       state: stateFor(keeper.current, { link: openLink }),
       editable: () => !readOnly,
       attributes: {
+        id: p.id,
         role: "textbox",
         "aria-multiline": "true",
         "aria-labelledby": p.labelId,

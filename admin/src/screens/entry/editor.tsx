@@ -1,20 +1,24 @@
 // The entry editor: the header (title, status, Save, Publish or Unpublish, Preview, Delete), the
 // form, server errors at the fields they name, the live preview pane, the offer to restore
 // unsaved changes found in this tab, and the guards against leaving with unsaved changes.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useBlocker } from "@tanstack/react-router";
 import { entryTitle, labelOf } from "../../api/models.ts";
 import type { Entry, Model } from "../../api/types.ts";
-import { Dialog } from "../../ui/dialog.tsx";
 import { LeaveDialog } from "../../ui/leave-dialog.tsx";
 import { canEditEntries } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { ConflictDialog } from "./conflict-dialog.tsx";
+import { DeleteDialog } from "./delete-dialog.tsx";
 import { type Backup, backupKey, differing, dropBackup, readBackup, writeBackup } from "./draft-backup.ts";
 import { EntryDetails } from "./entry-details.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { EntryToolbar } from "./entry-toolbar.tsx";
 import { PreviewPane } from "./preview-pane.tsx";
+import { PublishPanel } from "./publish-panel.tsx";
+import { useAutosave } from "./use-autosave.ts";
+import { useLiveRules } from "./use-live-rules.ts";
+import { fieldOf } from "../../api/editing.ts";
 import { RestorePrompt } from "./restore-prompt.tsx";
 import { useDraft } from "./use-draft.ts";
 import { carried, useEntryWriter, type Writer } from "./use-entry-writer.ts";
@@ -44,6 +48,15 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
   const blocker = useBlocker({ shouldBlockFn: unsaved, enableBeforeUnload: unsaved, withResolver: true });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [previewing, setPreviewing] = useState(false);
+  useAutosave(!!entry && !readOnly, draft.values, dirty, w.autosave);
+  const live = useLiveRules(model, w.savedId, draft.values, !readOnly);
+  // Beside each field: a refusal of the last save, else a unique value typed, else a rule the
+  // saved draft breaks.
+  const shown = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const r of w.rules) out[fieldOf(r)] ??= r.message;
+    return { ...out, ...live, ...w.errors };
+  }, [w.rules, live, w.errors]);
 
   // Set after the first render, so the live region exists before it changes and is announced.
   const entryId = entry?.id;
@@ -109,11 +122,13 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
         dirty={dirty}
         readOnly={readOnly}
         busy={w.busy}
+        savedAt={w.savedAt}
         onSave={() => void w.save()}
         onPublish={() => void w.publish("publish")}
         onUnpublish={entry ? () => void w.publish("unpublish") : null}
         preview={canPreview ? { open: previewing, toggle: () => setPreviewing(!previewing) } : null}
         onDelete={entry ? () => setConfirmDelete(true) : null}
+        onDuplicate={entry && !model.singleEntry ? () => void w.duplicate() : null}
       />
       {readOnly && <p className="notice">Your role ({project.role}) can read this entry but not change it.</p>}
       {offer && (
@@ -151,34 +166,34 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
           models={models}
           projectId={project.id}
           values={draft.values}
-          errors={w.errors}
+          errors={shown}
           onChange={draft.onChange}
           readOnly={readOnly}
-          aside={saved ? <EntryDetails entry={saved} model={model} onRestored={onRestored} /> : null}
+          aside={
+            <>
+              <PublishPanel model={model} rules={w.rules} />
+              {saved && <EntryDetails entry={saved} model={model} onRestored={onRestored} />}
+            </>
+          }
         />
         {previewing && saved && model.previewUrl && <PreviewPane model={model} entry={saved} projectId={project.id} values={draft.values} title={title} />}
       </div>
-      <Dialog open={confirmDelete} title="Delete this entry?" onCancel={() => setConfirmDelete(false)}>
-        <p>“{title}” and all its versions will be deleted. This cannot be undone.</p>
-        <div className="toolbar">
-          <button
-            type="button"
-            className="btn btn-danger-solid"
-            onClick={() => {
-              setConfirmDelete(false);
-              leaving.current = true;
-              void w.remove().finally(() => {
-                leaving.current = false;
-              });
-            }}
-          >
-            Delete
-          </button>
-          <button type="button" className="btn" onClick={() => setConfirmDelete(false)}>
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      {entry && (
+        <DeleteDialog
+          open={confirmDelete}
+          entryId={entry.id}
+          projectId={project.id}
+          title={title}
+          onCancel={() => setConfirmDelete(false)}
+          onDelete={() => {
+            setConfirmDelete(false);
+            leaving.current = true;
+            void w.remove().finally(() => {
+              leaving.current = false;
+            });
+          }}
+        />
+      )}
       {/* Mounted only while open, so every conflict reads the entry afresh (never a cached older copy). */}
       {w.conflict && w.savedId && (
         <ConflictDialog

@@ -1,7 +1,12 @@
 // One related entry as the editor shows it: its title and status, "Deleted entry" when the
-// server no longer has it, and, as the layout asks, a link that opens it (`inline`) or its
+// server no longer has it (with Restore when it is in the trash), and, as the layout asks, a link that opens it (`inline`) or its
 // fields read-only in place (`embedded`).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { keys } from "../../api/client.ts";
+import { editingApi, trashKeys } from "../../api/editing.ts";
+import { useProject } from "../../screens/shell/project-context.ts";
+import { canEditEntries } from "../../ui/refusal.tsx";
 import { entryTitle, labelOf } from "../../api/models.ts";
 import type { Entry, LayoutField, Model } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
@@ -24,10 +29,46 @@ function Embedded({ entry, model }: { entry: Entry; model: Model }) {
   );
 }
 
+/** "Deleted entry", with Restore when the entry is in the trash and the person may restore it. */
+function Missing({ id, projectId }: { id: string; projectId: string }) {
+  const { project } = useProject();
+  const client = useQueryClient();
+  const trashed = useQuery({ queryKey: trashKeys.one(projectId, id), queryFn: () => editingApi.trash.get(id), retry: false });
+  const restore = useMutation({
+    mutationFn: () => editingApi.trash.restore(id),
+    onSuccess: async () => {
+      client.removeQueries({ queryKey: trashKeys.one(projectId, id) });
+      await client.invalidateQueries({ queryKey: keys.entry(projectId, id) });
+      await client.invalidateQueries({ queryKey: trashKeys.all(projectId) });
+    },
+  });
+  const t = trashed.data;
+  return (
+    <span className="related-missing">
+      Deleted entry
+      {t && canEditEntries(project.role) && (
+        <>
+          {" "}
+          <button
+            type="button"
+            className="btn btn-quiet"
+            aria-label={`Restore ${t.title ?? "the deleted entry"}`}
+            disabled={restore.isPending}
+            onClick={() => restore.mutate()}
+          >
+            Restore
+          </button>
+        </>
+      )}
+      {restore.isError && <span role="alert"> {restore.error.message}</span>}
+    </span>
+  );
+}
+
 /** The title (or "Deleted entry") and status of a related entry, with the layout's display. */
 export function RelatedEntry({ id, target, projectId, display }: { id: string; target: Model; projectId: string; display?: LayoutField["display"] }) {
   const { entry, missing } = useRelated(projectId, id);
-  if (missing) return <span className="related-missing">Deleted entry</span>;
+  if (missing) return <Missing id={id} projectId={projectId} />;
   if (!entry) return <span className="muted">Loading…</span>;
   const title = entryTitle(target, entry);
   return (

@@ -44,7 +44,7 @@ export async function facts(page: Page): Promise<Record<string, string>> {
 }
 
 /** The rail's screen links of an owner, and of an editor (no API keys, no Webhooks). */
-export const OWNER_SCREENS = ["Scheduled", "Models", "Workspaces", "Media", "API keys", "Webhooks", "People", "Settings"];
+export const OWNER_SCREENS = ["Scheduled", "Trash", "Models", "Workspaces", "Media", "API keys", "Webhooks", "People", "Settings"];
 export const EDITOR_SCREENS = OWNER_SCREENS.filter((s) => s !== "API keys" && s !== "Webhooks");
 
 /** A table row by the name in its row header (a field on a model's page, a key on API keys). */

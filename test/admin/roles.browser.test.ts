@@ -47,7 +47,7 @@ describe("a viewer", () => {
   test("reads every screen and is offered nothing to change", async () => {
     const page = await env.page();
     await signInAs(page, env.origin, "viewer@capa.local", "viewer-password-1");
-    expect(await screenLinks(page)).toEqual(["Scheduled", "Models", "Workspaces", "Media", "People", "Settings"]);
+    expect(await screenLinks(page)).toEqual(["Scheduled", "Trash", "Models", "Workspaces", "Media", "People", "Settings"]);
 
     // Entries: the list without New entry or selection; the editor without Save, Publish, Unpublish or Delete.
     await open(page, "/content/post", "Post");
@@ -109,7 +109,7 @@ describe("an editor", () => {
   test("writes entries and schedules, and sees no model, key or webhook administration", async () => {
     const page = await env.page();
     await signInAs(page, env.origin, "editor@capa.local", "editor-password-1");
-    expect(await screenLinks(page)).toEqual(["Scheduled", "Models", "Workspaces", "Media", "People", "Settings"]);
+    expect(await screenLinks(page)).toEqual(["Scheduled", "Trash", "Models", "Workspaces", "Media", "People", "Settings"]);
 
     await open(page, "/content/post", "Post");
     await page.getByRole("link", { name: "Role check" }).waitFor();

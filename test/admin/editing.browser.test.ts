@@ -227,3 +227,39 @@ describe("duplicate, delete, trash", () => {
     await screenshot(p, "trash-390");
   }, 60_000);
 });
+
+describe("field settings", () => {
+  test("a field's rules are set in its form (by kind), saved on the model, and shown in the editor", async () => {
+    const p = await env.page();
+    const model = await v2(env, "GET", "/v2/models/page");
+    await signIn(p, env.origin, `/admin/models/${model.id}`);
+    await p.getByRole("button", { name: "Edit excerpt" }).click();
+    const dialog = p.getByRole("dialog", { name: "Edit excerpt" });
+    const rules = dialog.getByRole("group", { name: "Rules" });
+    // A text field takes lengths, a pattern, unique, a slug source and help; not a minimum.
+    expect(await rules.getByLabel("Minimum", { exact: true }).count()).toBe(0);
+    await rules.getByLabel("Maximum length").fill("20");
+    await rules.getByLabel("Help text").fill("Twenty characters at most.");
+    await expectAccessible(p);
+    await dialog.getByRole("button", { name: "Save field" }).click();
+    await p.getByText("Field excerpt saved.").waitFor();
+    const excerpt = (await v2(env, "GET", "/v2/models/page")).fields.find((f: { namespace: string }) => f.namespace === "excerpt");
+    expect([excerpt.maxLength, excerpt.help, excerpt.unique ?? false]).toEqual([20, "Twenty characters at most.", false]);
+    // A refusal names its setting: a maximum below the minimum is said at Maximum length.
+    await p.getByRole("button", { name: "Edit excerpt" }).click();
+    await rules.getByLabel("Minimum length").fill("30");
+    await dialog.getByRole("button", { name: "Save field" }).click();
+    expect(await rules.getByLabel("Maximum length").getAttribute("aria-invalid")).toBe(null);
+    await dialog
+      .getByText(/minLength|Minimum length|minimum/i)
+      .first()
+      .waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    // The editor counts against the new maximum and shows the help.
+    const e = await page("Counted page");
+    await p.goto(`${env.origin}/admin/content/page/${e.id}`);
+    await p.getByLabel("Excerpt", { exact: true }).fill("Short");
+    await p.getByText("5 of 20 characters").waitFor();
+    await p.getByText("Twenty characters at most.").waitFor();
+  }, 60_000);
+});

@@ -209,6 +209,7 @@ export function ModelScreen() {
         {open?.kind === "add" && (
           <FieldForm
             models={models.data}
+            fields={model.fields}
             busy={change.isPending}
             submitWord="Add field"
             error={apiError}
@@ -221,6 +222,7 @@ export function ModelScreen() {
         {open?.kind === "edit" && (
           <FieldForm
             models={models.data}
+            fields={model.fields}
             initial={open.field}
             busy={change.isPending}
             submitWord="Save field"

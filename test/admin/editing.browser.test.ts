@@ -238,28 +238,25 @@ describe("field settings", () => {
     const rules = dialog.getByRole("group", { name: "Rules" });
     // A text field takes lengths, a pattern, unique, a slug source and help; not a minimum.
     expect(await rules.getByLabel("Minimum", { exact: true }).count()).toBe(0);
-    await rules.getByLabel("Maximum length").fill("20");
-    await rules.getByLabel("Help text").fill("Twenty characters at most.");
+    await rules.getByLabel("Maximum length").fill("200");
+    await rules.getByLabel("Help text").fill("Two hundred characters at most.");
     await expectAccessible(p);
     await dialog.getByRole("button", { name: "Save field" }).click();
     await p.getByText("Field excerpt saved.").waitFor();
     const excerpt = (await v2(env, "GET", "/v2/models/page")).fields.find((f: { namespace: string }) => f.namespace === "excerpt");
-    expect([excerpt.maxLength, excerpt.help, excerpt.unique ?? false]).toEqual([20, "Twenty characters at most.", false]);
-    // A refusal names its setting: a maximum below the minimum is said at Maximum length.
+    expect([excerpt.maxLength, excerpt.help, excerpt.unique ?? false]).toEqual([200, "Two hundred characters at most.", false]);
+    // A refusal names its setting: a minimum above the maximum is said at Minimum length.
     await p.getByRole("button", { name: "Edit excerpt" }).click();
-    await rules.getByLabel("Minimum length").fill("30");
+    await rules.getByLabel("Minimum length").fill("300");
     await dialog.getByRole("button", { name: "Save field" }).click();
-    expect(await rules.getByLabel("Maximum length").getAttribute("aria-invalid")).toBe(null);
-    await dialog
-      .getByText(/minLength|Minimum length|minimum/i)
-      .first()
-      .waitFor();
+    await rules.getByText("editFields[0].minLength (300) is above maxLength (200)").waitFor();
+    expect(await rules.getByLabel("Minimum length").getAttribute("aria-invalid")).toBe("true");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     // The editor counts against the new maximum and shows the help.
     const e = await page("Counted page");
     await p.goto(`${env.origin}/admin/content/page/${e.id}`);
     await p.getByLabel("Excerpt", { exact: true }).fill("Short");
-    await p.getByText("5 of 20 characters").waitFor();
-    await p.getByText("Twenty characters at most.").waitFor();
+    await p.getByText("5 of 200 characters").waitFor();
+    await p.getByText("Two hundred characters at most.").waitFor();
   }, 60_000);
 });

@@ -109,7 +109,7 @@ describe("scheduled actions", () => {
     await page.getByText("Page 1 of 1 (1 action)").waitFor();
     const failedRow = rowOf(page, "Half-written note");
     expect(await failedRow.getByRole("cell").nth(3).textContent()).toContain("Failed");
-    expect(await failedRow.getByRole("cell").nth(3).textContent()).toContain("slug is required");
+    expect(await failedRow.getByRole("cell").nth(3).textContent()).toContain("Slug is required");
     await expectAccessible(page);
 
     // Fixed, then retried: a new action that the next tick runs; the failure is answered.

@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
 import { ROOT } from "../infra/paths.ts";
+import type { Services } from "../services.ts";
+import { previewFrameRoute } from "./admin-preview.ts";
 
 /** Where the build puts the app. */
 export const ADMIN_DIST = join(ROOT, "admin", "dist");
@@ -16,10 +18,12 @@ export const ADMIN_DIST = join(ROOT, "admin", "dist");
  * from our origin; the one exception is `<style>` elements that carry the page's per-response
  * nonce: CodeMirror's themes are such elements (it takes the nonce from the page's
  * `csp-nonce` meta tag). No script can run inline, so injected markup cannot read the nonce.
+ * Frames: only this origin's, which is the preview pane's page (admin-preview.ts); that page's
+ * own CSP names the one preview site it frames.
  */
 export function adminCsp(nonce?: string): string {
   const style = nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'";
-  return `default-src 'self'; script-src 'self'; ${style}; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+  return `default-src 'self'; script-src 'self'; ${style}; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 }
 
 const SECURITY_HEADERS = {
@@ -107,8 +111,11 @@ function asset(app: Loaded | null, name: string, request: Request): Response {
   return new Response(body, { headers });
 }
 
-/** The admin app's routes; `dir` is the built app (admin/dist unless a test says otherwise). */
-export function adminRoutes(opts: { dir?: string } = {}) {
+/**
+ * The admin app's routes; `dir` is the built app (admin/dist unless a test says otherwise), `s`
+ * the services the preview pane's frame page reads its token and model from.
+ */
+export function adminRoutes(opts: { dir?: string; s?: Services } = {}) {
   const dir = opts.dir ?? ADMIN_DIST;
   let app: Loaded | null | undefined;
   // Loaded on first use, so a server started before the build still finds it once built.
@@ -126,6 +133,7 @@ export function adminRoutes(opts: { dir?: string } = {}) {
       // Elysia matches /admin and /admin/ alike: both are the app's home.
       .get("/admin", () => page(current()))
       .get("/admin/assets/*", ({ params, request }) => asset(current(), params["*"], request))
+      .use(opts.s ? previewFrameRoute(opts.s) : new Elysia())
       .get("/admin/*", () => page(current()))
   );
 }

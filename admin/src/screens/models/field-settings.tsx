@@ -1,6 +1,6 @@
 // The rules of a field (decisions.md 15), shown in the field form for the settings its kind
-// takes (fields/table.ts): Unique, the bounds, the pattern and its message, a slug's source and
-// the help text. The server checks them (a setting that does not fit is refused, naming it) and
+// takes (fields/table.ts): Unique, the bounds, the pattern and its message, a slug's source, the
+// default value and the help text. The server checks them (a setting that does not fit is refused, naming it) and
 // enforces them on every save (unique) or at publish (the rest).
 import type { Field, FieldType } from "../../api/types.ts";
 import { FIELD_KINDS } from "../../fields/table.ts";
@@ -17,6 +17,8 @@ export interface SettingsDraft {
   patternMessage: string;
   help: string;
   slugFrom: string;
+  /** The default value as typed: a number, a date, `true`/`false`, text, or JSON for a mixed value. */
+  default: string;
 }
 
 /** A field's settings as the form starts them. */
@@ -32,7 +34,35 @@ export function settingsOf(f: Field | undefined): SettingsDraft {
     patternMessage: f?.patternMessage ?? "",
     help: f?.help ?? "",
     slugFrom: f?.slug?.from ?? "",
+    default:
+      f?.default === undefined || f.default === null
+        ? ""
+        : typeof f.default === "string" && f.type !== "mixed"
+          ? f.default
+          : typeof f.default === "string"
+            ? JSON.stringify(f.default)
+            : typeof f.default === "object"
+              ? JSON.stringify(f.default)
+              : String(f.default),
   };
+}
+
+/**
+ * The default as the body sends it, by kind: a number, a boolean, JSON for a mixed value (sent as
+ * typed when it does not parse, so the server refuses it naming the setting), text otherwise.
+ */
+function defaultOf(v: string, type: FieldType): unknown {
+  if (v.trim() === "") return null;
+  if (type === "number") return Number(v);
+  if (type === "true_false") return v === "true";
+  if (type === "mixed") {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
+  return v;
 }
 
 /** The settings a field of this type takes. */
@@ -47,12 +77,13 @@ export function settingNames(type: FieldType): readonly SettingName[] {
 export function settingsBody(d: SettingsDraft, type: FieldType, editing: boolean): Record<string, unknown> {
   const names = new Set(settingNames(type));
   const out: Record<string, unknown> = {};
-  if (editing) for (const n of ["min", "max", "minLength", "maxLength", "pattern", "patternMessage", "help", "slug"]) out[n] = null;
+  if (editing) for (const n of ["min", "max", "minLength", "maxLength", "pattern", "patternMessage", "help", "slug", "default"]) out[n] = null;
   if (editing) out.unique = false;
   const num = (v: string) => (v.trim() === "" ? null : Number(v));
   const text = (v: string) => (v.trim() === "" ? null : v);
+  // `false` clears Unique, but is a value like any other for a yes/no field's default.
   const put = (name: string, v: unknown) => {
-    if (v !== null && v !== false) out[name] = v;
+    if (v !== null && (v !== false || name === "default")) out[name] = v;
     else if (editing) out[name] = name === "unique" ? false : null;
   };
   if (names.has("unique")) put("unique", d.unique);
@@ -64,6 +95,7 @@ export function settingsBody(d: SettingsDraft, type: FieldType, editing: boolean
     put("pattern", text(d.pattern));
     put("patternMessage", d.pattern.trim() ? text(d.patternMessage) : null);
   }
+  if (names.has("default")) put("default", defaultOf(d.default, type));
   if (names.has("help")) put("help", text(d.help));
   if (names.has("slug")) put("slug", d.slugFrom ? { from: d.slugFrom } : null);
   return out;
@@ -166,6 +198,37 @@ export function FieldSettings(p: {
           </select>
           {p.at(".slug") && <p className="error">{p.at(".slug")}</p>}
         </div>
+      )}
+      {names.has("default") && p.type === "true_false" && (
+        <div className="field">
+          <label htmlFor="field-default">Default value</label>
+          <select
+            id="field-default"
+            value={p.value.default}
+            onChange={(e) => set("default")(e.target.value)}
+            aria-invalid={p.at(".default") ? true : undefined}
+          >
+            <option value="">None</option>
+            <option value="true">Yes</option>
+            <option value="false">No</option>
+          </select>
+          {p.at(".default") && <p className="error">{p.at(".default")}</p>}
+        </div>
+      )}
+      {names.has("default") && p.type !== "true_false" && (
+        <Input
+          id="field-default"
+          type={p.type === "number" ? "number" : p.type === "date" ? "date" : "text"}
+          label="Default value"
+          value={p.value.default}
+          onChange={set("default")}
+          error={p.at(".default")}
+          hint={
+            p.type === "mixed"
+              ? 'Used when an entry is created without this field; JSON, such as {"size": 3}.'
+              : "Used when an entry is created without this field."
+          }
+        />
       )}
       {names.has("help") && (
         <Input

@@ -41,6 +41,21 @@ function autosaveOf(query: Record<string, unknown>): boolean {
   return v === "true";
 }
 
+/**
+ * The options of `POST .../validate` on both mounts: what the app (and a script) asks before
+ * saving or publishing. A new object for each route: Elysia keeps what its macros resolve in the
+ * options it is given, so one object shared by two apps in a process would authenticate both
+ * against the first.
+ */
+const validateRoute = () => ({
+  scope: "instance:read",
+  detail: doc({
+    summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
+    body: ValidateBody,
+    answers: { 200: Validation },
+  }),
+});
+
 /** Drafts, versions, usage and delete to the trash: people only. */
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
@@ -58,14 +73,7 @@ function drafts(s: Services): AnyElysia {
       },
       { scope: "instance:create", detail: doc({ summary: "Create a draft entry", body: CreateEntryBody, answers: { 201: EntryRecord } }) },
     )
-    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), {
-      scope: "instance:read",
-      detail: doc({
-        summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
-        body: ValidateBody,
-        answers: { 200: Validation },
-      }),
-    })
+    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), validateRoute())
     .get("/:id", ({ project, params }) => getEntry(project, params.id), {
       scope: "instance:read",
       detail: doc({ summary: "One entry: its draft and published copies", answers: { 200: EntryRecord } }),
@@ -167,14 +175,7 @@ function publishing(s: Services, mount: Mount): AnyElysia {
 function agentEntry(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/agent/model-instances" })
     .use(managementAuth(s, "/v2/agent"))
-    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), {
-      scope: "instance:read",
-      detail: doc({
-        summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
-        body: ValidateBody,
-        answers: { 200: Validation },
-      }),
-    })
+    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), validateRoute())
     .get("/:id", ({ project, params }) => getEntry(project, params.id), {
       scope: "instance:read",
       detail: doc({ summary: "One entry (where events' links.self point)", answers: { 200: EntryRecord } }),

@@ -147,6 +147,7 @@ export const CATALOGUE = {
   ),
   in_the_past: e(400, "The scheduled time is less than 60 seconds ahead.", "Pick a time at least a minute ahead."),
   already_running: e(409, "The action is running and cannot be cancelled.", undefined),
+  nothing_selected: e(400, "The selection holds no entries.", "Widen the where, q or status, or name entries by instanceIds."),
   selection_changed: e(409, "The selection no longer matches expectedCount.", "Run a dryRun again and send the new count."),
   plan_stale: e(409, "The model changed since the plan was made.", "Make a new plan."),
   feature_disabled: e(404, "Field changes are switched off on this server.", undefined),

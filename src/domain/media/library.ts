@@ -80,6 +80,7 @@ export function createRecords(s: Services, h: ProjectHandle, actor: string, file
         createdAt: now,
         updatedAt: now,
         createdBy: actor,
+        revision: 0,
       };
       h.db.insert(media).values(row).run();
       // With a replica, the promise to back the file up commits with its record.

@@ -108,7 +108,11 @@ export const CATALOGUE = {
     "Use a public https URL; a server on a private network can allow such targets with CAPA_WEBHOOK_ALLOW_PRIVATE=1.",
   ),
   webhook_inactive: e(409, "The webhook endpoint is switched off.", "Switch it on with PATCH /v2/webhooks/:id { active: true } first."),
-  delivery_in_progress: e(409, "The delivery is still being sent or retried.", "Wait until it has succeeded or failed, then redeliver it."),
+  delivery_in_progress: e(
+    409,
+    "The delivery is being sent right now, or waits for its first attempt.",
+    "It is about to be sent: wait for its attempt to end (at most 10 seconds), then redeliver it if it failed.",
+  ),
   confirmation_mismatch: e(400, "The confirmation does not match.", "Type the exact value to confirm."),
   csrf_header_missing: e(
     403,
@@ -201,6 +205,16 @@ export const CATALOGUE = {
     429,
     "Too many new image variants from this client.",
     "Retry after the seconds in Retry-After; variants made already are never limited.",
+  ),
+  duplicate_file: e(
+    409,
+    "The library holds a file with the same bytes already.",
+    "Use the file in `existing`, or upload again with ?duplicate=true to keep a second copy.",
+  ),
+  file_kind_in_use: e(
+    409,
+    "The file is used by image fields, so it can only be replaced by an image.",
+    "Replace it with an image, or remove it from the entries listed in `entries` first.",
   ),
   media_in_use: e(409, "The file is used by entries.", "Remove it from the entries listed in `entries`, or delete with ?force=true."),
   folder_not_empty: e(409, "The folder holds files or folders.", "Move or delete what it holds first."),

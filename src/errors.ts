@@ -139,6 +139,7 @@ export const CATALOGUE = {
     "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",
     "Ask the project's owner or an admin for a new invitation.",
   ),
+  invitation_accepted: e(409, "The invitation was accepted already.", "The person is a member: change their role under People if needed."),
   invitation_for_another_account: e(
     403,
     "The invitation is for another e-mail address than the account signed in.",

@@ -28,6 +28,7 @@ describe("GET /v2/home", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       projects: [{ id: pid, name: "Test Project", slug, role: "owner", lastOpenedAt: "2026-11-21T12:00:00.000Z" }],
+      canCreateProjects: true,
       project: { id: pid, name: "Test Project", slug, role: "owner" },
       recentEntries: [],
       scheduled: [],
@@ -105,7 +106,10 @@ describe("GET /v2/home", () => {
     createUser(h.capa.services, { email: "lonely@example.com", password: "lonely-password-1" });
     const login = await h.json("POST", "/v2/user/login", { body: { email: "lonely@example.com", password: "lonely-password-1" } });
     const r = await h.json("GET", "/v2/home", { token: login.body.accessToken });
-    expect([r.status, r.body]).toEqual([200, { projects: [], project: null, recentEntries: [], scheduled: [], failedDeliveries: null, firstSteps: null }]);
+    expect([r.status, r.body]).toEqual([
+      200,
+      { projects: [], canCreateProjects: false, project: null, recentEntries: [], scheduled: [], failedDeliveries: null, firstSteps: null },
+    ]);
     expect((await h.json("GET", "/v2/home")).status).toBe(401);
   });
 });

@@ -15,6 +15,7 @@ const EntryFacts = {
 export const Home = record(
   {
     projects: Type.Array(ProjectListItem, { description: "Every project you can open, most recently opened first." }),
+    canCreateProjects: Type.Boolean({ description: "Whether you may create projects (CAPA_PROJECT_CREATORS): show New project." }),
     project: nullable(
       record(
         { id: Uuid, name: Type.String(), slug: Type.String(), role: Type.String() },

@@ -4,6 +4,7 @@
 // first steps are done (a model, an entry, a key). Each part is read as the person's role allows.
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
+import { isOperator } from "../access/operator.ts";
 import { holds, type Principal } from "../access/principal.ts";
 import { titleOf } from "../entries/publish.ts";
 import { statusOf } from "../entries/status.ts";
@@ -118,12 +119,14 @@ function firstSteps(s: Services, h: ProjectHandle) {
 /** `GET /v2/home`. */
 export function home(s: Services, p: Extract<Principal, { kind: "user" }>) {
   const projects = listProjects(s, p.userId);
+  const canCreateProjects = s.config.projectCreators === "anyone" || isOperator(s, p.userId);
   const row = p.projectId ? getProject(s, p.projectId) : undefined;
-  if (!row || !p.role) return { projects, project: null, recentEntries: [], scheduled: [], failedDeliveries: null, firstSteps: null };
+  if (!row || !p.role) return { projects, canCreateProjects, project: null, recentEntries: [], scheduled: [], failedDeliveries: null, firstSteps: null };
   const h = s.projects.hold(row.id);
   try {
     return {
       projects,
+      canCreateProjects,
       project: { id: row.id, name: row.name, slug: row.slug, role: p.role },
       recentEntries: holds(p, "instance:read") ? recentEntries(h, p.userId) : [],
       scheduled: holds(p, "instance:read") ? upcoming(h) : [],

@@ -1,10 +1,12 @@
-// What the app's shell asks before any screen: GET /v2/home (the home screen in one request) and
-// GET /v2/search (the command palette: entries and media). People only.
+// What the app's shell asks before any screen: GET /v2/server (before sign-in: does the server send
+// mail), GET /v2/home (the home screen in one request) and GET /v2/search (the command palette:
+// entries and media). People only.
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { badField } from "../../errors.ts";
 import { doc } from "./doc.ts";
 import { Home } from "../../domain/home/bodies.ts";
+import { ServerFacts } from "../../domain/projects/bodies.ts";
 import { home } from "../../domain/home/service.ts";
 import { SearchAnswer, SearchQuery } from "../../domain/search/bodies.ts";
 import { searchEntries, searchMedia } from "../../domain/search/service.ts";
@@ -15,6 +17,9 @@ import { managementAuth } from "../plugins/management.ts";
 export function shellRoutes(s: Services) {
   return new Elysia({ prefix: "/v2" })
     .use(managementAuth(s, "/v2"))
+    .get("/server", () => ({ mail: s.mail !== null }), {
+      detail: doc({ summary: "What the app needs before sign-in: whether the server sends mail (no authentication)", answers: { 200: ServerFacts } }),
+    })
     .get("/home", ({ person }) => home(s, person as Parameters<typeof home>[1]), {
       signedIn: true,
       detail: doc({

@@ -17,6 +17,7 @@ import { operations } from "./operations.ts";
 import { people } from "./people.ts";
 import { reads } from "./reads.ts";
 import { scheduling } from "./scheduling.ts";
+import { shell } from "./shell.ts";
 import { webhooks } from "./webhooks.ts";
 import { workspaces } from "./workspaces.ts";
 
@@ -31,6 +32,7 @@ export const FEATURES: Feature[] = [
   bulk,
   scheduling,
   entries,
+  shell,
   keys,
   reads,
   graphql,

@@ -3,11 +3,15 @@
 // (`/:id/publish`, `/:id/unpublish`, `/:id/scheduled`) on both mounts (interface.md, Publishing
 // now), and `GET /:id` on the agent mount, where events' `links.self` point.
 import { type AnyElysia, Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
 import type { Services } from "../../services.ts";
 import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
 import {
+  ColumnsQuery,
   CreateEntryBody,
+  ExportBody,
+  ListColumns,
   EntryPage,
   EntryQuery,
   EntryRecord,
@@ -31,6 +35,9 @@ import { badField } from "../../errors.ts";
 import { listVersions, restoreVersion } from "../../domain/entries/versions.ts";
 import { ifMatchVersion } from "../../domain/entries/conflicts.ts";
 import { listEntries } from "../../domain/entries/list.ts";
+import { columnsOf } from "../../domain/entries/columns.ts";
+import { exportEntries } from "../../domain/entries/export.ts";
+import { modelOrFail } from "../../domain/models/catalog.ts";
 import { publishEntry, unpublishEntry } from "../../domain/entries/publish.ts";
 import { entryActions } from "../../domain/scheduling/queries.ts";
 
@@ -60,7 +67,7 @@ const validateRoute = () => ({
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
     .use(managementAuth(s, "/v2"))
-    .get("/", ({ project, query }) => listEntries(project, query), {
+    .get("/", ({ project, query }) => listEntries(s, project, query), {
       scope: "instance:read",
       detail: doc({ summary: "Entries with drafts, filtered, searched and paged", query: EntryQuery, answers: { 200: EntryPage } }),
     })
@@ -74,6 +81,44 @@ function drafts(s: Services): AnyElysia {
       { scope: "instance:create", detail: doc({ summary: "Create a draft entry", body: CreateEntryBody, answers: { 201: EntryRecord } }) },
     )
     .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), validateRoute())
+    .get(
+      "/columns",
+      ({ project, query }) => {
+        const m = modelOrFail(project, query.model);
+        return { model: m.namespace, modelId: m.id, columns: columnsOf(m) };
+      },
+      {
+        scope: "instance:read",
+        detail: doc({
+          summary: "The columns of a model's entry list: its fields and the system columns, with sorting and the where operators of each",
+          query: ColumnsQuery,
+          answers: { 200: ListColumns },
+        }),
+      },
+    )
+    .post(
+      "/export",
+      async ({ project, request }) => {
+        const out = exportEntries(s, project, await typedBody(request, ExportBody));
+        return new Response(out.body, {
+          headers: {
+            "content-type": out.contentType,
+            "content-disposition": `attachment; filename="${out.filename}"`,
+            "x-capa-total": String(out.total),
+            "cache-control": "no-store",
+          },
+        });
+      },
+      {
+        scope: "instance:read",
+        detail: doc({
+          summary: "Export a selection (instanceIds, or where, q and status as the list selects) as CSV or JSON, streamed, with the chosen columns",
+          body: ExportBody,
+          produces: ["text/csv", "application/json"],
+          answers: { 200: Type.String({ description: "CSV (a header row of column labels) or a JSON list of objects keyed by column." }) },
+        }),
+      },
+    )
     .get("/:id", ({ project, params }) => getEntry(project, params.id), {
       scope: "instance:read",
       detail: doc({ summary: "One entry: its draft and published copies", answers: { 200: EntryRecord } }),

@@ -33,6 +33,7 @@ describe("API keys", () => {
     await signIn(page, env.origin);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    expect(await page.title()).toBe("API keys · Demo · Capa");
 
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Website");

@@ -2,15 +2,19 @@
 // without mail: `Copy link` gives a fresh link to copy and the earlier one stops working; the only
 // owner's row offers no role change and no Remove but `Transfer ownership`; the only owner who
 // tries to leave is told the way out; after a transfer the former owner is an admin and may leave,
-// and the app opens their other project. At 1280x800 and at 390x844, with axe on each state.
+// and the app opens their other project; an expired invitation says so and gets a fresh link.
+// At 1280x800 and at 390x844, with axe on each state.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember } from "./people-helpers.ts";
+import { ManualClock } from "../../src/infra/clock.ts";
 
+// The server's clock is moved by hand to let an invitation expire without waiting a week.
+const clock = new ManualClock(Date.now());
 let env: BrowserEnv;
 beforeAll(async () => {
-  env = await startBrowserEnv();
+  env = await startBrowserEnv({}, { clock });
 }, 60_000);
 afterAll(async () => {
   await env?.close();
@@ -50,6 +54,7 @@ for (const [width, height] of [
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.origin });
       await signIn(page, env.origin, "/admin/people");
       await page.getByRole("heading", { name: "People", level: 1 }).waitFor();
+      expect(await page.title()).toBe("People · Demo · Capa");
       await page.getByRole("button", { name: "Invite" }).click();
       await page.getByText("This server sends no mail: you get a link to pass on yourself. It works once, for 7 days.").waitFor();
       await page.getByLabel("Email").fill(email);
@@ -87,6 +92,23 @@ for (const [width, height] of [
   });
 }
 
+describe("an expired invitation", () => {
+  test("says so, and Copy link gives it a fresh link that works for 7 days more", async () => {
+    const { invitation } = await v2(env, "POST", `/v2/projects/${env.demoProjectId}/members`, { email: "late@capa.local", role: "viewer" });
+    clock.advance(8 * 86_400_000);
+    const page = await env.page();
+    await signIn(page, env.origin, "/admin/people");
+    const late = row(page, "late@capa.local");
+    await late.getByText(/^Expired on /).waitFor();
+    expect(await accept(invitation.token, "late-password-1")).toBe(404);
+    await late.getByRole("button", { name: "Copy link for late@capa.local" }).click();
+    const link = await page.getByRole("textbox", { name: "Invitation link" }).inputValue();
+    await late.getByText(/^Works until /).waitFor();
+    expect(await accept(tokenOf(link), "late-password-1")).toBe(201);
+    expect(await roles()).toContain("late@capa.local viewer");
+  }, 60_000);
+});
+
 describe("ownership", () => {
   test("the only owner cannot leave and is shown the way out; after Transfer ownership they are an admin and leave", async () => {
     await addMember(env, "heir@capa.local", "editor", "heir-password-1");
@@ -115,12 +137,16 @@ describe("ownership", () => {
     await refused.getByRole("button", { name: "Transfer ownership" }).click();
 
     const transfer = page.getByRole("dialog", { name: "Transfer ownership of Demo" });
-    expect(await transfer.getByLabel("New owner").getByRole("option").allTextContents()).toEqual(["heir@capa.local (Editor)"]);
+    expect((await transfer.getByLabel("New owner").getByRole("option").allTextContents()).sort()).toEqual([
+      "heir@capa.local (Editor)",
+      "late@capa.local (Viewer)",
+    ]);
+    await transfer.getByLabel("New owner").selectOption({ label: "heir@capa.local (Editor)" });
     await transfer.getByText("heir@capa.local becomes the owner of Demo; you become an admin and keep working here.", { exact: false }).waitFor();
     await expectAccessible(page);
     await transfer.getByRole("button", { name: "Transfer ownership" }).click();
     await page.getByText("heir@capa.local is now the owner of Demo; you are an admin.").waitFor();
-    expect(await roles()).toEqual(["heir@capa.local owner", "owner@capa.local admin"]);
+    expect(await roles()).toEqual(["heir@capa.local owner", "late@capa.local viewer", "owner@capa.local admin"]);
     // Now heir's row is the only owner's: no role change or Remove, and no Transfer for an admin.
     await row(page, "heir@capa.local").getByText("The only owner").waitFor();
     expect(await row(page, "heir@capa.local").getByRole("button").count()).toBe(0);
@@ -141,6 +167,6 @@ describe("ownership", () => {
       })
     ).json();
     const left = await fetch(`${env.origin}/v2/projects/${env.demoProjectId}/members`, { headers: { authorization: `Bearer ${heir.accessToken}` } });
-    expect(((await left.json()) as { data: { email: string }[] }).data.map((m) => m.email)).toEqual(["heir@capa.local"]);
+    expect(((await left.json()) as { data: { email: string }[] }).data.map((m) => m.email).sort()).toEqual(["heir@capa.local", "late@capa.local"]);
   }, 90_000);
 });

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe("people", () => {
-  test("invite, withdraw, accept as a new account, change a role, remove", async () => {
+  test("invite, revoke, accept as a new account, change a role, remove", async () => {
     const page = await env.page();
     await signIn(page, env.origin);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "People" }).click();
@@ -63,6 +63,7 @@ describe("people", () => {
     const writer = await env.page();
     await writer.goto(link);
     await writer.getByRole("heading", { name: "Join a project on Capa" }).waitFor();
+    expect(await writer.title()).toBe("Join a project · Capa");
     await expectAccessible(writer);
     await screenshot(writer, "invite-accept");
     await writer.getByLabel("New password").fill("short");

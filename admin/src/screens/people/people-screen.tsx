@@ -124,10 +124,11 @@ export function PeopleScreen() {
           onTransfer={() => setDialog("transfer")}
         />
       )}
-      {manage && mail.data !== undefined && (
+      {/* Whether the server mails decides Resend or Copy link; either answer of a reissue is handled. */}
+      {manage && (mail.data !== undefined || mail.isError) && (
         <Invitations
           projectId={project.id}
-          mail={mail.data}
+          mail={mail.data ?? false}
           onLink={(email, token) => {
             setInviting(false);
             setLink({ email, token, fresh: true });

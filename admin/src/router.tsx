@@ -1,13 +1,12 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
-import { type EntrySort, type EntryStatus, KIND_WORDS, type MediaKind } from "./api/types.ts";
+import { KIND_WORDS, type MediaKind } from "./api/types.ts";
 import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
 import type { SCREENS } from "./screens/shell/screens.ts";
-import { Home } from "./screens/home/home.tsx";
-import { EntryList } from "./screens/entries/entry-list.tsx";
+import { parseListSearch } from "./screens/entries/list-state.ts";
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -17,6 +16,21 @@ export const signInRoute = createRoute({
   path: "sign-in",
   validateSearch: (s: Record<string, unknown>): { redirect?: string } => (typeof s.redirect === "string" ? { redirect: s.redirect } : {}),
   component: SignIn,
+});
+
+/** Asking for a password reset link by mail (shown only when the server sends mail). */
+const forgotRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "forgot-password",
+  component: lazyRouteComponent(() => import("./screens/sign-in/password-reset.tsx"), "ForgotPassword"),
+});
+
+/** The page a reset link opens: a new password for the account. */
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "reset-password",
+  validateSearch: (s: Record<string, unknown>): { token?: string } => (typeof s.token === "string" ? { token: s.token } : {}),
+  component: lazyRouteComponent(() => import("./screens/sign-in/password-reset.tsx"), "ResetPassword"),
 });
 
 /** Everything behind sign-in, inside the shell (rail plus main area). */
@@ -30,28 +44,19 @@ const appRoute = createRoute({
   component: Shell,
 });
 
-const homeRoute = createRoute({ getParentRoute: () => appRoute, path: "/", component: Home });
+/** The home screen: projects, recent entries, what is scheduled and failing, first steps. */
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./screens/home/home.tsx"), "Home"),
+});
 
-/** The filters of the entry list, kept in the URL. */
-export interface ListSearch {
-  status?: EntryStatus;
-  q?: string;
-  sort?: EntrySort;
-}
-
-const STATUSES = new Set(["draft", "published", "changed"]);
-const SORTS = new Set(["createdAt", "-createdAt", "updatedAt", "-updatedAt"]);
-
-/** The entry list of a model. */
+/** The entry list of a model; its whole state is in the URL (screens/entries/list-state.ts). */
 export const listRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "content/$model",
-  validateSearch: (s: Record<string, unknown>): ListSearch => ({
-    ...(typeof s.status === "string" && STATUSES.has(s.status) ? { status: s.status as EntryStatus } : {}),
-    ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
-    ...(typeof s.sort === "string" && SORTS.has(s.sort) ? { sort: s.sort as EntrySort } : {}),
-  }),
-  component: EntryList,
+  validateSearch: parseListSearch,
+  component: lazyRouteComponent(() => import("./screens/entries/entry-list.tsx"), "EntryList"),
 });
 
 /** A new entry of a model. */
@@ -204,6 +209,8 @@ const screenRoutes = (Object.keys(PLAIN) as (keyof typeof PLAIN)[]).map((path) =
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
+  forgotRoute,
+  resetRoute,
   inviteRoute,
   appRoute.addChildren([
     homeRoute,

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
 import { expect } from "bun:test";
 import { createApp, type AppDeps, type CapaApp } from "../../src/app.ts";
@@ -89,7 +89,30 @@ export async function signIn(page: Page, origin: string, path = "/admin/"): Prom
   await page.getByLabel("Email").fill(OWNER.email);
   await page.getByLabel("Password").fill(OWNER.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("navigation", { name: "Workspace" }).waitFor();
+  await signedIn(page);
+}
+
+/** Waits for the shell: the rail, or at phone widths the top bar's Menu button. */
+export async function signedIn(page: Page): Promise<void> {
+  await page
+    .getByRole("navigation", { name: "Workspace" })
+    .or(page.getByRole("button", { name: "Menu" }))
+    .first()
+    .waitFor();
+}
+
+/**
+ * One of the rail's navigations (`Workspace`, or `Screens` for the project's screens). At phone
+ * widths the rail is in the menu dialog, which this opens first; it closes itself once a link
+ * in it is followed.
+ */
+export async function rail(page: Page, name: "Workspace" | "Screens" = "Workspace"): Promise<Locator> {
+  const menu = page.getByRole("button", { name: "Menu" });
+  if ((await menu.count()) > 0 && (await menu.getAttribute("aria-expanded")) !== "true") {
+    await menu.click();
+    await page.getByRole("dialog", { name: "Menu" }).waitFor();
+  }
+  return page.getByRole("navigation", { name });
 }
 
 /** Asserts that axe-core finds no serious or critical violation on the page as it is now. */

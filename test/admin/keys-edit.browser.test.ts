@@ -67,13 +67,17 @@ describe("API keys: version pin and editing access", () => {
     await edit.getByLabel("API version").selectOption({ label: "2026-10-01 (current)" });
     await edit.getByLabel("Access").selectOption({ label: "Custom scopes" });
     const scopes = edit.getByRole("group", { name: "Scopes" });
-    await scopes.getByLabel("instance:read").check();
-    await scopes.getByLabel("model:read").check();
+    await scopes.getByLabel("Read entries", { exact: true }).check();
+    await scopes.getByLabel("Read models", { exact: true }).check();
     await edit.getByLabel("Limit entry and model scopes to").selectOption({ label: "Post" });
     await expectAccessible(page);
     await screenshot(page, "keys-edit-access");
     await edit.getByRole("button", { name: "Save" }).click();
-    await row(page, "Old site").getByRole("cell", { name: "2 scopes" }).waitFor();
+    await row(page, "Old site").getByText("Read the model Post").waitFor();
+    expect(await row(page, "Old site").getByRole("cell").nth(1).getByRole("listitem").allInnerTexts()).toEqual([
+      "Read published entries of Post",
+      "Read the model Post",
+    ]);
     const post = (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "post");
     const edited = await keyNamed("Old site");
     expect({ version: edited.version, scopes: edited.scopes.sort() }).toEqual({
@@ -87,9 +91,9 @@ describe("API keys: version pin and editing access", () => {
     await page.getByRole("button", { name: "Edit Old site" }).click();
     await edit.getByRole("group", { name: "Scopes" }).waitFor();
     expect(await edit.getByLabel("Access").inputValue()).toBe("custom");
-    expect(await scopes.getByLabel("instance:read").isChecked()).toBe(true);
-    expect(await scopes.getByLabel("model:read").isChecked()).toBe(true);
-    expect(await scopes.getByLabel("media:read").isChecked()).toBe(false);
+    expect(await scopes.getByLabel("Read entries", { exact: true }).isChecked()).toBe(true);
+    expect(await scopes.getByLabel("Read models", { exact: true }).isChecked()).toBe(true);
+    expect(await scopes.getByLabel("Read media", { exact: true }).isChecked()).toBe(false);
     expect(await edit.getByLabel("Limit entry and model scopes to").inputValue()).toBe(post.id);
     await edit.getByLabel("Access").selectOption({ label: "Content writer" });
     await edit.getByRole("button", { name: "Save" }).click();

@@ -4,7 +4,7 @@
 // server's refusal of a near expiry shown at its field, and an editor kept out with a sentence.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
+import { expectAccessible, rail, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
 
 let env: BrowserEnv;
@@ -33,6 +33,7 @@ describe("API keys", () => {
     await signIn(page, env.origin);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    expect(await page.title()).toBe("API keys · Demo · Capa");
 
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Website");
@@ -77,15 +78,27 @@ describe("API keys", () => {
 
     const website = row(page, "Website");
     await website.waitFor();
-    expect(await website.getByRole("cell").allTextContents()).toEqual([
-      `${secret.slice(0, 12)}… Development`,
-      "Read only",
-      "2026-10-01",
-      "Active",
-      "Never",
-      "None yet",
-      "EditRotateRevoke",
+    const cells = await website.getByRole("cell").allTextContents();
+    expect([cells[0], ...cells.slice(2)]).toEqual([`${secret.slice(0, 12)}… Development`, "2026-10-01", "Active", "Never", "None yet", "EditRotateRevoke"]);
+    // The access in words, each line with its raw scopes in a tooltip, on hover and on focus.
+    const access = website.getByRole("cell").nth(1);
+    await access.getByText("Read only", { exact: true }).waitFor();
+    expect(await access.getByRole("listitem").allInnerTexts()).toEqual([
+      "Read drafts and published entries of every model",
+      "Read models, media, categories, types and workspaces",
+      "Search entries",
     ]);
+    expect(await page.getByRole("tooltip").count()).toBe(0);
+    await access.getByText("Read models, media, categories, types and workspaces").hover();
+    await expect(page.getByRole("tooltip").textContent()).resolves.toBe("model:read, media:read, category:read, type:read, workspace:read");
+    await page.getByRole("heading", { name: "API keys", level: 1 }).hover();
+    await page.getByRole("tooltip").waitFor({ state: "hidden" });
+    await access.getByText("Read drafts and published entries of every model").focus();
+    await expect(page.getByRole("tooltip").textContent()).resolves.toBe("instance:read");
+    await expectAccessible(page);
+    await screenshot(page, "keys-scope-tooltip");
+    await page.keyboard.press("Escape");
+    await page.getByRole("tooltip").waitFor({ state: "hidden" });
     // The allowed origin holds: another site is refused, the listed one reads.
     expect(await readWith(secret, "https://other.example")).toBe(403);
     expect(await readWith(secret, "https://site.example")).toBe(200);
@@ -143,18 +156,24 @@ describe("API keys", () => {
     await page.getByLabel("Name", { exact: true }).fill("Reader");
     await page.getByLabel("Access").selectOption({ label: "Custom scopes" });
     const scopes = page.getByRole("group", { name: "Scopes" });
-    await scopes.getByLabel("instance:read").check();
-    await scopes.getByLabel("model:read").check();
-    await scopes.getByLabel("media:read").check();
+    // Each scope in words, the raw scope its description (a tooltip on hover and focus).
+    await scopes.getByLabel("Read entries", { exact: true }).check();
+    await expect(page.getByRole("tooltip").textContent()).resolves.toBe("instance:read");
+    await scopes.getByLabel("Read models", { exact: true }).check();
+    await scopes.getByLabel("Read media", { exact: true }).check();
     await page.getByLabel("Limit entry and model scopes to").selectOption({ label: "Post" });
     await expectAccessible(page);
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByRole("heading", { name: "Key Reader created" }).waitFor();
     await page.getByRole("button", { name: "Done" }).click();
-    expect(await row(page, "Reader").getByRole("cell").nth(1).textContent()).toBe("3 scopes");
+    const access = row(page, "Reader").getByRole("cell").nth(1);
+    await access.getByText("Custom", { exact: true }).waitFor();
+    expect(await access.getByRole("listitem").allInnerTexts()).toEqual(["Read published entries of Post", "Read media", "Read the model Post"]);
     const reader = (await v2(env, "GET", "/v2/tenants/api-keys")).data.find((k: { name: string }) => k.name === "Reader");
     const post = (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "post");
     expect(reader.scopes.sort()).toEqual([`instance:read:${post.id}`, "media:read", `model:read:${post.id}`]);
+    await access.getByText("Read published entries of Post").hover();
+    await expect(page.getByRole("tooltip").textContent()).resolves.toBe(`instance:read:${post.id}`);
 
     // Edit gives it an expiry two days ahead; the status says until when.
     const later = await page.evaluate(() => {
@@ -185,13 +204,22 @@ describe("API keys", () => {
     expect(await page.getByRole("rowheader", { name: "Too short" }).count()).toBe(0);
   }, 60_000);
 
-  test("at 360 px wide in dark mode the keys and webhooks screens still read", async () => {
-    const page = await env.page({ width: 360, height: 740, colorScheme: "dark" });
+  test("at 390x844 in dark mode the keys and webhooks screens still read", async () => {
+    const page = await env.page({ width: 390, height: 844, colorScheme: "dark" });
     await signIn(page, env.origin, "/admin/keys");
     await page.getByRole("rowheader", { name: "Demo read key (production)" }).waitFor();
     await expectAccessible(page);
-    await screenshot(page, "keys-360-dark");
-    await page.getByRole("link", { name: "Webhooks" }).click();
+    // The scopes in words at phone width too, the raw scope a tap (focus) away.
+    const demo = row(page, "Demo read key (production)").getByRole("cell").nth(1);
+    expect(await demo.getByRole("listitem").allInnerTexts()).toEqual([
+      "Read published entries of every model",
+      "Read models, media, categories, types and workspaces",
+      "Search entries",
+    ]);
+    await demo.getByText("Search entries").focus();
+    await expect(page.getByRole("tooltip").textContent()).resolves.toBe("search:read");
+    await screenshot(page, "keys-390-dark");
+    await (await rail(page, "Screens")).getByRole("link", { name: "Webhooks" }).click();
     await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
     await page.getByRole("button", { name: "New webhook" }).click();
     await expectAccessible(page);

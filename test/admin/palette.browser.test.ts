@@ -98,7 +98,18 @@ describe("the command palette", () => {
     await page.keyboard.press("?");
     const list = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await list.waitFor();
-    expect(await list.getByRole("rowheader").allTextContents()).toEqual(["Ctrl K or ⌘ K", "?", "/", "j / k", "Enter", "Ctrl S or ⌘ S", "Esc"]);
+    expect(await list.getByRole("rowheader").allTextContents()).toEqual([
+      "Ctrl K or ⌘ K",
+      "?",
+      "/",
+      "j / k",
+      "x",
+      "Shift + click",
+      "Enter",
+      "Ctrl S or ⌘ S",
+      "Ctrl V or ⌘ V",
+      "Esc",
+    ]);
     await expectAccessible(page);
     await screenshot(page, "shortcuts-dark");
     await page.keyboard.press("Escape");

@@ -1,7 +1,7 @@
 // Members for the admin browser tests: invited and accepted over /v2 as a script would, then
 // signed in through the sign-in screen as a person does.
 import type { Page } from "playwright-core";
-import { v2, type BrowserEnv } from "./browser.ts";
+import { signedIn, v2, type BrowserEnv } from "./browser.ts";
 
 /** Invites `email` with `role` into the demo project and accepts with `password`; answers nothing. */
 export async function addMember(env: BrowserEnv, email: string, role: string, password: string): Promise<void> {
@@ -20,5 +20,5 @@ export async function signInAs(page: Page, origin: string, email: string, passwo
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("navigation", { name: "Workspace" }).waitFor();
+  await signedIn(page);
 }

@@ -1,5 +1,5 @@
 // The People screen and the invitation page in a real browser: invite (the link with its token
-// shown once), pending invitations and withdraw, accepting as a new account (a short password
+// shown once), pending invitations and revoke, accepting as a new account (a short password
 // refused at its field), a member's read-only view, changing a role, an admin refused the owner
 // role in words, accepting with an existing account after signing in, and removing a member.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -15,22 +15,27 @@ afterAll(async () => {
 });
 
 describe("people", () => {
-  test("invite, withdraw, accept as a new account, change a role, remove", async () => {
+  test("invite, revoke, accept as a new account, change a role, remove", async () => {
     const page = await env.page();
     await signIn(page, env.origin);
     await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "People" }).click();
     await page.getByRole("heading", { name: "People", level: 1 }).waitFor();
-    await page.getByRole("rowheader", { name: "owner@capa.local" }).waitFor();
-    expect(await page.getByLabel("Role of owner@capa.local").inputValue()).toBe("owner");
+    const ownerRow = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "owner@capa.local (you)" }) });
+    await ownerRow.waitFor();
+    // The only owner's row offers no role change and no Remove, and Transfer ownership instead.
+    expect(await ownerRow.getByRole("cell").allTextContents()).toEqual(["OwnerThe only owner", "Transfer ownership"]);
+    expect(await page.getByLabel("Role of owner@capa.local").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Remove owner@capa.local" }).count()).toBe(0);
 
-    // An invitation withdrawn: its link no longer works.
+    // An invitation revoked: its link no longer works.
     await page.getByRole("button", { name: "Invite" }).click();
     await page.getByLabel("Email").fill("gone@capa.local");
     await page.getByLabel("Role", { exact: true }).selectOption({ label: "Viewer" });
     await page.getByRole("button", { name: "Send invitation" }).click();
     const goneLink = await page.getByRole("textbox", { name: "Invitation link" }).inputValue();
     await page.getByRole("button", { name: "Done" }).click();
-    await page.getByRole("button", { name: "Withdraw the invitation of gone@capa.local" }).click();
+    await page.getByRole("button", { name: "Revoke the invitation of gone@capa.local" }).click();
+    await page.getByText("The invitation of gone@capa.local is revoked: its link no longer works.").waitFor();
     await page.getByText("No pending invitations.").waitFor();
 
     await page.getByRole("button", { name: "Invite" }).click();
@@ -44,7 +49,8 @@ describe("people", () => {
     const pending = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "writer@capa.local" }) });
     // The list is asked for again after the invitation; wait for its row before reading it.
     await pending.waitFor();
-    expect((await pending.getByRole("cell").allTextContents())[0]).toBe("Editor");
+    const cells = await pending.getByRole("cell").allTextContents();
+    expect([cells[0], cells[1]?.replace(/until .*/, "until"), cells[2]]).toEqual(["Editor", "Works until", "Copy linkRevoke"]);
     await expectAccessible(page);
     await screenshot(page, "people-invited");
 
@@ -57,6 +63,7 @@ describe("people", () => {
     const writer = await env.page();
     await writer.goto(link);
     await writer.getByRole("heading", { name: "Join a project on Capa" }).waitFor();
+    expect(await writer.title()).toBe("Join a project · Capa");
     await expectAccessible(writer);
     await screenshot(writer, "invite-accept");
     await writer.getByLabel("New password").fill("short");

@@ -168,3 +168,48 @@ describe("an editor", () => {
     await v2(env, "PATCH", `/v2/projects/${env.demoProjectId}/members/${editor.userId}`, { role: "editor" });
   }, 60_000);
 });
+
+/**
+ * One of the rail's navigations, opening the menu dialog first at phone widths. (browser.ts's
+ * `rail` asks for the button "Menu" inexactly, which also finds "Close menu" once the dialog is open.)
+ */
+async function nav(page: Page, name: "Workspace" | "Screens") {
+  const menu = page.getByRole("button", { name: "Menu", exact: true });
+  const dialog = page.getByRole("dialog", { name: "Menu" });
+  if ((await menu.count()) > 0 && !(await dialog.isVisible())) {
+    await menu.click();
+    await dialog.waitFor();
+  }
+  return page.getByRole("navigation", { name });
+}
+
+describe("the rail", () => {
+  // The demo project has a model named Settings: its link and the Settings screen's are in two
+  // navigations, and each opens its own screen and is the only one marked as the current page.
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`a model named Settings is never taken for the Settings screen at ${width}x${height}`, async () => {
+      const page = await env.page({ width, height });
+      await signInAs(page, env.origin, "editor@capa.local", "editor-password-1");
+      const model = (await nav(page, "Workspace")).getByRole("link", { name: "Settings", exact: true });
+      await model.waitFor();
+      await expect(nav(page, "Screens").then((nav) => nav.getByRole("link", { name: "Settings", exact: true }).count())).resolves.toBe(1);
+      await model.click();
+      await page.getByRole("link", { name: "New entry" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/admin/content/settings");
+      expect(await page.getByRole("form", { name: "Name and URL" }).count()).toBe(0);
+      expect(await (await nav(page, "Workspace")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBe("page");
+      expect(await (await nav(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBeNull();
+
+      await (await nav(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).click();
+      await page.getByRole("form", { name: "Name and URL" }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/admin/settings");
+      expect(await page.getByRole("link", { name: "New entry" }).count()).toBe(0);
+      expect(await (await nav(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBe("page");
+      expect(await (await nav(page, "Workspace")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBeNull();
+      await expectAccessible(page);
+    }, 60_000);
+  }
+});

@@ -23,7 +23,9 @@ describe("sign in and out", () => {
     await page.getByRole("heading", { name: "Sign in to Capa" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/sign-in");
     // With no session hint cookie there is nothing to resume: no refresh is tried (none fails).
-    expect(asked).toEqual([]);
+    // The one request asks whether the server sends mail (for "Forgot password?").
+    expect(asked).toEqual(["/v2/server"]);
+    expect(await page.getByRole("link", { name: "Forgot password?" }).count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, "sign-in");
 
@@ -114,7 +116,7 @@ describe("sign in and out", () => {
     expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press("Enter");
     expect(await page.getByRole("main").evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.getByRole("link", { name: "Media" }).click();
+    await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Media" }).click();
     await page.getByRole("heading", { name: "Media", level: 1 }).waitFor();
     await page.getByRole("heading", { name: "All files", level: 2 }).waitFor();
     await expectAccessible(page);
@@ -163,7 +165,7 @@ describe("the rail and the project switcher", () => {
     expect(await switcher.getByRole("option").allTextContents()).toEqual(["Demo", "Second site"]);
     await switcher.selectOption({ label: "Second site" });
     await page.getByRole("heading", { name: "Second site", level: 1 }).waitFor();
-    await page.getByText("This project has no models yet.").waitFor();
+    await page.getByRole("region", { name: "First steps" }).getByRole("link", { name: "Make a model" }).waitFor();
     await screenshot(page, "project-switched");
     await page.reload();
     await page.getByRole("heading", { name: "Second site", level: 1 }).waitFor();

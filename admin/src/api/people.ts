@@ -32,8 +32,21 @@ export const peopleApi = {
       body: { email, role },
     }),
   invitations: (p: string) => call<{ data: Invitation[] }>("GET", `/v2/projects/${p}/invitations`).then((r) => r.data),
-  withdraw: (p: string, id: string) => call<void>("DELETE", `/v2/projects/${p}/invitations/${id}`),
+  /** Revokes an invitation: its link stops working. */
+  revoke: (p: string, id: string) => call<void>("DELETE", `/v2/projects/${p}/invitations/${id}`),
+  /**
+   * A fresh link for a pending or expired invitation (the old one stops working): without mail the
+   * answer holds the new token once ("Copy link"); with mail it is mailed again ("Resend").
+   */
+  reissue: (p: string, id: string) =>
+    call<{ invitation: { id: string; email: string; role: string; expiresAt: string; token?: string; sent?: true } }>(
+      "POST",
+      `/v2/projects/${p}/invitations/${id}/reissue`,
+    ).then((r) => r.invitation),
+  /** Makes member `userId` owner and the caller admin, in one step; answers the members after it. */
+  transfer: (p: string, userId: string) => call<{ data: Member[] }>("POST", `/v2/projects/${p}/transfer-ownership`, { body: { userId } }).then((r) => r.data),
   setRole: (p: string, userId: string, role: string) => call<unknown>("PATCH", `/v2/projects/${p}/members/${userId}`, { body: { role } }),
+  /** Removes a member; with the caller's own id it is leaving the project. */
   remove: (p: string, userId: string) => call<void>("DELETE", `/v2/projects/${p}/members/${userId}`),
   /** Accepts an invitation: with a password as a new account (201, a session), or signed in as the invited account (200). */
   accept: (token: string, password?: string) =>
@@ -43,6 +56,11 @@ export const peopleApi = {
       headers: { "x-capa-session": "cookie" },
     }),
 };
+
+/** The link an invitation token is accepted at. */
+export function invitationLink(token: string): string {
+  return `${window.location.origin}/admin/invite?token=${encodeURIComponent(token)}`;
+}
 
 /** Query keys of the People screen. */
 export const peopleKeys = {

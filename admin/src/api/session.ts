@@ -33,6 +33,7 @@ export class SessionError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string | null = null,
   ) {
     super(message);
   }
@@ -81,6 +82,35 @@ async function post(path: string, headers: Record<string, string>, body: unknown
   const json = (await res.json().catch(() => ({}))) as Partial<Answer> & { error?: string };
   if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
   return json as Answer;
+}
+
+/** Whether the server sends mail (GET /v2/server, before sign-in): then "Forgot password?" is offered. */
+export async function serverSendsMail(): Promise<boolean> {
+  const res = await fetch("/v2/server", { headers: { accept: "application/json" } });
+  return res.ok && ((await res.json()) as { mail?: boolean }).mail === true;
+}
+
+/**
+ * Asks for a password reset link by mail (POST /v2/user/password-reset); the answer's sentence
+ * is the same whether or not the address has an account.
+ */
+export async function askPasswordReset(email: string): Promise<string> {
+  const res = await fetch("/v2/user/password-reset", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  const json = (await res.json().catch(() => ({}))) as { message?: string; error?: string };
+  if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
+  return json.message ?? "";
+}
+
+/** Sets a new password with a mailed link's token (POST /v2/user/password-reset/confirm); every session of the account ends. */
+export async function confirmPasswordReset(token: string, password: string): Promise<void> {
+  const res = await fetch("/v2/user/password-reset/confirm", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, password }),
+  });
+  if (res.ok) return;
+  const json = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
+  throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`, json.code ?? null);
 }
 
 /** Signs in with e-mail and password (POST /v2/user/login, cookie session). */

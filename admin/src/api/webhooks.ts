@@ -18,7 +18,10 @@ export interface Endpoint {
   createdAt: string;
 }
 
-/** One try of a delivery: status, duration and the first 4 KB of the answer. */
+/**
+ * One try of a delivery: status, duration, the first 4 KB of the answer, the headers Capa sent
+ * (`webhook-signature` masked as `v1,****`) and the answer's headers (up to 50).
+ */
 export interface Attempt {
   number: number;
   startedAt: string;
@@ -27,6 +30,8 @@ export interface Attempt {
   succeeded: boolean;
   error: string | null;
   response: string | null;
+  requestHeaders: Record<string, string> | null;
+  responseHeaders: Record<string, string> | null;
 }
 
 /** A delivery of one event to one endpoint. */
@@ -42,14 +47,23 @@ export interface Delivery {
   attempts: Attempt[];
 }
 
+/** One delivery with the request every attempt sent: method, the endpoint's URL and the exact body signed. */
+export interface DeliveryDetail extends Delivery {
+  request: { method: string; url: string; body: string | null };
+}
+
 /** The event types an endpoint can subscribe to, with the words people read. */
 export const EVENT_WORDS: Record<string, string> = {
   "instance.published": "Entry published",
   "instance.unpublished": "Entry unpublished",
   "instance.deleted": "Entry deleted",
+  "instance.restored": "Entry restored",
   "model.published": "Model published",
   "model.deleted": "Model deleted",
   "schedule.failed": "Scheduled action failed",
+  "media.uploaded": "Media uploaded",
+  "media.updated": "Media changed",
+  "media.deleted": "Media deleted",
 };
 
 /** What the `New webhook` form sends. */
@@ -71,6 +85,8 @@ export const hookApi = {
   rotate: (id: string, graceHours: number) => call<Endpoint & { secret: string }>("POST", `/v2/webhooks/${id}/rotate-secret`, { body: { graceHours } }),
   test: (id: string) => call<Delivery>("POST", `/v2/webhooks/${id}/test`, { body: {} }),
   deliveries: (id: string) => call<{ data: Delivery[]; total: number }>("GET", `/v2/webhooks/${id}/deliveries`, { query: { limit: 25 } }),
+  delivery: (id: string, deliveryId: string) => call<DeliveryDetail>("GET", `/v2/webhooks/${id}/deliveries/${deliveryId}`),
+  /** Sends the same event again as a new delivery; a delivery still retrying stops retrying. */
   redeliver: (id: string, deliveryId: string) => call<Delivery>("POST", `/v2/webhooks/${id}/deliveries/${deliveryId}/redeliver`, { body: {} }),
 };
 
@@ -79,4 +95,5 @@ export const hookKeys = {
   list: (project: string) => ["webhooks", project] as const,
   one: (project: string, id: string) => ["webhooks", project, id] as const,
   deliveries: (project: string, id: string) => ["webhook-deliveries", project, id] as const,
+  delivery: (project: string, id: string, deliveryId: string) => ["webhook-deliveries", project, id, deliveryId] as const,
 };

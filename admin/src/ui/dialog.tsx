@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /** A dialog; `open` shows it modally, closing (Esc or Cancel) calls `onCancel`. */
-export function Dialog(props: { open: boolean; title: string; children: ReactNode; onCancel(): void; wide?: boolean }) {
+export function Dialog(props: { open: boolean; title: string; children: ReactNode; onCancel(): void; wide?: boolean; className?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -13,7 +13,12 @@ export function Dialog(props: { open: boolean; title: string; children: ReactNod
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} className={props.wide ? "dialog-wide" : undefined} aria-labelledby={titleId} onCancel={props.onCancel}>
+    <dialog
+      ref={ref}
+      className={[props.wide ? "dialog-wide" : "", props.className ?? ""].join(" ").trim() || undefined}
+      aria-labelledby={titleId}
+      onCancel={props.onCancel}
+    >
       {props.open && (
         <>
           <h2 id={titleId}>{props.title}</h2>

@@ -1,67 +1,114 @@
-// Acting on the selected entries: Publish or Unpublish, after a dry run whose count the
-// confirmation shows; the real request sends that count as `expectedCount`, so a selection
-// that changed in between is refused rather than acted on (design/admin.md, Lists).
+// Acting on the selected entries (design/admin.md, Lists): Publish, Unpublish and Delete (to the
+// trash) first ask the server for a dry run and confirm with its count ("Publish 3 entries?"),
+// then send that count as `expectedCount`, so a selection that changed in between is refused
+// rather than acted on; Schedule sets one time for all of them; Export saves them as CSV or JSON.
+// The selection is the ticked ids, or "every entry that matches" the list's own filter.
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../api/client.ts";
+import { type BulkAction, type BulkResult, listApi, type Selected } from "../../api/entry-lists.ts";
 import { Dialog } from "../../ui/dialog.tsx";
+import { Refusal } from "../../ui/refusal.tsx";
+import { ScheduleDialog } from "./schedule-dialog.tsx";
+import { entries } from "./words.ts";
 
-type Action = "publish" | "unpublish";
-const WORD = { publish: "Publish", unpublish: "Unpublish" } as const;
-const DONE = { publish: "Published", unpublish: "Unpublished" } as const;
+const WORD = { publish: "Publish", unpublish: "Unpublish", delete: "Delete" } as const;
+const DONE = { publish: "Published", unpublish: "Unpublished", delete: "Moved to the trash:" } as const;
 
-const entries = (n: number) => (n === 1 ? "1 entry" : `${n} entries`);
+/** What a bulk answer did, in words. */
+function doneWords(action: BulkAction, r: BulkResult): string {
+  const c = r.counts;
+  if (!c) return `${WORD[action]} of ${entries(r.count)} started; it goes on in the background.`;
+  const done = c.done ?? 0;
+  const rest = [c.skipped ? `${c.skipped} skipped` : "", c.failed ? `${c.failed} failed` : ""].filter(Boolean).join(", ");
+  return `${DONE[action]} ${entries(done)}${rest ? `, ${rest}` : ""}.`;
+}
+
+/** What the confirmation says will happen. */
+function consequence(action: BulkAction, n: number): string {
+  if (action === "publish") return `The current drafts of ${entries(n)} go live. Entries already live are skipped.`;
+  if (action === "unpublish") return `${entries(n)} stop being live; their drafts stay.`;
+  return `${entries(n)} move to the trash: they leave every read at once and can be restored from the Trash for 30 days.`;
+}
+
+interface Props {
+  model: string;
+  count: number;
+  selected: Selected;
+  /** What an export holds and in which order: the columns shown, the list's sort. */
+  exportOf: { columns: string[]; sort: string };
+  onDone(message: string): void;
+  onClear(): void;
+}
 
 /** The bar shown while entries are selected. */
-export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string): void }) {
-  const [pending, setPending] = useState<{ action: Action; count: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function BulkBar(p: Props) {
+  const [pending, setPending] = useState<{ action: BulkAction; count: number } | null>(null);
+  const [scheduling, setScheduling] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
   const dry = useMutation({
-    mutationFn: (action: Action) => api.entries.bulk(action, ids, { dryRun: true }).then((r) => ({ action, count: r.count })),
-    onSuccess: (p) => {
+    mutationFn: (action: BulkAction) => listApi.bulk(action, p.selected, { dryRun: true }).then((r) => ({ action, count: r.count })),
+    onSuccess: (x) => {
       setError(null);
-      setPending(p);
+      setPending(x);
     },
-    onError: (e) => setError(e.message),
+    onError: setError,
   });
   const run = useMutation({
-    mutationFn: (p: { action: Action; count: number }) => api.entries.bulk(p.action, ids, { expectedCount: p.count }).then((r) => ({ ...p, r })),
+    mutationFn: (x: { action: BulkAction; count: number }) => listApi.bulk(x.action, p.selected, { expectedCount: x.count }).then((r) => ({ ...x, r })),
     onSuccess: ({ action, r }) => {
       setPending(null);
-      const c = r.counts;
-      if (!c) onDone(`${WORD[action]} of ${entries(r.count)} queued.`);
-      else onDone(`${DONE[action]} ${entries(c.done)}${c.skipped ? `, ${c.skipped} skipped` : ""}${c.failed ? `, ${c.failed} failed` : ""}.`);
+      p.onDone(doneWords(action, r));
     },
     onError: (e) => {
       setPending(null);
-      setError(e.message);
+      setError(e);
     },
+  });
+  const exporting = useMutation({
+    mutationFn: async (format: "csv" | "json") => {
+      const blob = await listApi.export({ model: p.model, format, columns: p.exportOf.columns, sort: p.exportOf.sort || undefined, selected: p.selected });
+      saveFile(blob, `${p.model}-${new Date().toISOString().slice(0, 10)}.${format}`);
+      return format;
+    },
+    onSuccess: (format) => p.onDone(`Exported ${entries(p.count)} as ${format.toUpperCase()}.`),
+    onError: setError,
   });
 
   return (
     <section className="bulk-bar" aria-label="Selection">
-      <span>{entries(ids.length)} selected</span>
-      <button type="button" className="btn" disabled={dry.isPending} onClick={() => dry.mutate("publish")}>
-        Publish
+      <span>{entries(p.count)} selected</span>
+      {(["publish", "unpublish"] as const).map((a) => (
+        <button key={a} type="button" className="btn" disabled={dry.isPending} onClick={() => dry.mutate(a)}>
+          {WORD[a]}
+        </button>
+      ))}
+      <button type="button" className="btn" onClick={() => setScheduling(true)}>
+        Schedule
       </button>
-      <button type="button" className="btn" disabled={dry.isPending} onClick={() => dry.mutate("unpublish")}>
-        Unpublish
+      <button type="button" className="btn btn-danger" disabled={dry.isPending} onClick={() => dry.mutate("delete")}>
+        Delete
       </button>
-      {error && (
-        <span className="form-error" role="alert">
-          {error}
-        </span>
-      )}
+      <button type="button" className="btn" disabled={exporting.isPending} onClick={() => exporting.mutate("csv")}>
+        Export CSV
+      </button>
+      <button type="button" className="btn" disabled={exporting.isPending} onClick={() => exporting.mutate("json")}>
+        Export JSON
+      </button>
+      <button type="button" className="btn btn-quiet" onClick={p.onClear}>
+        Clear selection
+      </button>
+      {error && <Refusal error={error} />}
       <Dialog open={!!pending} title={pending ? `${WORD[pending.action]} ${entries(pending.count)}?` : ""} onCancel={() => setPending(null)}>
         {pending && (
           <>
-            <p>
-              {pending.action === "publish"
-                ? `The current drafts of ${entries(pending.count)} go live. Entries already live are skipped.`
-                : `${entries(pending.count)} stop being live; their drafts stay.`}
-            </p>
+            <p>{consequence(pending.action, pending.count)}</p>
             <div className="toolbar">
-              <button type="button" className="btn btn-primary" disabled={run.isPending} onClick={() => run.mutate(pending)}>
+              <button
+                type="button"
+                className={pending.action === "delete" ? "btn btn-danger-solid" : "btn btn-primary"}
+                disabled={run.isPending}
+                onClick={() => run.mutate(pending)}
+              >
                 {`${WORD[pending.action]} ${entries(pending.count)}`}
               </button>
               <button type="button" className="btn" onClick={() => setPending(null)}>
@@ -71,6 +118,29 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string
           </>
         )}
       </Dialog>
+      {scheduling && (
+        <ScheduleDialog
+          selected={p.selected}
+          count={p.count}
+          onCancel={() => setScheduling(false)}
+          onDone={(message) => {
+            setScheduling(false);
+            p.onDone(message);
+          }}
+        />
+      )}
     </section>
   );
+}
+
+/** Hands a file to the browser to save (a link with `download`, clicked and let go). */
+function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -1,17 +1,29 @@
-// The entries of one model: title, status, updated time and who saved last; filter by status
-// and text; "Load more" by cursor (never offset paging, design/admin.md, Lists).
-import { useEffect, useRef, useState, type FormEvent } from "react";
-import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+// The entries of one model (issue 27, lists): columns chosen from the model's fields, each shown
+// by its kind's cell; sort by a header; filters by field; search as one types; keyset pages with
+// the count and a page size; a selection (Shift-click ranges, "all N that match") to publish,
+// unpublish, schedule, delete or export; saved views. Everything is in the URL (list-state.ts).
+import { useEffect, useMemo, useRef, useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
-import { api, keys } from "../../api/client.ts";
-import { entryTitle, STATUS_WORDS } from "../../api/models.ts";
+import { ApiError, api, keys } from "../../api/client.ts";
+import { type ListColumn, listApi, listKeys, type Selected } from "../../api/entry-lists.ts";
+import { STATUS_WORDS, titleField } from "../../api/models.ts";
 import type { EntryStatus } from "../../api/types.ts";
-import { StatusBadge } from "../../ui/status-badge.tsx";
-import { canEditEntries } from "../../ui/refusal.tsx";
+import { viewsApi, viewsKey } from "../../api/views.ts";
+import { canEditEntries, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 import { BulkBar } from "./bulk-bar.tsx";
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+import { ColumnPicker, DEFAULT_COLUMNS } from "./column-picker.tsx";
+import { FilterBar } from "./filter-bar.tsx";
+import { differsFrom, type ListSearch, partsOf, stateOf, withParts } from "./list-state.ts";
+import { ListTable } from "./list-table.tsx";
+import { Pager, rememberPage } from "./pager.tsx";
+import { countOf, EMPTY, type Selection, toggle, togglePage } from "./selection.ts";
+import { useListKeys } from "./use-list-keys.ts";
+import { ViewBar } from "./view-bar.tsx";
+import { entries } from "./words.ts";
+import { SearchBox } from "./search-box.tsx";
 
 /** The entry list screen. */
 export function EntryList() {
@@ -19,73 +31,62 @@ export function EntryList() {
   const { model: ns } = useParams({ from: "/app/content/$model" });
   const search = useSearch({ from: "/app/content/$model" });
   const navigate = useNavigate({ from: "/content/$model" });
-  const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
-  // Who saved last is a person's e-mail when the caller may read members; otherwise a short word.
-  const members = useQuery({ queryKey: keys.members(project.id), queryFn: () => api.projects.members(project.id) });
-  const filter = { status: search.status, q: search.q, sort: search.sort };
-  const list = useInfiniteQuery({
-    queryKey: keys.entryList(project.id, ns, filter),
-    queryFn: ({ pageParam }) => api.entries.list(ns, filter, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next,
-  });
-  const [text, setText] = useState(search.q ?? "");
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [notice, setNotice] = useState<string | null>(null);
   const client = useQueryClient();
+  const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
+  const columnsQ = useQuery({ queryKey: listKeys.columns(project.id, ns), queryFn: () => listApi.columns(ns) });
+  // The rail asked for the views already; opening one from there asks nothing more.
+  const views = useQuery({ queryKey: viewsKey(project.id), queryFn: viewsApi.list });
+  const view = search.view ? (views.data?.find((v) => v.id === search.view) ?? null) : null;
+  const waitingForView = !!search.view && views.isPending;
+  const state = stateOf(search, view);
+  const query = { status: state.status, q: state.q || undefined, sort: state.sort || undefined, where: state.where, limit: state.limit, after: state.after };
+  const list = useQuery({
+    queryKey: listKeys.page(project.id, ns, query),
+    queryFn: () => listApi.page(ns, query),
+    enabled: !waitingForView,
+    placeholderData: keepPreviousData,
+  });
+  const [selection, setSelection] = useState<Selection>(EMPTY);
+  const [notice, setNotice] = useState<string | null>(null);
   const table = useRef<HTMLTableElement>(null);
-  // A viewer reads: no New entry, and no selection for bulk publishing.
   const canWrite = canEditEntries(project.role);
+  useListKeys(table, "entry-search");
 
-  // Keys of the list (design/admin.md): `/` focuses search, `j`/`k` move between entries, Enter opens.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.ctrlKey || e.metaKey || e.altKey || (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)))) return;
-      if (e.key === "/") {
-        e.preventDefault();
-        document.getElementById("entry-search")?.focus();
-      } else if (e.key === "j" || e.key === "k") {
-        const links = [...(table.current?.querySelectorAll<HTMLAnchorElement>("tbody td a") ?? [])];
-        if (links.length === 0) return;
-        const at = links.indexOf(document.activeElement as HTMLAnchorElement);
-        const next = e.key === "j" ? Math.min(links.length - 1, at + 1) : Math.max(0, at === -1 ? 0 : at - 1);
-        e.preventDefault();
-        links[next]?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
   const model = models.data?.find((m) => m.namespace === ns);
-
-  function authorOf(by: string | null | undefined): string {
-    if (!by) return "—";
-    if (by.startsWith("api_key:")) return "API key";
-    const m = members.data?.find((x) => `user:${x.userId}` === by);
-    return m ? (m.name ?? m.email) : "A person";
+  useTitle(view?.name, model?.name ?? ns);
+  // The list this selection and these pages belong to: a change of filter starts both again.
+  const listKey = JSON.stringify([ns, query.status, query.q, query.sort, query.where, query.limit]);
+  const [selectionOf, setSelectionOf] = useState(listKey);
+  if (selectionOf !== listKey) {
+    setSelectionOf(listKey);
+    setSelection(EMPTY);
   }
+  useEffect(() => rememberPage(listKey, state.page, state.after), [listKey, state.page, state.after]);
 
-  function submitSearch(e: FormEvent) {
-    e.preventDefault();
-    void navigate({ search: (s) => ({ ...s, q: text || undefined }) });
-  }
+  const go = (next: ListSearch, replace = false) => void navigate({ search: next, replace });
+  const set = (parts: Parameters<typeof withParts>[1], replace = false) => go(withParts(search, parts), replace);
+
+  const all = columnsQ.data ?? [];
+  const title = model ? titleField(model) : null;
+  const titleColumn = all.find((c) => c.key === title?.namespace) ?? null;
+  const choosable = all.filter((c) => c.key !== title?.namespace);
+  const chosen = state.columns ?? DEFAULT_COLUMNS;
+  const shown = chosen.map((k) => all.find((c) => c.key === k)).filter((c): c is ListColumn => !!c);
+  // A column the model no longer has (a field deleted or renamed since the link was made).
+  const gone = columnsQ.data ? chosen.filter((k) => !all.some((c) => c.key === k)) : [];
+  const filterable = all.filter((c) => c.operators.length > 0 && c.key !== "$status");
+
+  const rows = list.data?.data ?? [];
+  const total = list.data?.total ?? 0;
+  const rowIds = useMemo(() => rows.map((r) => r.id), [rows]);
+  const count = countOf(selection, total);
+  const selected: Selected = selection.allMatching
+    ? { modelId: ns, ...(state.where ? { where: state.where } : {}), ...(state.q ? { q: state.q } : {}), ...(state.status ? { status: state.status } : {}) }
+    : { instanceIds: [...selection.ids] };
+  const err = list.error instanceof ApiError ? list.error : null;
+  const pageTicked = rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
 
   if (models.isSuccess && !model) return <p role="alert">No model “{ns}” in this project.</p>;
-  const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
-  // The selection holds only entries still shown (a filter change drops the others).
-  const shown = new Set(rows.map((r) => r.id));
-  const chosen = [...selected].filter((id) => shown.has(id));
-  const allChosen = rows.length > 0 && chosen.length === rows.length;
-
-  function toggle(id: string) {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
-  }
-  const total = list.data?.pages[0]?.total;
-
   return (
     <>
       <div className="toolbar">
@@ -97,14 +98,23 @@ export function EntryList() {
           </Link>
         )}
       </div>
-      <div className="toolbar">
+      {search.view && views.isSuccess && !view && (
+        <p className="notice" role="status">
+          This view no longer exists (it was deleted, or it was someone else's private view): the list shows every entry.
+        </p>
+      )}
+      <ViewBar
+        project={project}
+        model={ns}
+        view={view}
+        parts={partsOf(state)}
+        changed={!!view && differsFrom(state, view)}
+        open={(id) => go(id ? { view: id } : {})}
+      />
+      <div className="toolbar list-controls">
         <div className="field">
           <label htmlFor="status-filter">Status</label>
-          <select
-            id="status-filter"
-            value={search.status ?? ""}
-            onChange={(e) => void navigate({ search: (s) => ({ ...s, status: (e.target.value || undefined) as EntryStatus | undefined }) })}
-          >
+          <select id="status-filter" value={state.status ?? ""} onChange={(e) => set({ status: (e.target.value || undefined) as EntryStatus | undefined })}>
             <option value="">Any status</option>
             {(Object.keys(STATUS_WORDS) as EntryStatus[]).map((s) => (
               <option key={s} value={s}>
@@ -113,96 +123,103 @@ export function EntryList() {
             ))}
           </select>
         </div>
-        <form className="field" onSubmit={submitSearch}>
-          <label htmlFor="entry-search">Search</label>
-          <input id="entry-search" type="search" value={text} onChange={(e) => setText(e.target.value)} />
-        </form>
+        <SearchBox id="entry-search" value={state.q} onSearch={(q) => set({ q }, true)} />
         <span className="spacer" />
-        {total !== undefined && (
-          <p className="muted" aria-live="polite">
-            {total === 1 ? "1 entry" : `${total} entries`}
-          </p>
-        )}
+        <ColumnPicker columns={choosable} shown={chosen} onChange={(columns) => set({ columns })} />
       </div>
-      {list.isError && <p role="alert">{list.error.message}</p>}
+      {model && (
+        <FilterBar
+          model={model}
+          columns={filterable}
+          where={state.where}
+          onChange={(where) => set({ where })}
+          error={err?.field === "where" ? err.message : null}
+        />
+      )}
+      {gone.length > 0 && (
+        <p className="notice" role="status">
+          {gone.map((k) => `No column “${k}”: ${model?.name ?? ns} has no such field now (it was deleted or renamed), so it is left out.`).join(" ")}
+        </p>
+      )}
+      {err?.field === "sort" && (
+        <p className="form-error" role="alert">
+          This sort cannot be used: {err.message}{" "}
+          <button type="button" className="btn btn-quiet" onClick={() => set({ sort: "" })}>
+            Sort newest first
+          </button>
+        </p>
+      )}
+      {err?.field === "after" && (
+        <p className="form-error" role="alert">
+          This page no longer fits the list: {err.message}{" "}
+          <button type="button" className="btn btn-quiet" onClick={() => go({ ...search, after: undefined, page: undefined })}>
+            First page
+          </button>
+        </p>
+      )}
+      {list.isError && !err?.field && <Refusal error={list.error} />}
       {list.isPending || !model ? (
-        <p>Loading…</p>
+        !list.isError && <p>Loading…</p>
       ) : rows.length === 0 ? (
-        <p>{canWrite ? "No entries here yet. Use “New entry” to write the first one." : "No entries here yet."}</p>
+        <p>
+          {state.q || state.where || state.status
+            ? "No entries match."
+            : canWrite
+              ? "No entries here yet. Use “New entry” to write the first one."
+              : "No entries here yet."}
+        </p>
       ) : (
-        <table ref={table}>
-          <caption className="visually-hidden">Entries of {model.name}</caption>
-          <thead>
-            <tr>
-              {canWrite && (
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all shown"
-                    checked={allChosen}
-                    onChange={() => setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.id)))}
-                  />
-                </th>
-              )}
-              <th scope="col">Title</th>
-              <th scope="col">Status</th>
-              <th scope="col" aria-sort={search.sort === "updatedAt" ? "ascending" : search.sort === "-updatedAt" ? "descending" : undefined}>
-                <button
-                  type="button"
-                  className="sort-toggle"
-                  onClick={() => void navigate({ search: (s) => ({ ...s, sort: s.sort === "-updatedAt" ? "updatedAt" : "-updatedAt" }) })}
-                >
-                  Updated
-                  <span aria-hidden="true">{search.sort === "updatedAt" ? " ↑" : search.sort === "-updatedAt" ? " ↓" : ""}</span>
-                </button>
-              </th>
-              <th scope="col" className="hide-narrow">
-                Author
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={e.id}>
-                {canWrite && (
-                  <td>
-                    <input type="checkbox" aria-label={`Select ${entryTitle(model, e)}`} checked={selected.has(e.id)} onChange={() => toggle(e.id)} />
-                  </td>
-                )}
-                <td>
-                  <Link to="/content/$model/$entryId" params={{ model: ns, entryId: e.id }}>
-                    {entryTitle(model, e)}
-                  </Link>
-                </td>
-                <td>
-                  <StatusBadge status={e.status} />
-                </td>
-                <td>
-                  <time dateTime={e.updatedAt}>{when.format(new Date(e.updatedAt))}</time>
-                </td>
-                <td className="hide-narrow">{authorOf(e.updatedBy)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          {canWrite && pageTicked && !selection.allMatching && total > rows.length && (
+            <p className="notice select-all">
+              {`All ${entries(rows.length)} on this page are selected.`}{" "}
+              <button type="button" className="btn btn-quiet" onClick={() => setSelection({ ...selection, allMatching: true })}>
+                {`Select all ${entries(total)} that match`}
+              </button>
+            </p>
+          )}
+          {selection.allMatching && <p className="notice select-all">{`All ${entries(total)} that match are selected.`}</p>}
+          <ListTable
+            model={model}
+            models={models.data ?? []}
+            columns={shown}
+            titleColumn={titleColumn}
+            rows={rows}
+            sort={state.sort}
+            onSort={(sort) => set({ sort })}
+            selection={canWrite ? selection : null}
+            onToggle={(id, range) => setSelection(toggle(selection, rowIds, id, range))}
+            onTogglePage={() => setSelection(selection.allMatching ? EMPTY : togglePage(selection, rowIds))}
+            tableRef={table}
+          />
+        </>
+      )}
+      {list.data && (
+        <Pager
+          list={listKey}
+          page={state.page}
+          limit={state.limit}
+          shown={rows.length}
+          total={total}
+          next={list.data.next}
+          go={(page, after) => go({ ...search, after: after ?? undefined, page: after ? page : undefined })}
+          onLimit={(limit) => set({ limit })}
+        />
       )}
       <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
-      {canWrite && chosen.length > 0 && (
+      {canWrite && count > 0 && (
         <BulkBar
-          ids={chosen}
+          model={ns}
+          count={count}
+          selected={selected}
+          exportOf={{ columns: [...(titleColumn ? [titleColumn.key] : ["$id"]), ...shown.map((c) => c.key)], sort: state.sort }}
+          onClear={() => setSelection(EMPTY)}
           onDone={(message) => {
             setNotice(message);
-            setSelected(new Set());
+            setSelection(EMPTY);
             void client.invalidateQueries({ queryKey: keys.entries(project.id, ns) });
           }}
         />
-      )}
-      {list.hasNextPage && (
-        <p>
-          <button type="button" className="btn" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            Load more
-          </button>
-        </p>
       )}
     </>
   );

@@ -8,9 +8,11 @@ import { ApiError } from "../../api/client.ts";
 import { peopleApi } from "../../api/people.ts";
 import { adoptSession, isSignedIn, restoreSession, signOut } from "../../api/session.ts";
 import { rememberProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 
 /** The screen; outside the shell, reachable signed in or not. */
 export function AcceptInvite() {
+  useTitle("Join a project");
   const { token } = useSearch({ from: "/invite" });
   const navigate = useNavigate();
   const client = useQueryClient();

@@ -9,6 +9,9 @@ import { canIntegrate, Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
 import { NewKeyForm } from "./new-key-form.tsx";
 import { PRESET_WORDS } from "./scope-picker.tsx";
+import { ScopeLines } from "./scope-tip.tsx";
+import { api, keys } from "../../api/client.ts";
+import { useTitle } from "../shell/title.ts";
 import { EditDialog, RotateDialog } from "./key-dialogs.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -21,11 +24,22 @@ export function keyStatus(k: ApiKey, now = Date.now()): string {
   return "Active";
 }
 
-function accessOf(k: ApiKey, presets: Grantable["presets"] | undefined): string {
+/** The name of a key's access: its preset, `Legacy (read)`, or `Custom`. */
+function accessName(k: ApiKey, presets: Grantable["presets"] | undefined): string {
   if (k.bundle === "legacy") return `Legacy (${k.permission})`;
   const same = presets?.find((p) => p.scopes.length === k.scopes.length && p.scopes.every((s) => k.scopes.includes(s)));
   if (same) return PRESET_WORDS[same.name] ?? same.name;
-  return k.scopes.length === 1 ? "1 scope" : `${k.scopes.length} scopes`;
+  return "Custom";
+}
+
+/** A key's access: its name, then what it may do in words (the raw scopes in tooltips). */
+function Access({ k, presets, modelName }: { k: ApiKey; presets: Grantable["presets"] | undefined; modelName(id: string): string | null }) {
+  return (
+    <>
+      <strong className="access-name">{accessName(k, presets)}</strong>
+      <ScopeLines scopes={k.scopes} environment={k.environment} modelName={modelName} />
+    </>
+  );
 }
 
 function Domains({ id }: { id: string }) {
@@ -40,11 +54,16 @@ type Open = { kind: "edit" | "rotate"; key: ApiKey } | null;
 
 /** The screen. */
 export function KeysScreen() {
+  useTitle("API keys");
   const { project } = useProject();
   const client = useQueryClient();
   const allowed = canIntegrate(project.role);
   const list = useQuery({ queryKey: keyListKey(project.id), queryFn: keyApi.list, enabled: allowed });
   const grantable = useQuery({ queryKey: ["api-keys-grantable"], queryFn: keyApi.grantable, enabled: allowed });
+  const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list, enabled: allowed });
+  const names = new Map(models.data?.map((m) => [m.id, m.name]));
+  // Until the models are in, a limited scope's model is "…" rather than "a deleted model".
+  const modelName = (id: string) => (models.data ? (names.get(id) ?? null) : "…");
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<Shown | null>(null);
   const [open, setOpen] = useState<Open>(null);
@@ -128,7 +147,9 @@ export function KeysScreen() {
                   <td>
                     <span className="mono">{k.keyPrefix}…</span> <span className="muted">{k.environment === "production" ? "Production" : "Development"}</span>
                   </td>
-                  <td>{accessOf(k, grantable.data?.presets)}</td>
+                  <td>
+                    <Access k={k} presets={grantable.data?.presets} modelName={modelName} />
+                  </td>
                   <td className="mono">{k.version}</td>
                   <td>
                     <span className={k.active ? "status status-published" : "status"}>{keyStatus(k)}</span>

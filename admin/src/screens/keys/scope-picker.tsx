@@ -3,6 +3,7 @@
 // refusal of a scope (not one a key can hold, or not held by the person) is shown here.
 import type { ApiKey, Grantable } from "../../api/keys.ts";
 import type { Model } from "../../api/types.ts";
+import { scopeWords } from "./scope-words.ts";
 
 /** The words people read for each preset of decisions.md 5. */
 export const PRESET_WORDS: Record<string, string> = {
@@ -83,18 +84,25 @@ export function ScopePicker(props: {
             // A scope the key has but the person does not hold stays listed, so it can be taken off.
             .filter((s) => s.held || v.scopes.has(s.scope))
             .map((s) => (
-              <label key={s.scope}>
-                <input
-                  type="checkbox"
-                  checked={v.scopes.has(s.scope)}
-                  onChange={() => {
-                    const next = new Set(v.scopes);
-                    if (!next.delete(s.scope)) next.add(s.scope);
-                    props.onChange({ ...v, scopes: next });
-                  }}
-                />{" "}
-                <span className="mono">{s.scope}</span>
-              </label>
+              // The raw scope is the checkbox's description, shown as a tooltip on hover and focus.
+              <span key={s.scope} className="tip-host">
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={v.scopes.has(s.scope)}
+                    aria-describedby={`${id}-scope-${s.scope.replace(":", "-")}`}
+                    onChange={() => {
+                      const next = new Set(v.scopes);
+                      if (!next.delete(s.scope)) next.add(s.scope);
+                      props.onChange({ ...v, scopes: next });
+                    }}
+                  />{" "}
+                  {scopeWords(s.scope)}
+                </label>
+                <span role="tooltip" id={`${id}-scope-${s.scope.replace(":", "-")}`} className="tip mono">
+                  {s.scope}
+                </span>
+              </span>
             ))}
         </fieldset>
       )}

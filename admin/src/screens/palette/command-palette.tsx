@@ -1,18 +1,20 @@
 // The command palette (Ctrl/Cmd+K): one search box over the screens, the models, "New entry in
-// <model>" and entries by title, as an ARIA combobox with a listbox. Arrow keys move, Enter goes,
-// Esc closes. Entries are searched on the models' lists (`q` matches titles), a few models at once.
+// <model>", entries by title and media files by name, title and alt, as an ARIA combobox with a
+// listbox. Arrow keys move, Enter goes, Esc closes. Entries and files come from one request,
+// GET /v2/search, made once typing settles.
 import { useDeferredValue, useMemo, useState, type KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
+import { searchApi } from "../../api/search.ts";
 import { signOut } from "../../api/session.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { screenLinksFor } from "../shell/screen-links.ts";
-import { entryCommands, filterCommands, SEARCH_MODELS, SEARCH_PER_MODEL, staticCommands, type Command } from "./commands.ts";
+import { filterCommands, foundCommands, SEARCH_LIMIT, staticCommands, type Command } from "./commands.ts";
 
 /** The palette; `onShortcuts` swaps it for the shortcuts list. */
-export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onShortcuts(): void }) {
+export function CommandPalette({ onClose, onShortcuts }: { onClose(going?: boolean): void; onShortcuts(): void }) {
   const { project } = useProject();
   const navigate = useNavigate();
   const models = useQuery({ queryKey: keys.models(project.id), queryFn: api.models.list });
@@ -21,21 +23,15 @@ export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onSh
   // Searching entries waits for typing to settle (React defers it), and starts at two characters.
   const query = useDeferredValue(text.trim());
   const found = useQuery({
-    queryKey: ["palette-entries", project.id, query],
-    enabled: query.length >= 2 && !!models.data,
+    queryKey: ["palette-search", project.id, query],
+    enabled: query.length >= 2,
     staleTime: 10_000,
-    queryFn: () =>
-      Promise.all(
-        (models.data ?? []).slice(0, SEARCH_MODELS).map(async (model) => ({
-          model,
-          entries: (await api.entries.list(model.namespace, { q: query }, null, SEARCH_PER_MODEL)).data,
-        })),
-      ),
+    queryFn: () => searchApi.search(query, SEARCH_LIMIT),
   });
 
   const base = useMemo(() => staticCommands(models.data ?? [], screenLinksFor(project.role), project.role), [models.data, project.role]);
   const shown: Command[] = useMemo(
-    () => [...filterCommands(base, text), ...(query.length >= 2 && found.data ? entryCommands(found.data) : [])],
+    () => [...filterCommands(base, text), ...(query.length >= 2 && found.data ? foundCommands(found.data) : [])],
     [base, text, query, found.data],
   );
   const current = shown[Math.min(active, shown.length - 1)];
@@ -43,7 +39,7 @@ export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onSh
   function run(c: Command | undefined) {
     if (!c) return;
     if (c.go === "shortcuts") return onShortcuts();
-    onClose();
+    onClose(c.go !== "sign-out");
     if (c.go === "sign-out") signOut();
     else void navigate({ to: c.go.to, params: c.go.params });
   }
@@ -61,9 +57,9 @@ export function CommandPalette({ onClose, onShortcuts }: { onClose(): void; onSh
 
   // Searching until the entries of what is typed now have come (the deferred text may lag a render).
   const searching = text.trim().length >= 2 && (query !== text.trim() || found.isFetching);
-  const status = searching ? "Searching entries…" : `${shown.length} ${shown.length === 1 ? "result" : "results"}`;
+  const status = searching ? "Searching entries and media…" : `${shown.length} ${shown.length === 1 ? "result" : "results"}`;
   return (
-    <Dialog open title="Command palette" onCancel={onClose}>
+    <Dialog open title="Command palette" onCancel={() => onClose()}>
       <div className="palette">
         <label htmlFor="palette-input" className="visually-hidden">
           Search commands

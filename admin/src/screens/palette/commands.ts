@@ -1,8 +1,8 @@
 // What the command palette offers (design/admin.md, The frame): the screens, every model's list,
 // "New entry in <model>" for people who may write, and entries found by title. Pure functions, so
 // the palette component only renders and navigates.
-import type { Entry, Model } from "../../api/types.ts";
-import { entryTitle } from "../../api/models.ts";
+import type { Model } from "../../api/types.ts";
+import type { SearchAnswer } from "../../api/search.ts";
 import { canEditEntries } from "../../ui/refusal.tsx";
 
 /** One choice: the words shown (and matched), a second line, and where it leads. */
@@ -45,18 +45,23 @@ export function filterCommands(all: Command[], text: string): Command[] {
   return text.trim() === "" ? all : all.filter((c) => matches(c.label, text));
 }
 
-/** Entries found by title, as commands that open them in the editor. */
-export function entryCommands(found: { model: Model; entries: Entry[] }[]): Command[] {
-  return found.flatMap(({ model, entries }) =>
-    entries.map((e) => ({
+/** Entries found by title and files found by name, title or alt (GET /v2/search), as commands that open them. */
+export function foundCommands(found: SearchAnswer): Command[] {
+  return [
+    ...found.entries.map((e) => ({
       id: `entry-${e.id}`,
-      label: entryTitle(model, e),
-      hint: `${model.name} entry`,
-      go: { to: "/content/$model/$entryId", params: { model: model.namespace, entryId: e.id } },
+      label: e.title?.trim() || "Untitled entry",
+      hint: `${e.modelName} entry`,
+      go: { to: "/content/$model/$entryId", params: { model: e.model, entryId: e.id } },
     })),
-  );
+    ...found.media.map((f) => ({
+      id: `media-${f.id}`,
+      label: f.filename,
+      hint: f.title && f.title !== f.filename ? `Media file: ${f.title}` : "Media file",
+      go: { to: "/media/$mediaId", params: { mediaId: f.id } },
+    })),
+  ];
 }
 
-/** How many models an entry search asks at once, and how many entries each may add. */
-export const SEARCH_MODELS = 8;
-export const SEARCH_PER_MODEL = 5;
+/** How many entries and files a search may add. */
+export const SEARCH_LIMIT = 8;

@@ -21,9 +21,10 @@ export function PaletteHost() {
     if (document.activeElement instanceof HTMLElement && !document.activeElement.closest("dialog")) before.current = document.activeElement;
     setOpen(which);
   }, []);
-  const close = useCallback(() => {
+  // `going`: the palette navigates, and the new screen's heading takes focus (shell.tsx).
+  const close = useCallback((going = false) => {
     setOpen(null);
-    requestAnimationFrame(() => before.current?.focus());
+    if (!going) requestAnimationFrame(() => before.current?.focus());
   }, []);
 
   useEffect(() => {
@@ -49,7 +50,7 @@ export function PaletteHost() {
       </button>
       <Suspense fallback={null}>
         {open === "palette" && <CommandPalette onClose={close} onShortcuts={() => setOpen("shortcuts")} />}
-        {open === "shortcuts" && <Shortcuts onClose={close} />}
+        {open === "shortcuts" && <Shortcuts onClose={() => close()} />}
       </Suspense>
     </>
   );

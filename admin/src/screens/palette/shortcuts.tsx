@@ -2,13 +2,16 @@
 import { Dialog } from "../../ui/dialog.tsx";
 
 const KEYS: [string, string][] = [
-  ["Ctrl K or ⌘ K", "Open the command palette: go to a model, entry or screen, or start an action"],
+  ["Ctrl K or ⌘ K", "Open the command palette: go to a model, entry, media file or screen, or start an action"],
   ["?", "Show this list"],
   ["/", "Search the list (entries, media)"],
   ["j / k", "Next / previous entry in a list"],
+  ["x", "Select or unselect the entry in focus"],
+  ["Shift + click", "Select every entry from the last one ticked to this one"],
   ["Enter", "Open the entry in focus"],
   ["Ctrl S or ⌘ S", "Save (entry, layout, media record)"],
-  ["Esc", "Close a dialog or this list"],
+  ["Ctrl V or ⌘ V", "Upload the files on the clipboard (in Media)"],
+  ["Esc", "Close a dialog, the menu or this list"],
 ];
 
 /** The shortcuts dialog. */

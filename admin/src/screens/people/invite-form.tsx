@@ -1,5 +1,6 @@
 // The `Invite` form: e-mail and role. The answer's token is shown once, inside the link the
 // person opens to accept; a server that sends mail mails the link instead and answers no token.
+// The form says beforehand which of the two will happen.
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
@@ -8,7 +9,7 @@ import { Refusal } from "../../ui/refusal.tsx";
 import { ownerOnly } from "./owner-only.tsx";
 
 /** The form; `onInvited` receives the e-mail and the one-time token, or null when the server mailed it. */
-export function InviteForm(props: { projectId: string; onInvited(email: string, token: string | null): void; onCancel(): void }) {
+export function InviteForm(props: { projectId: string; mail: boolean | null; onInvited(email: string, token: string | null): void; onCancel(): void }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("editor");
   const invite = useMutation({
@@ -24,6 +25,13 @@ export function InviteForm(props: { projectId: string; onInvited(email: string, 
   return (
     <form className="card form-stack" onSubmit={submit} aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
+      {props.mail !== null && (
+        <p className="muted">
+          {props.mail
+            ? "Capa mails them a link to join; it works once, for 7 days."
+            : "This server sends no mail: you get a link to pass on yourself. It works once, for 7 days."}
+        </p>
+      )}
       <div className="field">
         <label htmlFor="invite-email">Email</label>
         <input

@@ -1,28 +1,43 @@
-// The People screen (issue 14 item 7): members and their roles, `Invite` (the token shown once
-// inside the accept link, or on a server that sends mail, only mailed), pending invitations, changing a role and removing a member. Owners
-// and admins manage; everyone else reads. Only an owner may give or take the owner role: the
-// server's 403 for that is said in those words.
+// The People screen (issue 14 item 7, issue 27 item 6): members and their roles, `Invite` (on a
+// server that sends mail the link is mailed; otherwise it is shown to copy), the invitations not yet
+// accepted (copy a fresh link or resend, revoke), changing a role, removing a member, transferring
+// ownership and leaving the project. Owners and admins manage; everyone else reads. Only an owner
+// may give or take the owner role: the server's 403 for that is said in those words.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { peopleApi, peopleKeys, ROLE_WORDS } from "../../api/people.ts";
+import { useNavigate } from "@tanstack/react-router";
+import { actInProject, keys } from "../../api/client.ts";
+import { invitationLink, peopleApi, peopleKeys, ROLE_WORDS } from "../../api/people.ts";
+import { meKey, profileApi } from "../../api/profile.ts";
+import { serverSendsMail } from "../../api/session.ts";
 import type { Member } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
 import { InviteForm } from "./invite-form.tsx";
 import { Invitations } from "./invitations.tsx";
+import { MemberTable } from "./member-table.tsx";
 import { ownerOnly } from "./owner-only.tsx";
+import { LeaveDialog, TransferDialog } from "./ownership-dialogs.tsx";
+
+type Link = { email: string; token: string; fresh: boolean };
 
 /** The screen. */
 export function PeopleScreen() {
+  useTitle("People");
   const { project } = useProject();
   const client = useQueryClient();
+  const navigate = useNavigate();
   const manage = project.role === "owner" || project.role === "admin";
   const members = useQuery({ queryKey: peopleKeys.members(project.id), queryFn: () => peopleApi.members(project.id) });
+  const me = useQuery({ queryKey: meKey, queryFn: profileApi.me });
+  const mail = useQuery({ queryKey: ["server-mail"], queryFn: serverSendsMail, staleTime: Number.POSITIVE_INFINITY });
   const [inviting, setInviting] = useState(false);
-  const [invited, setInvited] = useState<{ email: string; token: string } | null>(null);
+  const [link, setLink] = useState<Link | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [dialog, setDialog] = useState<"transfer" | "leave" | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: peopleKeys.members(project.id) });
   const setRole = useMutation({
@@ -41,7 +56,10 @@ export function PeopleScreen() {
       void refresh();
     },
   });
-  const link = invited ? `${window.location.origin}/admin/invite?token=${encodeURIComponent(invited.token)}` : "";
+  const myId = me.data?.id ?? null;
+  const list = members.data ?? [];
+  const owners = list.filter((m) => m.role === "owner");
+  const onlyOwner = owners.length === 1 && owners[0]!.userId === myId;
 
   return (
     <>
@@ -54,34 +72,38 @@ export function PeopleScreen() {
             className="btn btn-primary"
             onClick={() => {
               setInviting(true);
-              setInvited(null);
+              setLink(null);
             }}
           >
             Invite
           </button>
         )}
+        <button type="button" className="btn" disabled={!members.data || !myId} onClick={() => setDialog("leave")}>
+          Leave project
+        </button>
       </div>
       {!manage && <p className="notice">You can see who is here; owners and admins invite people and change roles.</p>}
       {inviting && (
         <InviteForm
           projectId={project.id}
+          mail={mail.data ?? null}
           onCancel={() => setInviting(false)}
           onInvited={(email, token) => {
             setInviting(false);
             // A mailed invitation's link is in the mail only: nothing to show or copy here.
             if (token === null) setNotice(`Invitation mailed to ${email}. Its link works once, for 7 days.`);
-            else setInvited({ email, token });
+            else setLink({ email, token, fresh: false });
             void client.invalidateQueries({ queryKey: peopleKeys.invitations(project.id) });
           }}
         />
       )}
-      {invited && (
+      {link && (
         <SecretOnce
-          title={`Invitation for ${invited.email}`}
+          title={link.fresh ? `New link for ${link.email}` : `Invitation for ${link.email}`}
           label="Invitation link"
-          secret={link}
-          note={`Send this link to ${invited.email}. It holds a one-time token, works for 7 days and only once: they open it and choose a password, or sign in first if the address already has an account.`}
-          onDone={() => setInvited(null)}
+          secret={invitationLink(link.token)}
+          note={`${link.fresh ? "The earlier link no longer works. " : ""}Send this link to ${link.email}. It holds a one-time token, works for 7 days and only once: they open it and choose a password, or sign in first if the address already has an account.`}
+          onDone={() => setLink(null)}
         />
       )}
       <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
@@ -91,58 +113,29 @@ export function PeopleScreen() {
       ) : !members.data ? (
         <p>Loading…</p>
       ) : (
-        <table>
-          <caption className="visually-hidden">Members of {project.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              {manage && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.map((m) => (
-              <tr key={m.userId}>
-                <th scope="row">
-                  {m.email}
-                  {m.name && <div className="muted">{m.name}</div>}
-                </th>
-                <td>
-                  {manage ? (
-                    <select
-                      className="role-select"
-                      aria-label={`Role of ${m.email}`}
-                      value={m.role}
-                      disabled={setRole.isPending}
-                      onChange={(e) => setRole.mutate({ m, role: e.target.value })}
-                    >
-                      {Object.entries(ROLE_WORDS).map(([r, w]) => (
-                        <option key={r} value={r}>
-                          {w}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    (ROLE_WORDS[m.role] ?? m.role)
-                  )}
-                </td>
-                {manage && (
-                  <td>
-                    <button type="button" className="btn btn-quiet btn-danger" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
-                      Remove
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MemberTable
+          projectName={project.name}
+          members={members.data}
+          me={myId}
+          manage={manage}
+          busy={setRole.isPending}
+          onRole={(m, role) => setRole.mutate({ m, role })}
+          onRemove={setRemoving}
+          onTransfer={() => setDialog("transfer")}
+        />
       )}
-      {manage && <Invitations projectId={project.id} />}
+      {/* Whether the server mails decides Resend or Copy link; either answer of a reissue is handled. */}
+      {manage && (mail.data !== undefined || mail.isError) && (
+        <Invitations
+          projectId={project.id}
+          mail={mail.data ?? false}
+          onLink={(email, token) => {
+            setInviting(false);
+            setLink({ email, token, fresh: true });
+          }}
+          onNotice={setNotice}
+        />
+      )}
       <Dialog open={removing !== null} title={`Remove ${removing?.email ?? ""}?`} onCancel={() => setRemoving(null)}>
         <p>They lose access to {project.name} at once. Their account and their other projects stay.</p>
         {remove.error && (ownerOnly(remove.error) ?? <Refusal error={remove.error} />)}
@@ -155,6 +148,42 @@ export function PeopleScreen() {
           </button>
         </div>
       </Dialog>
+      {members.data && (
+        <>
+          <TransferDialog
+            open={dialog === "transfer"}
+            projectId={project.id}
+            projectName={project.name}
+            members={members.data}
+            me={myId}
+            onCancel={() => setDialog(null)}
+            onDone={(to) => {
+              setDialog(null);
+              setNotice(`${to.email} is now the owner of ${project.name}; you are an admin.`);
+              void refresh();
+              // The person's role in the project changed: the shell's project list says it.
+              void client.invalidateQueries({ queryKey: keys.projects() });
+            }}
+          />
+          <LeaveDialog
+            open={dialog === "leave"}
+            projectId={project.id}
+            projectName={project.name}
+            me={myId}
+            onlyOwner={onlyOwner}
+            canTransfer={members.data.length > 1}
+            onCancel={() => setDialog(null)}
+            onTransfer={() => setDialog("transfer")}
+            onLeft={() => {
+              setDialog(null);
+              // Out of the project: requests stop naming it (the server refuses a project one is not in),
+              // and the shell opens another one (or says there is none) from the new list.
+              actInProject(null);
+              void client.invalidateQueries({ queryKey: keys.projects() }).then(() => navigate({ to: "/" }));
+            }}
+          />
+        </>
+      )}
     </>
   );
 }

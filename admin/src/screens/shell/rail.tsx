@@ -1,10 +1,12 @@
 // The left rail: the person's current workspace (folders, models, entries, media folders), or
-// every model when there is none (decisions.md 11). Collapsed folders are remembered per browser.
+// every model when there is none (decisions.md 11), each model with its saved views under it
+// (decisions.md 15). Collapsed folders are remembered per browser.
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
+import { Link, useRouterState } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
 import type { MediaFolder, Model, TreeNode } from "../../api/types.ts";
+import { type SavedView, viewsApi, viewsKey } from "../../api/views.ts";
 
 const COLLAPSED = "capa.rail.collapsed";
 
@@ -28,6 +30,7 @@ export function Rail({ projectId }: { projectId: string }) {
     queryFn: api.mediaFolders.list,
     enabled: !!tree.data && hasMediaFolder(tree.data),
   });
+  const views = useQuery({ queryKey: viewsKey(projectId), queryFn: viewsApi.list });
   const [collapsed, setCollapsed] = useState(readCollapsed);
 
   function toggle(id: string) {
@@ -45,8 +48,9 @@ export function Rail({ projectId }: { projectId: string }) {
   const name = wsId ? workspaces.data?.data.find((w) => w.id === wsId)?.name : null;
   let body: React.ReactNode;
   if (models.isPending || workspaces.isPending || (wsId && tree.isPending)) body = <p className="muted">Loading…</p>;
-  else if (wsId && tree.data) body = <Nodes nodes={tree.data} ctx={{ models: models.data ?? [], folders: mediaFolders.data ?? [], collapsed, toggle }} />;
-  else body = <ModelList models={models.data ?? []} />;
+  else if (wsId && tree.data)
+    body = <Nodes nodes={tree.data} ctx={{ models: models.data ?? [], folders: mediaFolders.data ?? [], views: views.data ?? [], collapsed, toggle }} />;
+  else body = <ModelList models={models.data ?? []} views={views.data ?? []} />;
 
   return (
     <nav aria-label="Workspace">
@@ -56,18 +60,49 @@ export function Rail({ projectId }: { projectId: string }) {
   );
 }
 
-function ModelList({ models }: { models: Model[] }) {
+function ModelList({ models, views }: { models: Model[]; views: SavedView[] }) {
   if (models.length === 0) return <p className="muted">No models yet.</p>;
   return (
     <ul>
       {models.map((m) => (
         <li key={m.id}>
-          <Link to="/content/$model" params={{ model: m.namespace }}>
-            {m.name}
-          </Link>
+          <ModelLink namespace={m.namespace} name={m.name} views={views} />
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A model's link and, under it, its saved views. A view's link names only the view (the list
+ * reads its columns, sort, filter and search), so the model's link is the current page only
+ * while no view is open.
+ */
+function ModelLink({ namespace, name, views }: { namespace: string; name: string; views: SavedView[] }) {
+  const openView = useRouterState({ select: (s) => (s.location.search as { view?: unknown }).view });
+  const mine = views.filter((v) => v.model === namespace);
+  return (
+    <>
+      <Link to="/content/$model" params={{ model: namespace }} activeOptions={typeof openView === "string" ? { exact: true } : { includeSearch: false }}>
+        {name}
+      </Link>
+      {mine.length > 0 && (
+        <ul className="rail-views" aria-label={`Views of ${name}`}>
+          {mine.map((v) => (
+            <li key={v.id}>
+              <Link
+                to="/content/$model"
+                params={{ model: namespace }}
+                search={{ view: v.id }}
+                title={v.shared ? "Shared with the project" : "Only you see this view"}
+              >
+                {v.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
@@ -75,6 +110,7 @@ function ModelList({ models }: { models: Model[] }) {
 interface Ctx {
   models: Model[];
   folders: MediaFolder[];
+  views: SavedView[];
   collapsed: Set<string>;
   toggle(id: string): void;
 }
@@ -110,11 +146,7 @@ function NodeItem({ node, ctx }: { node: TreeNode; ctx: Ctx }) {
     }
     case "model":
       if (node.missing || !node.namespace) return <span className="muted">Removed model</span>;
-      return (
-        <Link to="/content/$model" params={{ model: node.namespace }}>
-          {node.name ?? node.namespace}
-        </Link>
-      );
+      return <ModelLink namespace={node.namespace} name={node.name ?? node.namespace} views={ctx.views} />;
     case "entry":
       if (node.missing || !node.namespace) return <span className="muted">Removed entry</span>;
       return (

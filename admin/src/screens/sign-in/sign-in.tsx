@@ -1,7 +1,10 @@
-// Sign in with e-mail and password; afterwards go where the person was headed.
+// Sign in with e-mail and password; afterwards go where the person was headed. "Forgot password?"
+// shows only when the server sends mail (GET /v2/server), since the reset link comes by mail.
 import { useState, type FormEvent } from "react";
-import { useRouter, useSearch } from "@tanstack/react-router";
-import { signIn } from "../../api/session.ts";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useRouter, useSearch } from "@tanstack/react-router";
+import { serverSendsMail, signIn } from "../../api/session.ts";
+import { useTitle } from "../shell/title.ts";
 
 /** The sign-in screen (words: Email, Password, Sign in). */
 export function SignIn() {
@@ -11,6 +14,8 @@ export function SignIn() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const mail = useQuery({ queryKey: ["server-mail"], queryFn: serverSendsMail, staleTime: Number.POSITIVE_INFINITY });
+  useTitle("Sign in");
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -47,6 +52,7 @@ export function SignIn() {
         <button className="btn btn-primary" type="submit" disabled={busy}>
           Sign in
         </button>
+        {mail.data && <Link to="/forgot-password">Forgot password?</Link>}
       </form>
     </main>
   );

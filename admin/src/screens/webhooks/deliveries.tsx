@@ -1,13 +1,17 @@
-// The deliveries log of one endpoint: newest first, each with its attempts (status, duration
-// and the answer's first bytes) behind a toggle, and `Redeliver` once a delivery has finished.
-// While a delivery is still open the log refreshes itself every second.
+// The deliveries log of one endpoint: newest first, each with its details (the request sent and
+// every attempt's headers and answer, delivery-detail.tsx) behind a toggle, and `Redeliver`
+// (the same event again, as a new delivery) once a delivery has been tried: also while it retries,
+// which stops its retries. While a delivery is open the log refreshes itself every second.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { EVENT_WORDS, hookApi, hookKeys, type Delivery } from "../../api/webhooks.ts";
 import { Refusal } from "../../ui/refusal.tsx";
+import { DeliveryDetail } from "./delivery-detail.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 const OPEN = new Set(["pending", "sending", "retrying"]);
+/** A delivery waiting for its first attempt or being sent that moment cannot be sent again yet (409). */
+const BUSY = new Set(["pending", "sending"]);
 const STATUS_WORDS: Record<Delivery["status"], string> = {
   pending: "Pending",
   sending: "Sending",
@@ -18,39 +22,6 @@ const STATUS_WORDS: Record<Delivery["status"], string> = {
 
 function eventWord(t: string): string {
   return t === "webhook.test" ? "Test" : (EVENT_WORDS[t] ?? t);
-}
-
-function Attempts({ d }: { d: Delivery }) {
-  if (d.attempts.length === 0) return <p className="muted">No attempt yet.</p>;
-  return (
-    <table>
-      <caption className="visually-hidden">Attempts of this delivery</caption>
-      <thead>
-        <tr>
-          <th scope="col">Attempt</th>
-          <th scope="col">Started</th>
-          <th scope="col">Answer</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Answer excerpt</th>
-        </tr>
-      </thead>
-      <tbody>
-        {d.attempts.map((a) => (
-          <tr key={a.number}>
-            <td>{a.number}</td>
-            <td>
-              <time dateTime={a.startedAt}>{when.format(new Date(a.startedAt))}</time>
-            </td>
-            <td>{a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "No answer")}</td>
-            <td>{a.durationMs !== null ? `${a.durationMs} ms` : "—"}</td>
-            <td>
-              <code className="mono excerpt">{a.response ?? a.error ?? ""}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
 }
 
 /** The log of endpoint `id` in project `project`. */
@@ -94,6 +65,7 @@ export function Deliveries({ project, id }: { project: string; id: string }) {
                   <span className="muted">
                     {d.attemptCount === 1 ? "1 attempt" : `${d.attemptCount} attempts`}
                     {last?.statusCode != null ? `, last HTTP ${last.statusCode}` : ""}
+                    {d.status === "retrying" && d.nextAttemptAt ? `, next try ${when.format(new Date(d.nextAttemptAt))}` : ""}
                   </span>
                   <time className="muted" dateTime={d.createdAt}>
                     {when.format(new Date(d.createdAt))}
@@ -109,16 +81,17 @@ export function Deliveries({ project, id }: { project: string; id: string }) {
                       setOpen(next);
                     }}
                   >
-                    Attempts
+                    Details
                   </button>
-                  {!OPEN.has(d.status) && (
+                  {!BUSY.has(d.status) && (
                     <button type="button" className="btn" disabled={redeliver.isPending} onClick={() => redeliver.mutate(d)}>
                       Redeliver
                     </button>
                   )}
                 </div>
+                {d.redeliveryOf && <p className="muted">Sent again from an earlier delivery of the same event.</p>}
                 {d.note && <p className="muted">{d.note}</p>}
-                {shown && <Attempts d={d} />}
+                {shown && <DeliveryDetail project={project} id={id} deliveryId={d.id} />}
               </li>
             );
           })}

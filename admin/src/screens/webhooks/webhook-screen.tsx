@@ -11,6 +11,7 @@ import { SecretOnce } from "../../ui/secret-once.tsx";
 import { Deliveries } from "./deliveries.tsx";
 import { NewWebhookForm } from "./new-webhook-form.tsx";
 import { endpointStatus } from "./webhooks-screen.tsx";
+import { useTitle } from "../shell/title.ts";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -21,6 +22,7 @@ export function WebhookScreen() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const hook = useQuery({ queryKey: hookKeys.one(project.id, webhookId), queryFn: () => hookApi.get(webhookId), enabled: canIntegrate(project.role) });
+  useTitle(hook.data?.url, "Webhooks");
   const [notice, setNotice] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [dialog, setDialog] = useState<"rotate" | "delete" | null>(null);

@@ -8,6 +8,7 @@ import { useProject } from "../shell/project-context.ts";
 import { canIntegrate, Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
 import { NewWebhookForm } from "./new-webhook-form.tsx";
+import { useTitle } from "../shell/title.ts";
 
 /** The status words of an endpoint. */
 export function endpointStatus(e: { active: boolean; disabledReason: string | null; failingSince: string | null }): string {
@@ -17,6 +18,7 @@ export function endpointStatus(e: { active: boolean; disabledReason: string | nu
 
 /** The screen. */
 export function WebhooksScreen() {
+  useTitle("Webhooks");
   const { project } = useProject();
   const client = useQueryClient();
   const allowed = canIntegrate(project.role);

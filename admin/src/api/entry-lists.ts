@@ -1,0 +1,102 @@
+// The entry list's routes (docs/app-server.md, "Entry lists", "Bulk", "Export"): a page by sort,
+// where and search with keyset cursors, the model's columns, bulk actions over ids or over the
+// list's own filter ("select all N that match"), and the export of a selection as a file.
+import { call, refusalOf, requestHeaders } from "./client.ts";
+import type { Entry, EntryStatus, Resolved } from "./types.ts";
+
+/** Who saved an entry's latest version, named (`lastEditedBy`). */
+export type Editor =
+  | { kind: "user"; id: string; name: string | null; email: string | null }
+  | { kind: "api_key"; id: string; name: string | null }
+  | { kind: "schedule" | "system" };
+
+/** An entry as the list gives it. */
+export type ListedEntry = Entry & { lastEditedBy?: Editor | null };
+
+/** One page: the entries, the count of every match, and the cursor of the next page. */
+export interface ListPage {
+  data: ListedEntry[];
+  total: number;
+  limit: number;
+  next: string | null;
+}
+
+/** A column of a model's list (GET /v2/model-instances/columns). */
+export interface ListColumn {
+  key: string;
+  label: string;
+  kind: string;
+  of: string | null;
+  system: boolean;
+  sortable: boolean;
+  operators: string[];
+  fieldId: string | null;
+}
+
+/** What a list asks for. */
+export interface ListQuery {
+  status?: EntryStatus;
+  q?: string;
+  sort?: string;
+  where?: Record<string, unknown> | null;
+  limit: number;
+  after?: string | null;
+}
+
+/** Entries named by id, or every entry of a model the list's filter matches. */
+export type Selected = { instanceIds: string[] } | { modelId: string; where?: Record<string, unknown>; q?: string; status?: EntryStatus };
+
+/** A bulk answer: a dry run's count, the results of a small batch, or a queued one. */
+export interface BulkResult {
+  count: number;
+  dryRun?: true;
+  counts?: Record<string, number>;
+  batchId?: string;
+}
+
+/** A bulk schedule's answer: one action per entry, all at one resolved time. */
+export interface Scheduled {
+  count: number;
+  dryRun?: true;
+  batchId?: string;
+  resolved?: Resolved;
+  replaced?: number;
+}
+
+export type BulkAction = "publish" | "unpublish" | "delete";
+
+export const listApi = {
+  page: (model: string, q: ListQuery) =>
+    call<ListPage>("GET", "/v2/model-instances", {
+      query: {
+        model,
+        status: q.status,
+        q: q.q,
+        sort: q.sort,
+        where: q.where ? JSON.stringify(q.where) : undefined,
+        limit: q.limit,
+        after: q.after ?? undefined,
+      },
+    }),
+  columns: (model: string) => call<{ columns: ListColumn[] }>("GET", "/v2/model-instances/columns", { query: { model } }).then((r) => r.columns),
+  bulk: (action: BulkAction, sel: Selected, opts: { dryRun?: boolean; expectedCount?: number }) =>
+    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts } }),
+  schedule: (sel: Selected, s: { action: "publish" | "unpublish"; wallTime: string; timezone: string; dryRun?: boolean; expectedCount?: number }) =>
+    call<Scheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s } }),
+  /** The export of a selection as a file to save (POST /v2/model-instances/export, streamed). */
+  export: async (e: { model: string; format: "csv" | "json"; columns: string[]; sort?: string; selected: Selected }): Promise<Blob> => {
+    // The export names its model itself; a filter selection goes without modelId.
+    const { modelId: _, ...filter } = "modelId" in e.selected ? e.selected : { modelId: "", ...e.selected };
+    const body = { model: e.model, format: e.format, columns: e.columns, sort: e.sort, ...filter };
+    const headers = await requestHeaders({ "content-type": "application/json", accept: e.format === "csv" ? "text/csv" : "application/json" });
+    const res = await fetch("/v2/model-instances/export", { method: "POST", headers, body: JSON.stringify(body) });
+    if (!res.ok) throw refusalOf(res.status, (await res.json().catch(() => null)) as Record<string, unknown> | null);
+    return res.blob();
+  },
+};
+
+/** Query keys of lists: under `["entries", project, model]`, so a write to a model's entries refreshes them. */
+export const listKeys = {
+  page: (project: string, model: string, q: ListQuery) => ["entries", project, model, "page", q] as const,
+  columns: (project: string, model: string) => ["list-columns", project, model] as const,
+};

@@ -12,6 +12,7 @@ import { useProject } from "../shell/project-context.ts";
 import { type Focal, FocalInputs, FocalPointPicker } from "./focal-point.tsx";
 import { folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { dimensionsOf } from "./media-table.tsx";
+import { ReplaceFile } from "./replace.tsx";
 import { DeleteFile, UsageList } from "./usage.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -60,6 +61,9 @@ function RecordEditor({ file }: { file: MediaFile }) {
   const usage = useQuery({ queryKey: mediaKeys.usage(project.id, file.id), queryFn: () => mediaApi.usage(file.id) });
   const [draft, setDraft] = useState<Draft>(() => draftOf(file));
   const [saved, setSaved] = useState(false);
+  // A replaced file (new checksum: new name and facts) starts the form again from its new record.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a replace resets the form, not every save.
+  useEffect(() => setDraft(draftOf(file)), [file.checksum]);
   const patch = changes(file, draft);
   const dirty = Object.keys(patch).length > 0;
   const save = useMutation({
@@ -204,6 +208,7 @@ function RecordEditor({ file }: { file: MediaFile }) {
                 </a>
               </dd>
             </dl>
+            {canEdit && <ReplaceFile project={project.id} file={file} />}
           </section>
           <section className="card" aria-labelledby="usage-title">
             <h2 id="usage-title">Usage</h2>

@@ -1,12 +1,13 @@
 // The media library (issue 14, decisions.md section 10): the project's files as a grid of
 // previews or a list, by folder, searched and filtered by kind (all in the URL), paged by cursor;
-// Upload and drag and drop with progress per file; folders made, renamed and deleted here. Each
-// file opens its record editor (media-file-screen.tsx). Viewers read; they get no controls.
+// Upload, drag and drop and paste with progress per file (a queue, a few at a time); folders made,
+// renamed and deleted here; files selected to move or delete together. Each file opens its record
+// editor (media-file-screen.tsx). Viewers read; they get no controls.
 import { type FormEvent, useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
-import { type MediaFilter, sizeWords } from "../../api/media.ts";
+import { type MediaFile, type MediaFilter, sizeWords } from "../../api/media.ts";
 import { KIND_WORDS, type MediaKind } from "../../api/types.ts";
 import type { MediaView } from "../../router.tsx";
 import { LoadMore, MediaGrid, useMediaPages } from "../../ui/media-grid.tsx";
@@ -14,7 +15,9 @@ import { canEditMedia, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { FolderNav, folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { MediaTable } from "./media-table.tsx";
-import { DropZone, UploadButton, UploadList, useUploads } from "./uploads.tsx";
+import { BulkBar } from "./bulk.tsx";
+import { useUploads } from "./upload-queue.ts";
+import { DropZone, UploadButton, UploadList, usePastedFiles } from "./uploads.tsx";
 
 const VIEW = "capa.media.view";
 
@@ -41,8 +44,27 @@ export function MediaScreen() {
   const pages = useMediaPages(project.id, filter);
   const uploads = useUploads(project.id, folderId);
   const view = search.view ?? rememberedView();
+  usePastedFiles(canEdit ? uploads.add : null);
   const [text, setText] = useState(search.q ?? "");
   useEffect(() => setText(search.q ?? ""), [search.q]);
+  // Search as you type: the URL (and the list) follow the box once typing pauses.
+  useEffect(() => {
+    if (text === (search.q ?? "")) return;
+    const t = setTimeout(() => void navigate({ search: (s) => ({ ...s, q: text || undefined }) }), 300);
+    return () => clearTimeout(t);
+  }, [text, search.q, navigate]);
+  // The selection, by id; it belongs to the files shown, so another folder or filter starts afresh.
+  const [selected, setSelected] = useState<Map<string, MediaFile>>(new Map());
+  const shownKey = JSON.stringify(filter);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter changing is the reason to clear.
+  useEffect(() => setSelected(new Map()), [shownKey]);
+  const toggle = (f: MediaFile, on: boolean) =>
+    setSelected((m) => {
+      const next = new Map(m);
+      if (on) next.set(f.id, f);
+      else next.delete(f.id);
+      return next;
+    });
 
   // `/` focuses the search box, as in the entry list (design/admin.md, Keyboard).
   useEffect(() => {
@@ -78,6 +100,18 @@ export function MediaScreen() {
             .join(" / ")
         : "All files";
   const n = pages.files.length;
+  const allPicked = n > 0 && pages.files.every((f) => selected.has(f.id));
+  const pick = canEdit
+    ? (f: MediaFile) => (
+        <input
+          type="checkbox"
+          className="media-pick"
+          aria-label={`Select ${f.filename}`}
+          checked={selected.has(f.id)}
+          onChange={(e) => toggle(f, e.target.checked)}
+        />
+      )
+    : undefined;
   return (
     <>
       <div className="toolbar">
@@ -124,11 +158,24 @@ export function MediaScreen() {
               ))}
             </fieldset>
           </div>
-          <UploadList items={uploads.items} onClear={uploads.clear} />
-          {canEdit && <p className="muted">Drop files anywhere here to upload them into {folder ? folder.name : "the library"}.</p>}
-          <p className="muted" aria-live="polite">
-            {pages.isSuccess && `${n === 1 ? "1 file" : `${n} files`}${pages.hasNextPage ? " shown; more below" : ""}`}
-          </p>
+          <UploadList items={uploads.items} onClear={uploads.clear} onKeepCopy={uploads.keepCopy} />
+          {canEdit && <p className="muted">Drop or paste files here to upload them into {folder ? folder.name : "the library"}.</p>}
+          <div className="toolbar">
+            {canEdit && n > 0 && (
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={allPicked}
+                  onChange={(e) => setSelected(e.target.checked ? new Map(pages.files.map((f) => [f.id, f])) : new Map())}
+                />{" "}
+                Select all shown
+              </label>
+            )}
+            <p className="muted" aria-live="polite">
+              {pages.isSuccess && `${n === 1 ? "1 file" : `${n} files`}${pages.hasNextPage ? " shown; more below" : ""}`}
+            </p>
+          </div>
+          {canEdit && <BulkBar project={project.id} selected={[...selected.values()]} onDone={() => setSelected(new Map())} />}
           {pages.isError ? (
             <Refusal error={pages.error} />
           ) : pages.isPending ? (
@@ -136,7 +183,7 @@ export function MediaScreen() {
           ) : n === 0 ? (
             <p>{search.q || search.kind ? "No files match." : canEdit ? "No files here yet. Use “Upload” or drop files here." : "No files here yet."}</p>
           ) : view === "list" ? (
-            <MediaTable files={pages.files} caption={`Files: ${place}`} />
+            <MediaTable files={pages.files} caption={`Files: ${place}`} pick={pick} />
           ) : (
             <MediaGrid
               files={pages.files}
@@ -147,6 +194,7 @@ export function MediaScreen() {
                 </Link>
               )}
               meta={(f) => `${KIND_WORDS[f.kind] ?? f.kind} · ${sizeWords(f.size)}`}
+              pick={pick}
             />
           )}
           <LoadMore pages={pages} />

@@ -50,6 +50,7 @@ describe("the media library (issue 27)", () => {
     watch.reset();
     await (await rail(page, "Screens")).getByRole("link", { name: "Media" }).click();
     await page.getByRole("heading", { name: "All files", level: 2 }).waitFor();
+    expect(await page.title()).toBe("Media · Demo · Capa");
     const grid = page.getByRole("list", { name: "Files: All files" });
     const tile = grid.getByRole("listitem").filter({ has: page.getByRole("link", { name: first.filename, exact: true }) });
     await tile.waitFor();
@@ -218,6 +219,7 @@ describe("the media library (issue 27)", () => {
     await page.getByLabel("Replace file").setInputFiles({ name: "orange-v2.png", mimeType: "image/png", buffer: await colourPng(320, 240, "#ee7700") });
     await page.getByText("Replaced by orange-v2.png", { exact: false }).waitFor();
     await page.getByRole("heading", { name: "orange-v2.png", level: 1 }).waitFor();
+    expect(await page.title()).toBe("orange-v2.png · Media · Demo · Capa");
     const after = await v2(env, "GET", `/v2/media/${before.id}`);
     expect(after).toMatchObject({ id: before.id, filename: "orange-v2.png", width: 320, height: 240, folder: folders.Archive });
     expect(after.checksum).not.toBe(before.checksum);
@@ -268,6 +270,13 @@ describe("the media library at 390 x 844", () => {
     await phone.getByRole("heading", { name: "Archive", level: 2 }).waitFor();
     const grid = phone.getByRole("list", { name: "Files: Archive" });
     await thumbsDone(grid);
+    // Upload from the phone's file picker: the row, its bar, then the file in the grid.
+    await phone.getByLabel("Upload", { exact: true }).setInputFiles({ name: "phone.png", mimeType: "image/png", buffer: await colourPng(120, 90, "#3366aa") });
+    await phone.getByRole("region", { name: "Uploads" }).getByText("All finished: 1 of 1 uploaded", { exact: true }).waitFor();
+    expect(await phone.getByRole("progressbar", { name: "Upload of phone.png" }).evaluate((el) => (el as HTMLProgressElement).value)).toBe(1);
+    await grid.getByRole("link", { name: "phone.png" }).waitFor();
+    expect((await files(folders.Archive!)).map((f) => f.filename)).toEqual(["phone.png", "orange-v2.png"]);
+    await thumbsDone(grid);
     await phone.getByRole("checkbox", { name: "Select orange-v2.png" }).check();
     await phone.getByRole("region", { name: "Selected files" }).getByText("1 file selected").waitFor();
     await expectAccessible(phone);
@@ -281,7 +290,7 @@ describe("the media library at 390 x 844", () => {
     await phone.getByRole("button", { name: /^Focal point: 30% across, 60% down\./ }).waitFor();
     await phone.getByRole("button", { name: "Save" }).click();
     await phone.getByText("Saved.").waitFor();
-    expect((await v2(env, "GET", `/v2/media/${(await files(folders.Archive!))[0]!.id}`)).focalPoint).toEqual({ x: 0.3, y: 0.6 });
+    expect((await v2(env, "GET", `/v2/media/${(await files(folders.Archive!))[1]!.id}`)).focalPoint).toEqual({ x: 0.3, y: 0.6 });
     await expectAccessible(phone);
     expect(phoneWatch.refused).toEqual([]);
     expect(phoneWatch.consoleErrors).toEqual([]);

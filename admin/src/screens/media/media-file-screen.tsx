@@ -9,6 +9,7 @@ import { type MediaFile, type MediaPatch, mediaApi, mediaKeys, sizeWords } from 
 import { KIND_WORDS } from "../../api/types.ts";
 import { canEditMedia, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 import { type Focal, FocalInputs, FocalPointPicker } from "./focal-point.tsx";
 import { folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { dimensionsOf } from "./media-table.tsx";
@@ -38,6 +39,7 @@ export function MediaFileScreen() {
   const { project } = useProject();
   const { mediaId } = useParams({ from: "/app/media/$mediaId" });
   const file = useQuery({ queryKey: mediaKeys.file(project.id, mediaId), queryFn: () => mediaApi.get(mediaId) });
+  useTitle(file.data?.filename, "Media");
   if (file.isError) {
     return (
       <>

@@ -13,6 +13,7 @@ import type { MediaView } from "../../router.tsx";
 import { LoadMore, MediaGrid, useMediaPages } from "../../ui/media-grid.tsx";
 import { canEditMedia, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 import { FolderNav, folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { MediaTable } from "./media-table.tsx";
 import { BulkBar } from "./bulk.tsx";
@@ -36,6 +37,7 @@ export function MediaScreen() {
   const search = useSearch({ from: "/app/media" });
   const navigate = useNavigate({ from: "/media" });
   const canEdit = canEditMedia(project.role);
+  useTitle("Media");
   const folders = useQuery({ queryKey: keys.mediaFolders(project.id), queryFn: api.mediaFolders.list });
   // The folder shown: uploads go into it (by id, even before the folder list has come).
   const folderId = search.folder && search.folder !== NO_FOLDER ? search.folder : null;

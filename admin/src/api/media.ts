@@ -111,9 +111,13 @@ export function duplicateOf(e: unknown): MediaFile | null {
 
 /** The library routes, one function per documented route. */
 export const mediaApi = {
-  /** A page of files with their grid thumbnails, whose renders the server starts now (never refused). */
+  /**
+   * A page of files. Not `thumbnails=true`: that starts both thumbnails of all 40 files at once,
+   * while the grid shows about a dozen at 1x; the tiles ask for their own exempt thumbnails as
+   * they come into view (ui/media-thumb.tsx), which is half the renders and the first screen's first.
+   */
   list: (filter: MediaFilter, after: string | null, limit = 40) =>
-    call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, after, limit, thumbnails: "true" } }),
+    call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, after, limit } }),
   get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
   update: (id: string, patch: MediaPatch) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
   /** Deletes a file; without `force` a file in use answers 409 media_in_use naming the entries. */

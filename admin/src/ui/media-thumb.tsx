@@ -1,10 +1,10 @@
 // A file's small preview (design/admin.md, Media fields): the ThumbHash placeholder at once, then
 // the grid's thumbnail from this server's /media path. The grid's two thumbnails (`?w=160&fm=webp`
 // and `?w=320&fm=webp`, 1x and 2x of a tile) are exempt from the server's bucket of new variants:
-// they wait their turn in the render queue instead of being refused (docs/media.md, Thumbnails),
-// and the list that names them (GET /v2/media?thumbnails=true) has started them already. So the
-// grid asks for every picture at once, lazily, and never meets a 429 of its own server. A picture
-// that fails anyway (the connection dropped) is asked again a little later.
+// they wait their turn in the render queue instead of being refused (docs/media.md, Thumbnails).
+// So the grid asks for every picture in view at once (lazy, the browser picks 1x or 2x from the
+// srcset) and never meets a 429 of its own server. A picture that fails anyway (the connection
+// dropped) is asked again a little later.
 import { useEffect, useMemo, useState } from "react";
 import { thumbHashToDataURL } from "thumbhash";
 import type { ListedFile, Thumbnail } from "../api/media.ts";
@@ -14,14 +14,22 @@ import { KIND_WORDS } from "../api/types.ts";
 const RETRIES = 4;
 const FIRST_WAIT_MS = 800;
 
+/** Decoded placeholders, so a grid shown again (another folder and back) decodes none twice. */
+const decoded = new Map<string, string | null>();
+
 /** The data URL of a record's ThumbHash, or null. */
 function placeholderOf(hash: string | null): string | null {
   if (!hash) return null;
+  let url = decoded.get(hash);
+  if (url !== undefined) return url;
   try {
-    return thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
+    url = thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
   } catch {
-    return null;
+    url = null;
   }
+  if (decoded.size > 2000) decoded.clear();
+  decoded.set(hash, url);
+  return url;
 }
 
 /** An absolute file URL as a path of this server (the record may name a CDN host; tests run on another port). */

@@ -27,6 +27,9 @@ export async function fewAtATime<T, R>(items: T[], n: number, fn: (t: T) => Prom
   return out;
 }
 
+/** The `Move to folder` choice of the root ("" is no choice yet). */
+const ROOT = "root";
+
 const files = (n: number) => (n === 1 ? "1 file" : `${n} files`);
 
 /** A file kept because entries use it, with those entries. */
@@ -47,7 +50,7 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
 
   const move = useMutation({
     mutationFn: async () => {
-      const folder = target === "" ? null : target;
+      const folder = target === ROOT ? null : target;
       const results = await fewAtATime(selected, 4, (f) => mediaApi.update(f.id, { folder }));
       const failed = results.filter((r) => r.status === "rejected").length;
       if (failed)
@@ -107,7 +110,8 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
           <div className="field">
             <label htmlFor="media-move-to">Move to folder</label>
             <select id="media-move-to" value={target} onChange={(e) => setTarget(e.target.value)}>
-              <option value="">Not in a folder</option>
+              <option value="">Choose a folder</option>
+              <option value={ROOT}>Not in a folder</option>
               {all.map((f) => (
                 <option key={f.id} value={f.id}>
                   {folderPath(all, f.id)
@@ -117,7 +121,7 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
               ))}
             </select>
           </div>
-          <button type="button" className="btn" disabled={move.isPending} onClick={() => move.mutate()}>
+          <button type="button" className="btn" disabled={move.isPending || target === ""} onClick={() => move.mutate()}>
             {`Move ${files(n)}`}
           </button>
           <button type="button" className="btn btn-danger" onClick={() => setConfirm(true)}>

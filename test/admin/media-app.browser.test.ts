@@ -161,10 +161,14 @@ describe("the media library (issue 27)", () => {
     expect(both[0]!.checksum).toBe(pasted!.checksum);
   }, 60_000);
 
-  test("files selected in the grid move to a folder together; Select all shown and Delete remove them; a file in use is kept and named", async () => {
+  test("files selected in the grid (Shift-click for a range) move to a folder together; Select all shown and Delete remove them; a file in use is kept and named", async () => {
     await page.goto(`${env.origin}/admin/media?folder=${folders.Batch}`);
     await page.getByText("40 files shown; more below", { exact: true }).waitFor();
-    for (const n of ["199", "198", "197"]) await page.getByRole("checkbox", { name: `Select batch-${n}.txt` }).check();
+    // One click, then Shift-click: the range between is selected too.
+    await page.getByRole("checkbox", { name: "Select batch-199.txt" }).click();
+    await page.getByRole("checkbox", { name: "Select batch-197.txt" }).click({ modifiers: ["Shift"] });
+    expect(await page.getByRole("checkbox", { name: "Select batch-198.txt" }).isChecked()).toBe(true);
+    expect(await page.getByRole("checkbox", { name: "Select batch-196.txt" }).isChecked()).toBe(false);
     const bar = page.getByRole("region", { name: "Selected files" });
     await bar.getByText("3 files selected").waitFor();
     await expectAccessible(page);

@@ -7,7 +7,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
-import { type MediaFile, type MediaFilter, sizeWords } from "../../api/media.ts";
+import { type MediaFilter, sizeWords } from "../../api/media.ts";
 import { KIND_WORDS, type MediaKind } from "../../api/types.ts";
 import type { MediaView } from "../../router.tsx";
 import { LoadMore, MediaGrid, useMediaPages } from "../../ui/media-grid.tsx";
@@ -17,6 +17,7 @@ import { useTitle } from "../shell/title.ts";
 import { FolderNav, folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { MediaTable } from "./media-table.tsx";
 import { BulkBar } from "./bulk.tsx";
+import { useFileSelection } from "./selection.tsx";
 import { useUploads } from "./upload-queue.ts";
 import { DropZone, UploadButton, UploadList, usePastedFiles } from "./uploads.tsx";
 
@@ -55,18 +56,7 @@ export function MediaScreen() {
     const t = setTimeout(() => void navigate({ search: (s) => ({ ...s, q: text || undefined }) }), 300);
     return () => clearTimeout(t);
   }, [text, search.q, navigate]);
-  // The selection, by id; it belongs to the files shown, so another folder or filter starts afresh.
-  const [selected, setSelected] = useState<Map<string, MediaFile>>(new Map());
-  const shownKey = JSON.stringify(filter);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter changing is the reason to clear.
-  useEffect(() => setSelected(new Map()), [shownKey]);
-  const toggle = (f: MediaFile, on: boolean) =>
-    setSelected((m) => {
-      const next = new Map(m);
-      if (on) next.set(f.id, f);
-      else next.delete(f.id);
-      return next;
-    });
+  const selection = useFileSelection(pages.files, JSON.stringify(filter));
 
   // `/` focuses the search box, as in the entry list (design/admin.md, Keyboard).
   useEffect(() => {
@@ -102,18 +92,7 @@ export function MediaScreen() {
             .join(" / ")
         : "All files";
   const n = pages.files.length;
-  const allPicked = n > 0 && pages.files.every((f) => selected.has(f.id));
-  const pick = canEdit
-    ? (f: MediaFile) => (
-        <input
-          type="checkbox"
-          className="media-pick"
-          aria-label={`Select ${f.filename}`}
-          checked={selected.has(f.id)}
-          onChange={(e) => toggle(f, e.target.checked)}
-        />
-      )
-    : undefined;
+  const pick = canEdit ? selection.pick : undefined;
   return (
     <>
       <div className="toolbar">
@@ -165,19 +144,14 @@ export function MediaScreen() {
           <div className="toolbar">
             {canEdit && n > 0 && (
               <label className="check">
-                <input
-                  type="checkbox"
-                  checked={allPicked}
-                  onChange={(e) => setSelected(e.target.checked ? new Map(pages.files.map((f) => [f.id, f])) : new Map())}
-                />{" "}
-                Select all shown
+                <input type="checkbox" checked={selection.allPicked} onChange={(e) => selection.setAll(e.target.checked)} /> Select all shown
               </label>
             )}
             <p className="muted" aria-live="polite">
               {pages.isSuccess && `${n === 1 ? "1 file" : `${n} files`}${pages.hasNextPage ? " shown; more below" : ""}`}
             </p>
           </div>
-          {canEdit && <BulkBar project={project.id} selected={[...selected.values()]} onDone={() => setSelected(new Map())} />}
+          {canEdit && <BulkBar project={project.id} selected={selection.selected} onDone={selection.clear} />}
           {pages.isError ? (
             <Refusal error={pages.error} />
           ) : pages.isPending ? (

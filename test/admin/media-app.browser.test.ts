@@ -167,10 +167,10 @@ describe("the media library (issue 27)", () => {
     // One click, then Shift-click: the range between is selected too.
     await page.getByRole("checkbox", { name: "Select batch-199.txt" }).click();
     await page.getByRole("checkbox", { name: "Select batch-197.txt" }).click({ modifiers: ["Shift"] });
-    expect(await page.getByRole("checkbox", { name: "Select batch-198.txt" }).isChecked()).toBe(true);
-    expect(await page.getByRole("checkbox", { name: "Select batch-196.txt" }).isChecked()).toBe(false);
     const bar = page.getByRole("region", { name: "Selected files" });
     await bar.getByText("3 files selected").waitFor();
+    expect(await page.getByRole("checkbox", { name: "Select batch-198.txt" }).isChecked()).toBe(true);
+    expect(await page.getByRole("checkbox", { name: "Select batch-196.txt" }).isChecked()).toBe(false);
     await expectAccessible(page);
     await bar.getByLabel("Move to folder").selectOption({ label: "Archive" });
     await bar.getByRole("button", { name: "Move 3 files" }).click();

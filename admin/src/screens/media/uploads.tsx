@@ -2,7 +2,7 @@
 // library and files pasted all feed one queue (upload-queue.ts). Every file is its own POST
 // /v2/media, so each row shows its own progress and, when refused (too large, empty, unreadable),
 // the reason beside that file; bytes the library holds already offer the file it has.
-import { type DragEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type DragEvent, memo, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link } from "@tanstack/react-router";
 import type { Upload } from "./upload-queue.ts";
 
@@ -59,6 +59,25 @@ function RowState({ x, onKeepCopy }: { x: Upload; onKeepCopy(key: number): void 
   return <span className="muted">{x.state === "waiting" ? "Waiting" : x.state === "sending" ? `${Math.round(x.sent * 100)}%` : "Uploaded"}</span>;
 }
 
+/** One file's row; only the rows whose upload moved render again (200 rows, 3 sending). */
+const UploadRow = memo(function UploadRow({ x, onKeepCopy }: { x: Upload; onKeepCopy(key: number): void }) {
+  return (
+    <li>
+      <span className="upload-name">
+        {x.file && x.state === "done" ? (
+          <Link to="/media/$mediaId" params={{ mediaId: x.file.id }}>
+            {x.name}
+          </Link>
+        ) : (
+          x.name
+        )}
+      </span>
+      {x.state === "failed" || x.state === "duplicate" ? <span /> : <progress max={1} value={x.sent} aria-label={`Upload of ${x.name}`} />}
+      <RowState x={x} onKeepCopy={onKeepCopy} />
+    </li>
+  );
+});
+
 /** The uploads of this visit: waiting, progress while sending, then Uploaded (a link to the file) or why not. */
 export function UploadList({ items, onClear, onKeepCopy }: { items: Upload[]; onClear(): void; onKeepCopy(key: number): void }) {
   if (items.length === 0) return null;
@@ -79,19 +98,7 @@ export function UploadList({ items, onClear, onKeepCopy }: { items: Upload[]; on
       </div>
       <ul>
         {items.map((x) => (
-          <li key={x.key}>
-            <span className="upload-name">
-              {x.file && x.state === "done" ? (
-                <Link to="/media/$mediaId" params={{ mediaId: x.file.id }}>
-                  {x.name}
-                </Link>
-              ) : (
-                x.name
-              )}
-            </span>
-            {x.state === "failed" || x.state === "duplicate" ? <span /> : <progress max={1} value={x.sent} aria-label={`Upload of ${x.name}`} />}
-            <RowState x={x} onKeepCopy={onKeepCopy} />
-          </li>
+          <UploadRow key={x.key} x={x} onKeepCopy={onKeepCopy} />
         ))}
       </ul>
     </section>

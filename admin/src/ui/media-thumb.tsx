@@ -5,7 +5,7 @@
 // So the grid asks for every picture in view at once (lazy, the browser picks 1x or 2x from the
 // srcset) and never meets a 429 of its own server. A picture that fails anyway (the connection
 // dropped) is asked again a little later.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { thumbHashToDataURL } from "thumbhash";
 import type { ListedFile, Thumbnail } from "../api/media.ts";
 import { KIND_WORDS } from "../api/types.ts";
@@ -55,7 +55,11 @@ export function thumbnailOf(file: ListedFile): Thumbnail | null {
 /** The preview of `file` in a tile of `width` px (a word for the kind when it is not a picture); `alt` describes it. */
 export function MediaThumb({ file, width, alt = "" }: { file: ListedFile; width: number; alt?: string }) {
   const thumb = thumbnailOf(file);
-  const blur = useMemo(() => placeholderOf(file.placeholder), [file.placeholder]);
+  // Decoded after the tiles are in the page (an effect runs once the browser has laid them out and
+  // started their pictures), so a screen of 40 placeholders never holds back the first request;
+  // one decoded before comes at once.
+  const [blur, setBlur] = useState(() => (file.placeholder ? (decoded.get(file.placeholder) ?? null) : null));
+  useEffect(() => setBlur(placeholderOf(file.placeholder)), [file.placeholder]);
   const [attempt, setAttempt] = useState(0);
   const [failed, setFailed] = useState(false);
   const [loaded, setLoaded] = useState(false);

@@ -266,7 +266,7 @@ describe("the media library (issue 27)", () => {
 });
 
 describe("the media library at 390 x 844", () => {
-  test("the grid, selection and the focal point picked by a tap work on a phone; axe finds nothing serious", async () => {
+  test("upload, the grid, selection, the focal point picked by a tap, usage and Replace file work on a phone; axe finds nothing serious", async () => {
     const phone = await env.page({ width: 390, height: 844 });
     const phoneWatch = new NetworkWatch(phone);
     await signIn(phone, env.origin, `/admin/media?folder=${folders.Archive}`);
@@ -293,7 +293,19 @@ describe("the media library at 390 x 844", () => {
     await phone.getByRole("button", { name: /^Focal point: 30% across, 60% down\./ }).waitFor();
     await phone.getByRole("button", { name: "Save" }).click();
     await phone.getByText("Saved.").waitFor();
-    expect((await v2(env, "GET", `/v2/media/${(await files(folders.Archive!))[1]!.id}`)).focalPoint).toEqual({ x: 0.3, y: 0.6 });
+    const id = (await files(folders.Archive!))[1]!.id;
+    expect((await v2(env, "GET", `/v2/media/${id}`)).focalPoint).toEqual({ x: 0.3, y: 0.6 });
+    // Usage and Replace file on the phone: the entry that uses it, and new bytes under the same id
+    // that keep the focal point.
+    await phone.getByRole("region", { name: "Usage" }).getByRole("link", { name: "Orange cover" }).waitFor();
+    const v3 = await colourPng(200, 150, "#ff8800");
+    expect(v3.length).toBeLessThan(1024);
+    await phone.getByLabel("Replace file").setInputFiles({ name: "orange-v3.png", mimeType: "image/png", buffer: v3 });
+    await phone.getByRole("heading", { name: "orange-v3.png", level: 1 }).waitFor();
+    expect(await phone.getByRole("status").filter({ hasText: "Replaced by" }).textContent()).toBe(
+      `Replaced by orange-v3.png (${v3.length} bytes). The file has a new URL; the entries that use it show the new file.`,
+    );
+    expect(await v2(env, "GET", `/v2/media/${id}`)).toMatchObject({ id, filename: "orange-v3.png", width: 200, height: 150, focalPoint: { x: 0.3, y: 0.6 } });
     await expectAccessible(phone);
     expect(phoneWatch.refused).toEqual([]);
     expect(phoneWatch.consoleErrors).toEqual([]);

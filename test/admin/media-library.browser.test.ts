@@ -79,7 +79,7 @@ describe("the media library", () => {
     await page.getByText("Drop to upload into Test shoot").waitFor();
     await target.dispatchEvent("drop", { dataTransfer: transfer });
     await uploads.getByRole("listitem").filter({ hasText: "dropped.png" }).getByText("Uploaded").waitFor();
-    await uploads.getByText("All finished").waitFor();
+    await uploads.getByText("All finished: 3 of 4 uploaded, 1 refused", { exact: true }).waitFor();
     // Every sent file's bar is full; the refused one says why beside its name.
     for (const name of ["red-square.png", "notes.txt", "dropped.png"]) {
       expect(await uploads.getByRole("progressbar", { name: `Upload of ${name}` }).evaluate((el) => (el as HTMLProgressElement).value)).toBe(1);
@@ -106,9 +106,11 @@ describe("the media library", () => {
     await table.waitFor();
     expect(new URL(page.url()).searchParams.get("view")).toBe("list");
     const row = table.getByRole("row").filter({ hasText: "red-square.png" });
-    expect((await row.getByRole("cell").allTextContents()).slice(0, 3)).toEqual(["Image", `${(await png64()).byteLength} bytes`, "64 × 48"]);
-    expect(await table.getByRole("row").filter({ hasText: "notes.txt" }).getByRole("cell").nth(0).textContent()).toBe("Document");
-    expect(await table.getByRole("row").filter({ hasText: "dropped.png" }).getByRole("cell").nth(2).textContent()).toBe("400 × 200");
+    // The first cell holds the row's checkbox (editors select files to move or delete).
+    expect(await row.getByRole("checkbox", { name: "Select red-square.png" }).isChecked()).toBe(false);
+    expect((await row.getByRole("cell").allTextContents()).slice(1, 4)).toEqual(["Image", `${(await png64()).byteLength} bytes`, "64 × 48"]);
+    expect(await table.getByRole("row").filter({ hasText: "notes.txt" }).getByRole("cell").nth(1).textContent()).toBe("Document");
+    expect(await table.getByRole("row").filter({ hasText: "dropped.png" }).getByRole("cell").nth(3).textContent()).toBe("400 × 200");
     await expectAccessible(page);
     await screenshot(page, "media-list");
 

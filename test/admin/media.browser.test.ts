@@ -51,6 +51,16 @@ describe("media fields", () => {
     // A reference without alt text of its own (the file's alt shows through on reads).
     expect((await v2(env, "GET", `/v2/model-instances/${made.id}`)).draft.data.cover).toEqual({ id: chosen.id, alt: null });
 
+    // The same bytes again under another name: the field takes the file the library has, no copy.
+    await page.getByLabel("Upload Cover image").setInputFiles({ name: "field-again.png", mimeType: "image/png", buffer: Buffer.from(await png64()) });
+    expect(await page.getByRole("alert").filter({ hasText: "in the library already" }).textContent()).toBe(
+      "field-again.png is in the library already as field-upload.png; the field uses that file.",
+    );
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.").waitFor();
+    expect((await v2(env, "GET", `/v2/model-instances/${made.id}`)).draft.data.cover).toEqual({ id: uploaded.id, alt: null });
+    expect((await v2(env, "GET", "/v2/media?q=field-")).data.map((f: { filename: string }) => f.filename)).toEqual(["field-upload.png"]);
+
     // Remove empties the field.
     await page.getByRole("button", { name: "Remove Cover image" }).click();
     await page.getByRole("button", { name: "Save", exact: true }).click();

@@ -18,6 +18,8 @@ export interface MediaFile {
   title: string;
   folder: string | null;
   focalPoint: { x: number; y: number } | null;
+  /** SHA-256 of the bytes, hex; a replaced file has a new one. */
+  checksum: string;
   /** ThumbHash of images, base64. */
   placeholder: string | null;
   url: string;
@@ -25,6 +27,15 @@ export interface MediaFile {
   updatedAt: string;
   createdBy: string | null;
 }
+
+/** The grid's thumbnails of a raster image (GET /v2/media?thumbnails=true): the 160 px URL and a srcset with 320 px. */
+export interface Thumbnail {
+  url: string;
+  srcset: string;
+}
+
+/** A file as the grid lists it: the record with its thumbnails (null for files that have none). */
+export type ListedFile = MediaFile & { thumbnail?: Thumbnail | null };
 
 /** What a record's editor may change (PATCH /v2/media/:id). */
 export type MediaPatch = Partial<Pick<MediaFile, "alt" | "title" | "folder" | "focalPoint" | "filename">>;
@@ -47,7 +58,7 @@ export interface MediaFilter {
 
 /** One page of the library, newest first, with the cursor of the next page. */
 export interface MediaPage {
-  data: MediaFile[];
+  data: ListedFile[];
   next: string | null;
 }
 
@@ -55,20 +66,20 @@ export interface MediaPage {
 export type Progress = (sent: number) => void;
 
 /**
- * Uploads one file into the library (POST /v2/media, multipart), reporting the bytes sent. The
- * answer is the record; a refusal (too large, empty, unreadable) rejects with its ApiError.
+ * Sends one file as multipart (`file` part) by XMLHttpRequest, which reports the bytes sent, with
+ * the headers `call` sends. The answer is the record; a refusal rejects with its ApiError.
  */
-async function upload(file: File, opts: { folder?: string | null; onProgress?: Progress } = {}): Promise<MediaFile> {
+async function sendFile(method: "POST" | "PUT", url: string, file: File, fields: Record<string, string>, onProgress?: Progress): Promise<MediaFile> {
   const body = new FormData();
   body.append("file", file, file.name);
-  if (opts.folder) body.append("folder", opts.folder);
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
   const headers = await requestHeaders();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/v2/media");
+    xhr.open(method, url);
     for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) opts.onProgress?.(e.loaded / e.total);
+      if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded / e.total);
     };
     xhr.onload = () => {
       let json: Record<string, unknown> | null = null;
@@ -85,8 +96,26 @@ async function upload(file: File, opts: { folder?: string | null; onProgress?: P
   });
 }
 
+/**
+ * Uploads one file into the library (POST /v2/media). Bytes the library holds already are refused
+ * with 409 duplicate_file (its `existing` record: see `duplicateOf`) unless `duplicate` is set.
+ */
+function upload(file: File, opts: { folder?: string | null; onProgress?: Progress; duplicate?: boolean } = {}): Promise<MediaFile> {
+  return sendFile("POST", opts.duplicate ? "/v2/media?duplicate=true" : "/v2/media", file, opts.folder ? { folder: opts.folder } : {}, opts.onProgress);
+}
+
+/** The file the library holds already with the bytes of a refused upload (409 duplicate_file), or null. */
+export function duplicateOf(e: unknown): MediaFile | null {
+  return e instanceof ApiError && e.code === "duplicate_file" && e.body?.existing ? (e.body.existing as MediaFile) : null;
+}
+
 /** The library routes, one function per documented route. */
 export const mediaApi = {
+  /**
+   * A page of files. Not `thumbnails=true`: that starts both thumbnails of all 40 files at once,
+   * while the grid shows about a dozen at 1x; the tiles ask for their own exempt thumbnails as
+   * they come into view (ui/media-thumb.tsx), which is half the renders and the first screen's first.
+   */
   list: (filter: MediaFilter, after: string | null, limit = 40) =>
     call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, after, limit } }),
   get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
@@ -95,6 +124,8 @@ export const mediaApi = {
   remove: (id: string, force = false) => call<void>("DELETE", `/v2/media/${id}`, { query: { force: force ? "true" : undefined } }),
   usage: (id: string) => call<{ entries: MediaUse[] }>("GET", `/v2/media/${id}/usage`).then((r) => r.entries),
   upload,
+  /** Replaces a file's bytes (same id, new checksum and URL); 409 file_kind_in_use names the entries. */
+  replace: (id: string, file: File, onProgress?: Progress) => sendFile("PUT", `/v2/media/${id}/file`, file, {}, onProgress),
   folders: {
     create: (name: string, parent: string | null) => call<MediaFolder>("POST", "/v2/media-folders", { body: { name, parent } }),
     update: (id: string, patch: { name?: string; parent?: string | null }) => call<MediaFolder>("PATCH", `/v2/media-folders/${id}`, { body: patch }),

@@ -3,7 +3,7 @@
 // control (a link to the record, a "Choose" button) the caller supplies.
 import type { ReactNode } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { type MediaFile, type MediaFilter, mediaApi, mediaKeys } from "../api/media.ts";
+import { type ListedFile, type MediaFilter, mediaApi, mediaKeys } from "../api/media.ts";
 import { MediaThumb } from "./media-thumb.tsx";
 
 /** The files of the library matching `filter`, page by page; `enabled` false asks nothing yet. */
@@ -32,13 +32,21 @@ export function LoadMore({ pages }: { pages: { hasNextPage: boolean; isFetchingN
 
 /**
  * The files as a grid of tiles. `control(file, body)` wraps the tile's preview and name in the
- * caller's link or button; `meta(file)` adds a line under it.
+ * caller's link or button; `meta(file)` adds a line under it; `pick(file)` (a checkbox, for
+ * selecting) sits in the tile's corner.
  */
-export function MediaGrid(props: { files: MediaFile[]; label: string; control(f: MediaFile, body: ReactNode): ReactNode; meta?(f: MediaFile): ReactNode }) {
+export function MediaGrid(props: {
+  files: ListedFile[];
+  label: string;
+  control(f: ListedFile, body: ReactNode): ReactNode;
+  meta?(f: ListedFile): ReactNode;
+  pick?(f: ListedFile): ReactNode;
+}) {
   return (
     <ul className="media-grid" aria-label={props.label}>
       {props.files.map((f) => (
-        <li key={f.id}>
+        <li key={f.id} className={props.pick ? "pickable" : undefined}>
+          {props.pick?.(f)}
           {props.control(
             f,
             <>

@@ -5,7 +5,7 @@
 // library's own grid (ui/media-grid.tsx), searched on the server and paged by cursor.
 import { useId, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { mediaApi, mediaKeys, uploadProblem } from "../../api/media.ts";
+import { duplicateOf, mediaApi, mediaKeys, uploadProblem } from "../../api/media.ts";
 import type { MediaKind } from "../../api/types.ts";
 import { labelOf } from "../../api/models.ts";
 import { useProject } from "../../screens/shell/project-context.ts";
@@ -43,7 +43,13 @@ export function MediaInput(p: InputProps) {
       void client.invalidateQueries({ queryKey: mediaKeys.all(project.id) });
       p.onChange({ id: made.id });
     } catch (e) {
-      setProblem(uploadProblem(e));
+      // Bytes the library holds already: the field takes the file it has rather than a copy.
+      const existing = duplicateOf(e);
+      if (existing) {
+        client.setQueryData(mediaKeys.file(project.id, existing.id), existing);
+        p.onChange({ id: existing.id });
+        setProblem(`${f.name} is in the library already as ${existing.filename}; the field uses that file.`);
+      } else setProblem(uploadProblem(e));
     } finally {
       setSent(null);
     }

@@ -9,9 +9,11 @@ import { type MediaFile, type MediaPatch, mediaApi, mediaKeys, sizeWords } from 
 import { KIND_WORDS } from "../../api/types.ts";
 import { canEditMedia, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 import { type Focal, FocalInputs, FocalPointPicker } from "./focal-point.tsx";
 import { folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { dimensionsOf } from "./media-table.tsx";
+import { ReplaceFile } from "./replace.tsx";
 import { DeleteFile, UsageList } from "./usage.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -37,6 +39,7 @@ export function MediaFileScreen() {
   const { project } = useProject();
   const { mediaId } = useParams({ from: "/app/media/$mediaId" });
   const file = useQuery({ queryKey: mediaKeys.file(project.id, mediaId), queryFn: () => mediaApi.get(mediaId) });
+  useTitle(file.data?.filename, "Media");
   if (file.isError) {
     return (
       <>
@@ -60,6 +63,9 @@ function RecordEditor({ file }: { file: MediaFile }) {
   const usage = useQuery({ queryKey: mediaKeys.usage(project.id, file.id), queryFn: () => mediaApi.usage(file.id) });
   const [draft, setDraft] = useState<Draft>(() => draftOf(file));
   const [saved, setSaved] = useState(false);
+  // A replaced file (new checksum: new name and facts) starts the form again from its new record.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a replace resets the form, not every save.
+  useEffect(() => setDraft(draftOf(file)), [file.checksum]);
   const patch = changes(file, draft);
   const dirty = Object.keys(patch).length > 0;
   const save = useMutation({
@@ -204,6 +210,7 @@ function RecordEditor({ file }: { file: MediaFile }) {
                 </a>
               </dd>
             </dl>
+            {canEdit && <ReplaceFile project={project.id} file={file} />}
           </section>
           <section className="card" aria-labelledby="usage-title">
             <h2 id="usage-title">Usage</h2>

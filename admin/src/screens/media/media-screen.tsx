@@ -1,7 +1,8 @@
 // The media library (issue 14, decisions.md section 10): the project's files as a grid of
 // previews or a list, by folder, searched and filtered by kind (all in the URL), paged by cursor;
-// Upload and drag and drop with progress per file; folders made, renamed and deleted here. Each
-// file opens its record editor (media-file-screen.tsx). Viewers read; they get no controls.
+// Upload, drag and drop and paste with progress per file (a queue, a few at a time); folders made,
+// renamed and deleted here; files selected to move or delete together. Each file opens its record
+// editor (media-file-screen.tsx). Viewers read; they get no controls.
 import { type FormEvent, useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
@@ -12,9 +13,13 @@ import type { MediaView } from "../../router.tsx";
 import { LoadMore, MediaGrid, useMediaPages } from "../../ui/media-grid.tsx";
 import { canEditMedia, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
+import { useTitle } from "../shell/title.ts";
 import { FolderNav, folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { MediaTable } from "./media-table.tsx";
-import { DropZone, UploadButton, UploadList, useUploads } from "./uploads.tsx";
+import { BulkBar } from "./bulk.tsx";
+import { useFileSelection } from "./selection.tsx";
+import { useUploads } from "./upload-queue.ts";
+import { DropZone, UploadButton, UploadList, usePastedFiles } from "./uploads.tsx";
 
 const VIEW = "capa.media.view";
 
@@ -33,6 +38,7 @@ export function MediaScreen() {
   const search = useSearch({ from: "/app/media" });
   const navigate = useNavigate({ from: "/media" });
   const canEdit = canEditMedia(project.role);
+  useTitle("Media");
   const folders = useQuery({ queryKey: keys.mediaFolders(project.id), queryFn: api.mediaFolders.list });
   // The folder shown: uploads go into it (by id, even before the folder list has come).
   const folderId = search.folder && search.folder !== NO_FOLDER ? search.folder : null;
@@ -41,8 +47,16 @@ export function MediaScreen() {
   const pages = useMediaPages(project.id, filter);
   const uploads = useUploads(project.id, folderId);
   const view = search.view ?? rememberedView();
+  usePastedFiles(canEdit ? uploads.add : null);
   const [text, setText] = useState(search.q ?? "");
   useEffect(() => setText(search.q ?? ""), [search.q]);
+  // Search as you type: the URL (and the list) follow the box once typing pauses.
+  useEffect(() => {
+    if (text === (search.q ?? "")) return;
+    const t = setTimeout(() => void navigate({ search: (s) => ({ ...s, q: text || undefined }) }), 300);
+    return () => clearTimeout(t);
+  }, [text, search.q, navigate]);
+  const selection = useFileSelection(pages.files, JSON.stringify(filter));
 
   // `/` focuses the search box, as in the entry list (design/admin.md, Keyboard).
   useEffect(() => {
@@ -78,6 +92,7 @@ export function MediaScreen() {
             .join(" / ")
         : "All files";
   const n = pages.files.length;
+  const pick = canEdit ? selection.pick : undefined;
   return (
     <>
       <div className="toolbar">
@@ -124,11 +139,19 @@ export function MediaScreen() {
               ))}
             </fieldset>
           </div>
-          <UploadList items={uploads.items} onClear={uploads.clear} />
-          {canEdit && <p className="muted">Drop files anywhere here to upload them into {folder ? folder.name : "the library"}.</p>}
-          <p className="muted" aria-live="polite">
-            {pages.isSuccess && `${n === 1 ? "1 file" : `${n} files`}${pages.hasNextPage ? " shown; more below" : ""}`}
-          </p>
+          <UploadList items={uploads.items} onClear={uploads.clear} onKeepCopy={uploads.keepCopy} />
+          {canEdit && <p className="muted">Drop or paste files here to upload them into {folder ? folder.name : "the library"}.</p>}
+          <div className="toolbar">
+            {canEdit && n > 0 && (
+              <label className="check">
+                <input type="checkbox" checked={selection.allPicked} onChange={(e) => selection.setAll(e.target.checked)} /> Select all shown
+              </label>
+            )}
+            <p className="muted" aria-live="polite">
+              {pages.isSuccess && `${n === 1 ? "1 file" : `${n} files`}${pages.hasNextPage ? " shown; more below" : ""}`}
+            </p>
+          </div>
+          {canEdit && <BulkBar project={project.id} selected={selection.selected} onDone={selection.clear} />}
           {pages.isError ? (
             <Refusal error={pages.error} />
           ) : pages.isPending ? (
@@ -136,7 +159,7 @@ export function MediaScreen() {
           ) : n === 0 ? (
             <p>{search.q || search.kind ? "No files match." : canEdit ? "No files here yet. Use “Upload” or drop files here." : "No files here yet."}</p>
           ) : view === "list" ? (
-            <MediaTable files={pages.files} caption={`Files: ${place}`} />
+            <MediaTable files={pages.files} caption={`Files: ${place}`} pick={pick} />
           ) : (
             <MediaGrid
               files={pages.files}
@@ -147,6 +170,7 @@ export function MediaScreen() {
                 </Link>
               )}
               meta={(f) => `${KIND_WORDS[f.kind] ?? f.kind} · ${sizeWords(f.size)}`}
+              pick={pick}
             />
           )}
           <LoadMore pages={pages} />

@@ -1,48 +1,10 @@
-// Uploading into the library: the Upload button (several files at once) and files dropped on the
-// library both feed one queue. Every file is its own POST /v2/media, so each row shows its own
-// progress and, when refused (too large, empty, unreadable), the reason beside that file.
-import { type DragEvent, type ReactNode, useCallback, useId, useRef, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+// Uploading into the library: the Upload button (several files at once), files dropped on the
+// library and files pasted all feed one queue (upload-queue.ts). Every file is its own POST
+// /v2/media, so each row shows its own progress and, when refused (too large, empty, unreadable),
+// the reason beside that file; bytes the library holds already offer the file it has.
+import { type DragEvent, memo, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link } from "@tanstack/react-router";
-import { type MediaFile, mediaApi, mediaKeys, uploadProblem } from "../../api/media.ts";
-
-/** One file of the queue. */
-export interface Upload {
-  key: number;
-  name: string;
-  /** The share of the bytes sent, 0 to 1. */
-  sent: number;
-  state: "sending" | "done" | "failed";
-  problem?: string;
-  file?: MediaFile;
-}
-
-let next = 0;
-
-/** The queue of uploads into `folder` (null: no folder) of a project's library. */
-export function useUploads(project: string, folder: string | null) {
-  const client = useQueryClient();
-  const [items, setItems] = useState<Upload[]>([]);
-  const add = useCallback(
-    (files: File[]) => {
-      for (const f of files) {
-        const key = ++next;
-        const patch = (p: Partial<Upload>) => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...p } : x)));
-        setItems((xs) => [...xs, { key, name: f.name, sent: 0, state: "sending" }]);
-        mediaApi.upload(f, { folder, onProgress: (sent) => patch({ sent }) }).then(
-          (file) => {
-            patch({ state: "done", sent: 1, file });
-            void client.invalidateQueries({ queryKey: mediaKeys.all(project) });
-          },
-          (e) => patch({ state: "failed", problem: uploadProblem(e) }),
-        );
-      }
-    },
-    [client, project, folder],
-  );
-  const clear = useCallback(() => setItems((xs) => xs.filter((x) => x.state === "sending")), []);
-  return { items, add, clear };
-}
+import type { Upload } from "./upload-queue.ts";
 
 /** The Upload button: a file input for several files, styled as a button. */
 export function UploadButton({ onFiles }: { onFiles(files: File[]): void }) {
@@ -65,19 +27,70 @@ export function UploadButton({ onFiles }: { onFiles(files: File[]): void }) {
   );
 }
 
-/** The uploads of this visit: progress while sending, then Uploaded (a link to the file) or the refusal. */
-export function UploadList({ items, onClear }: { items: Upload[]; onClear(): void }) {
+/** The queue's count in words: what is done, sending and waiting. */
+function summary(items: Upload[]): string {
+  const n = (state: Upload["state"]) => items.filter((x) => x.state === state).length;
+  const [done, sending, waiting, failed, dup] = [n("done"), n("sending"), n("waiting"), n("failed"), n("duplicate")];
+  const parts = [`${done} of ${items.length} uploaded`];
+  if (sending) parts.push(`${sending} sending`);
+  if (waiting) parts.push(`${waiting} waiting`);
+  if (dup) parts.push(`${dup} already in the library`);
+  if (failed) parts.push(`${failed} refused`);
+  return sending || waiting ? parts.join(", ") : `All finished: ${parts.join(", ")}`;
+}
+
+/** What a row says after its bar: its progress, Uploaded, the refusal, or the file the library has. */
+function RowState({ x, onKeepCopy }: { x: Upload; onKeepCopy(key: number): void }) {
+  if (x.state === "failed") return <span className="form-error">{x.problem}</span>;
+  if (x.state === "duplicate" && x.file) {
+    return (
+      <span className="upload-duplicate">
+        Already in the library as{" "}
+        <Link to="/media/$mediaId" params={{ mediaId: x.file.id }}>
+          {x.file.filename}
+        </Link>
+        .{" "}
+        <button type="button" className="btn btn-quiet" aria-label={`Upload a copy of ${x.name} anyway`} onClick={() => onKeepCopy(x.key)}>
+          Upload a copy anyway
+        </button>
+      </span>
+    );
+  }
+  return <span className="muted">{x.state === "waiting" ? "Waiting" : x.state === "sending" ? `${Math.round(x.sent * 100)}%` : "Uploaded"}</span>;
+}
+
+/** One file's row; only the rows whose upload moved render again (200 rows, 3 sending). */
+const UploadRow = memo(function UploadRow({ x, onKeepCopy }: { x: Upload; onKeepCopy(key: number): void }) {
+  return (
+    <li>
+      <span className="upload-name">
+        {x.file && x.state === "done" ? (
+          <Link to="/media/$mediaId" params={{ mediaId: x.file.id }}>
+            {x.name}
+          </Link>
+        ) : (
+          x.name
+        )}
+      </span>
+      {x.state === "failed" || x.state === "duplicate" ? <span /> : <progress max={1} value={x.sent} aria-label={`Upload of ${x.name}`} />}
+      <RowState x={x} onKeepCopy={onKeepCopy} />
+    </li>
+  );
+});
+
+/** The uploads of this visit: waiting, progress while sending, then Uploaded (a link to the file) or why not. */
+export function UploadList({ items, onClear, onKeepCopy }: { items: Upload[]; onClear(): void; onKeepCopy(key: number): void }) {
   if (items.length === 0) return null;
-  const sending = items.filter((x) => x.state === "sending").length;
+  const busy = items.filter((x) => x.state === "sending" || x.state === "waiting").length;
   return (
     <section className="card upload-list" aria-labelledby="uploads-title">
       <div className="toolbar">
         <h2 id="uploads-title">Uploads</h2>
-        <span className="muted" aria-live="polite">
-          {sending ? `${sending} sending` : "All finished"}
+        <span className="muted" role="status">
+          {summary(items)}
         </span>
         <span className="spacer" />
-        {sending < items.length && (
+        {busy < items.length && (
           <button type="button" className="btn btn-quiet" onClick={onClear}>
             Clear finished
           </button>
@@ -85,25 +98,26 @@ export function UploadList({ items, onClear }: { items: Upload[]; onClear(): voi
       </div>
       <ul>
         {items.map((x) => (
-          <li key={x.key}>
-            <span className="upload-name">
-              {x.file ? (
-                <Link to="/media/$mediaId" params={{ mediaId: x.file.id }}>
-                  {x.name}
-                </Link>
-              ) : (
-                x.name
-              )}
-            </span>
-            {x.state === "failed" ? <span /> : <progress max={1} value={x.sent} aria-label={`Upload of ${x.name}`} />}
-            <span className={x.state === "failed" ? "form-error" : "muted"}>
-              {x.state === "sending" ? `${Math.round(x.sent * 100)}%` : x.state === "done" ? "Uploaded" : x.problem}
-            </span>
-          </li>
+          <UploadRow key={x.key} x={x} onKeepCopy={onKeepCopy} />
         ))}
       </ul>
     </section>
   );
+}
+
+/** Files pasted anywhere on the screen (a screenshot, files copied in a file manager) are uploaded, unless typed into a field. */
+export function usePastedFiles(onFiles: ((files: File[]) => void) | null) {
+  useEffect(() => {
+    if (!onFiles) return;
+    const onPaste = (e: ClipboardEvent) => {
+      const files = [...(e.clipboardData?.files ?? [])];
+      if (files.length === 0) return;
+      e.preventDefault();
+      onFiles(files);
+    };
+    window.addEventListener("paste", onPaste);
+    return () => window.removeEventListener("paste", onPaste);
+  }, [onFiles]);
 }
 
 /** Whether a drag carries files (not text or a link from the page). */

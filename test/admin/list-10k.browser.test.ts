@@ -51,7 +51,7 @@ describe("a list of 10,000 entries", () => {
     const token = ((await login.json()) as { accessToken: string }).accessToken;
     let after: string | null = null;
     for (let p = 1; p < 400; p++) {
-      const r = await fetch(`${env.origin}/v2/model-instances?model=post&sort=-price&limit=25${after ? `&after=${after}` : ""}`, {
+      const r: Response = await fetch(`${env.origin}/v2/model-instances?model=post&sort=-price&limit=25${after ? `&after=${after}` : ""}`, {
         headers: { authorization: `Bearer ${token}`, "x-svc-project": seed.projectId },
       });
       after = ((await r.json()) as { next: string }).next;

@@ -76,6 +76,20 @@ describe("the shell at 1280x800", () => {
     await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor({ state: "detached" });
+
+    // A screen opened from the palette takes focus too, and names the tab.
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await palette.getByRole("combobox", { name: "Search commands" }).fill("Scheduled");
+    await palette
+      .getByRole("option", { name: /^Scheduled/ })
+      .first()
+      .waitFor();
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Scheduled", level: 1 }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.tagName === "H1");
+    expect(await focused(page)).toBe("H1:Scheduled");
+    await page.waitForFunction(() => document.title === "Scheduled · Demo · Capa");
   }, 90_000);
 });
 

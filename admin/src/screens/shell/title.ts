@@ -14,6 +14,8 @@ export function titleOf(parts: readonly (string | null | undefined)[], project: 
 
 /** How many mounted screens set their own title; while one does, the heading does not. */
 let claimed = 0;
+/** The shell's heading check, run again when the last screen that titled itself goes. */
+let recheck: (() => void) | null = null;
 
 /** Sets the document title while the calling screen is shown; inside the shell the project's name is added. */
 export function useTitle(...parts: (string | null | undefined)[]): void {
@@ -24,6 +26,8 @@ export function useTitle(...parts: (string | null | undefined)[]): void {
     document.title = title;
     return () => {
       claimed--;
+      // The next screen's heading may have rendered while this one still held the title.
+      if (claimed === 0) queueMicrotask(() => recheck?.());
     };
   }, [title]);
 }
@@ -45,7 +49,11 @@ export function useHeadingTitle(main: RefObject<HTMLElement | null>, project: st
     };
     const observer = new MutationObserver(update);
     observer.observe(at, { childList: true, subtree: true, characterData: true });
+    recheck = update;
     update();
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      if (recheck === update) recheck = null;
+    };
   }, [main, project]);
 }

@@ -159,6 +159,15 @@ describe("the entry list at 1280x800", () => {
     for (const i of [3, 4, 5, 6, 7]) expect(await page.getByRole("checkbox", { name: `Select Product 0${i}` }).isChecked()).toBe(true);
     expect(await page.getByRole("checkbox", { name: "Select Product 08" }).isChecked()).toBe(false);
 
+    // The keyboard: j moves to the first entry, x ticks it (the `?` list says so).
+    await page.getByRole("heading", { name: "Product", level: 1 }).click();
+    await page.keyboard.press("j");
+    await page.keyboard.press("x");
+    await bar.getByText("6 entries selected").waitFor();
+    expect(await page.getByRole("checkbox", { name: "Select Product 01" }).isChecked()).toBe(true);
+    await page.keyboard.press("x");
+    await bar.getByText("5 entries selected").waitFor();
+
     // Publish the five: a dry run's count in the confirmation, then done.
     await bar.getByRole("button", { name: "Publish", exact: true }).click();
     const confirm = page.getByRole("dialog", { name: "Publish 5 entries?" });

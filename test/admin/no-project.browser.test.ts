@@ -3,7 +3,7 @@
 // project, which opens the new project at once with its first steps. In a real browser at 390x844.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectAccessible, screenshot, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
-import { addMember, signInAs } from "./people-helpers.ts";
+import { addMember } from "./people-helpers.ts";
 
 let env: BrowserEnv;
 beforeAll(async () => {

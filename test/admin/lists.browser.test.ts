@@ -2,11 +2,13 @@
 // model's fields, sort by a header, filters by field with operators that fit the kind, search as
 // one types (one request after the pause), Shift-click ranges, "select all N that match", bulk
 // publish, unpublish, schedule, trash and export (CSV and JSON) of the selection, keyset pages with
-// the count and a page size, the state in the URL, a column for a field that is gone. Found by
+// the count and a page size, the state in the URL, a column for a field that is gone; a bulk
+// action over more than 50 entries followed while it runs in the background. Found by
 // role, label and text; axe on the list at both widths.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
+import { runBulkBatches } from "../../src/domain/bulk/runner.ts";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 
 let env: BrowserEnv;
@@ -228,6 +230,18 @@ describe("the entry list at 1280x800", () => {
     const pending = (await v2(env, "GET", "/v2/scheduled-actions?status=pending&limit=100")).data as { resolved: { at: string }; timezone: string }[];
     // One action per entry, all at the one instant 09:00 in Berlin resolves to.
     expect(pending.filter((a) => a.resolved.at === "2031-06-01T07:00:00.000Z" && a.timezone === "Europe/Berlin").length).toBe(53);
+
+    // Publishing more than 50 runs as a batch in the background: the list says so, and it happens.
+    await page.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await page.getByRole("button", { name: "Select all 53 entries that match" }).click();
+    await bar.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByRole("dialog", { name: "Publish 53 entries?" }).getByRole("button", { name: "Publish 53 entries" }).click();
+    await page.getByText(/^(Publish of 53 entries started; it goes on in the background\.|Publishing 53 entries: 0 done so far\.)$/).waitFor();
+    // The server's bulk-batches job, run here as its timer would (tests start no timers).
+    runBulkBatches(env.capa.services, Date.now());
+    await page.getByText("Published 53 entries.").waitFor();
+    expect(await count("status=published")).toBe(56);
+    await page.getByRole("table").getByRole("row").nth(1).getByRole("cell", { name: "Published" }).waitFor();
 
     // Move three to the trash.
     await page.getByRole("checkbox", { name: "Select Product 20" }).check();

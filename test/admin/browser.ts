@@ -96,7 +96,7 @@ export async function signIn(page: Page, origin: string, path = "/admin/"): Prom
 export async function signedIn(page: Page): Promise<void> {
   await page
     .getByRole("navigation", { name: "Workspace" })
-    .or(page.getByRole("button", { name: "Menu" }))
+    .or(page.getByRole("button", { name: "Menu", exact: true }))
     .first()
     .waitFor();
 }
@@ -107,7 +107,7 @@ export async function signedIn(page: Page): Promise<void> {
  * in it is followed.
  */
 export async function rail(page: Page, name: "Workspace" | "Screens" = "Workspace"): Promise<Locator> {
-  const menu = page.getByRole("button", { name: "Menu" });
+  const menu = page.getByRole("button", { name: "Menu", exact: true });
   if ((await menu.count()) > 0 && (await menu.getAttribute("aria-expanded")) !== "true") {
     await menu.click();
     await page.getByRole("dialog", { name: "Menu" }).waitFor();

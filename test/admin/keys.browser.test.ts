@@ -219,6 +219,7 @@ describe("API keys", () => {
     await demo.getByText("Search entries").focus();
     await expect(page.getByRole("tooltip").textContent()).resolves.toBe("search:read");
     await screenshot(page, "keys-390-dark");
+    // At phone width the screen links are in the menu dialog.
     await (await rail(page, "Screens")).getByRole("link", { name: "Webhooks" }).click();
     await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
     await page.getByRole("button", { name: "New webhook" }).click();

@@ -4,7 +4,7 @@
 // must be there and those that must not.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { expectAccessible, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
+import { expectAccessible, rail, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
 
 let env: BrowserEnv;
@@ -169,20 +169,6 @@ describe("an editor", () => {
   }, 60_000);
 });
 
-/**
- * One of the rail's navigations, opening the menu dialog first at phone widths. (browser.ts's
- * `rail` asks for the button "Menu" inexactly, which also finds "Close menu" once the dialog is open.)
- */
-async function nav(page: Page, name: "Workspace" | "Screens") {
-  const menu = page.getByRole("button", { name: "Menu", exact: true });
-  const dialog = page.getByRole("dialog", { name: "Menu" });
-  if ((await menu.count()) > 0 && !(await dialog.isVisible())) {
-    await menu.click();
-    await dialog.waitFor();
-  }
-  return page.getByRole("navigation", { name });
-}
-
 describe("the rail", () => {
   // The demo project has a model named Settings: its link and the Settings screen's are in two
   // navigations, and each opens its own screen and is the only one marked as the current page.
@@ -193,22 +179,22 @@ describe("the rail", () => {
     test(`a model named Settings is never taken for the Settings screen at ${width}x${height}`, async () => {
       const page = await env.page({ width, height });
       await signInAs(page, env.origin, "editor@capa.local", "editor-password-1");
-      const model = (await nav(page, "Workspace")).getByRole("link", { name: "Settings", exact: true });
+      const model = (await rail(page, "Workspace")).getByRole("link", { name: "Settings", exact: true });
       await model.waitFor();
-      await expect(nav(page, "Screens").then((nav) => nav.getByRole("link", { name: "Settings", exact: true }).count())).resolves.toBe(1);
+      await expect(rail(page, "Screens").then((nav) => nav.getByRole("link", { name: "Settings", exact: true }).count())).resolves.toBe(1);
       await model.click();
       await page.getByRole("link", { name: "New entry" }).waitFor();
       expect(new URL(page.url()).pathname).toBe("/admin/content/settings");
       expect(await page.getByRole("form", { name: "Name and URL" }).count()).toBe(0);
-      expect(await (await nav(page, "Workspace")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBe("page");
-      expect(await (await nav(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBeNull();
+      expect(await (await rail(page, "Workspace")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBe("page");
+      expect(await (await rail(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBeNull();
 
-      await (await nav(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).click();
+      await (await rail(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).click();
       await page.getByRole("form", { name: "Name and URL" }).waitFor();
       expect(new URL(page.url()).pathname).toBe("/admin/settings");
       expect(await page.getByRole("link", { name: "New entry" }).count()).toBe(0);
-      expect(await (await nav(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBe("page");
-      expect(await (await nav(page, "Workspace")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBeNull();
+      expect(await (await rail(page, "Screens")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBe("page");
+      expect(await (await rail(page, "Workspace")).getByRole("link", { name: "Settings", exact: true }).getAttribute("aria-current")).toBeNull();
       await expectAccessible(page);
     }, 60_000);
   }

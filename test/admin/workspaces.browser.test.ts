@@ -5,7 +5,7 @@
 // their rail) and switches the current workspace (the rail follows); a viewer reads only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
-import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
+import { expectAccessible, rail, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 import { addMember, signInAs } from "./people-helpers.ts";
 
 let env: BrowserEnv;
@@ -52,7 +52,7 @@ function stripIds(nodes: any[]): any[] {
 }
 
 async function openWorkspaces(page: Page): Promise<void> {
-  await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: "Workspaces" }).click();
+  await (await rail(page, "Screens")).getByRole("link", { name: "Workspaces" }).click();
   await page.getByRole("heading", { name: "Workspaces", level: 1 }).waitFor();
 }
 
@@ -279,7 +279,8 @@ describe("workspaces", () => {
     await openWorkspaces(page);
     expect(await page.getByRole("button", { name: "New workspace" }).count()).toBe(0);
     await page.getByRole("button", { name: "Use Shop" }).click();
-    await page.getByRole("navigation", { name: "Workspace" }).getByRole("button", { name: "▾ Products" }).waitFor();
+    // At 360 px the rail is in the menu dialog.
+    await (await rail(page)).getByRole("button", { name: "▾ Products" }).waitFor();
   }, 60_000);
 
   test("deleting a workspace asks first and leaves every record as it was", async () => {

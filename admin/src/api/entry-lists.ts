@@ -65,6 +65,14 @@ export interface Scheduled {
 
 export type BulkAction = "publish" | "unpublish" | "delete";
 
+/** A queued bulk batch as GET /v2/model-instances/bulk/:batchId answers it (docs/publishing.md). */
+export interface BatchState {
+  batchId: string;
+  status: "queued" | "running" | "done";
+  total: number;
+  counts: { done: number; skipped: number; failed: number; remaining: number };
+}
+
 export const listApi = {
   page: (model: string, q: ListQuery) =>
     call<ListPage>("GET", "/v2/model-instances", {
@@ -81,6 +89,7 @@ export const listApi = {
   columns: (model: string) => call<{ columns: ListColumn[] }>("GET", "/v2/model-instances/columns", { query: { model } }).then((r) => r.columns),
   bulk: (action: BulkAction, sel: Selected, opts: { dryRun?: boolean; expectedCount?: number }) =>
     call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts } }),
+  batch: (id: string) => call<BatchState>("GET", `/v2/model-instances/bulk/${id}`),
   schedule: (sel: Selected, s: { action: "publish" | "unpublish"; wallTime: string; timezone: string; dryRun?: boolean; expectedCount?: number }) =>
     call<Scheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s } }),
   /** The export of a selection as a file to save (POST /v2/model-instances/export, streamed). */

@@ -15,7 +15,7 @@ const WORD = { publish: "Publish", unpublish: "Unpublish", delete: "Delete" } as
 const DONE = { publish: "Published", unpublish: "Unpublished", delete: "Moved to the trash:" } as const;
 
 /** What a bulk answer did, in words. */
-function doneWords(action: BulkAction, r: BulkResult): string {
+export function doneWords(action: BulkAction, r: BulkResult): string {
   const c = r.counts;
   if (!c) return `${WORD[action]} of ${entries(r.count)} started; it goes on in the background.`;
   const done = c.done ?? 0;
@@ -36,7 +36,8 @@ interface Props {
   selected: Selected;
   /** What an export holds and in which order: the columns shown, the list's sort. */
   exportOf: { columns: string[]; sort: string };
-  onDone(message: string): void;
+  /** The action's words; `batch` when more than 50 entries were queued to run in the background. */
+  onDone(message: string, batch?: { action: BulkAction; id: string }): void;
   onClear(): void;
 }
 
@@ -57,7 +58,7 @@ export function BulkBar(p: Props) {
     mutationFn: (x: { action: BulkAction; count: number }) => listApi.bulk(x.action, p.selected, { expectedCount: x.count }).then((r) => ({ ...x, r })),
     onSuccess: ({ action, r }) => {
       setPending(null);
-      p.onDone(doneWords(action, r));
+      p.onDone(doneWords(action, r), !r.counts && r.batchId ? { action, id: r.batchId } : undefined);
     },
     onError: (e) => {
       setPending(null);

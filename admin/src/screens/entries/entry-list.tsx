@@ -6,13 +6,14 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { ApiError, api, keys } from "../../api/client.ts";
-import { type ListColumn, listApi, listKeys, type Selected } from "../../api/entry-lists.ts";
+import { type BulkAction, type ListColumn, listApi, listKeys, type Selected } from "../../api/entry-lists.ts";
 import { STATUS_WORDS, titleField } from "../../api/models.ts";
 import type { EntryStatus } from "../../api/types.ts";
 import { viewsApi, viewsKey } from "../../api/views.ts";
 import { canEditEntries, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
 import { useTitle } from "../shell/title.ts";
+import { BatchProgress } from "./batch-progress.tsx";
 import { BulkBar } from "./bulk-bar.tsx";
 import { ColumnPicker, DEFAULT_COLUMNS } from "./column-picker.tsx";
 import { FilterBar } from "./filter-bar.tsx";
@@ -48,6 +49,7 @@ export function EntryList() {
   });
   const [selection, setSelection] = useState<Selection>(EMPTY);
   const [notice, setNotice] = useState<string | null>(null);
+  const [batch, setBatch] = useState<{ action: BulkAction; id: string } | null>(null);
   const table = useRef<HTMLTableElement>(null);
   const canWrite = canEditEntries(project.role);
   useListKeys(table, "entry-search");
@@ -206,7 +208,13 @@ export function EntryList() {
           onLimit={(limit) => set({ limit })}
         />
       )}
-      <div aria-live="polite">{notice && <p className="notice">{notice}</p>}</div>
+      <div aria-live="polite">
+        {batch ? (
+          <BatchProgress key={batch.id} action={batch.action} id={batch.id} started={notice ?? ""} refresh={keys.entries(project.id, ns)} />
+        ) : (
+          notice && <p className="notice">{notice}</p>
+        )}
+      </div>
       {canWrite && count > 0 && (
         <BulkBar
           model={ns}
@@ -214,8 +222,9 @@ export function EntryList() {
           selected={selected}
           exportOf={{ columns: [...(titleColumn ? [titleColumn.key] : ["$id"]), ...shown.map((c) => c.key)], sort: state.sort }}
           onClear={() => setSelection(EMPTY)}
-          onDone={(message) => {
+          onDone={(message, queued) => {
             setNotice(message);
+            setBatch(queued ?? null);
             setSelection(EMPTY);
             void client.invalidateQueries({ queryKey: keys.entries(project.id, ns) });
           }}

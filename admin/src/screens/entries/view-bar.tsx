@@ -23,9 +23,6 @@ interface Props {
   open(id: string | null): void;
 }
 
-/** The part of a view a dropped entry names, in words. */
-const PART_WORDS = { columns: "the column", sort: "the sort by", where: "the filter on" } as const;
-
 export function ViewBar(p: Props) {
   const client = useQueryClient();
   const [saving, setSaving] = useState(false);
@@ -61,9 +58,8 @@ export function ViewBar(p: Props) {
           <p>This view was saved with parts that no longer fit {p.model}, so the list leaves them out:</p>
           <ul>
             {v.dropped.map((d) => (
-              <li key={`${d.part}-${d.key}`}>
-                {PART_WORDS[d.part]} “{d.key}”: {d.message}
-              </li>
+              // The server's sentence names the part and the field already.
+              <li key={`${d.part}-${d.key}`}>{d.message}</li>
             ))}
           </ul>
           {mayChange && <p>Save the view to keep it as it shows now.</p>}

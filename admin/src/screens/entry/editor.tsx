@@ -14,6 +14,7 @@ import { type Backup, backupKey, differing, dropBackup, readBackup, writeBackup 
 import { EntryDetails } from "./entry-details.tsx";
 import { EntryForm } from "./entry-form.tsx";
 import { EntryToolbar } from "./entry-toolbar.tsx";
+import { useTitle } from "../shell/title.ts";
 import { PreviewPane } from "./preview-pane.tsx";
 import { PublishPanel } from "./publish-panel.tsx";
 import { useAutosave } from "./use-autosave.ts";
@@ -110,6 +111,8 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  // The tab names the saved entry (not each keystroke of its title) and its model.
+  useTitle(saved ? entryTitle(model, saved) : "New entry", model.name);
   const title = entry ? entryTitle(model, { ...entry, draft: { ...entry.draft, data: draft.values } }) : `New ${model.name}`;
   const status = saved?.status ?? "draft";
   const canPreview = !!(saved && model.previewUrl);

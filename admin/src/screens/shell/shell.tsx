@@ -14,7 +14,7 @@ import { Dialog } from "../../ui/dialog.tsx";
 import { RailContent } from "./rail-content.tsx";
 import { focusHeadingSoon } from "./focus-heading.ts";
 import { useNarrow } from "./use-narrow.ts";
-import { useTitle } from "./title.ts";
+import { useHeadingTitle, useTitle } from "./title.ts";
 import { homeApi, homeKey } from "../../api/home.ts";
 import { NewProject } from "../projects/new-project.tsx";
 
@@ -66,6 +66,8 @@ export function Shell() {
     };
   }, [projects.data, chosen, navigate, client]);
 
+  useHeadingTitle(main, state?.project.name ?? "");
+
   if (projects.isPending) return <p className="main">Loading…</p>;
   if (projects.isError) return <p className="main form-error">{projects.error.message}</p>;
   if (!state)
@@ -110,8 +112,12 @@ export function Shell() {
       </div>
       {narrow && (
         <Dialog open={menu} title="Menu" className="menu-dialog" onCancel={() => setMenu(false)}>
-          {/* A link chosen in the menu closes it at once; the screen's heading then takes focus. */}
-          <div className="rail" onClickCapture={(e) => (e.target as HTMLElement).closest("a[href]") && setMenu(false)}>
+          {/* A link followed in the menu closes it once the link has handled the click (closing it in the
+              capture phase removed the link first, and the browser then loaded the page afresh). The
+              links themselves are the interactive elements; Enter on one is a click too. */}
+          {/* biome-ignore lint/a11y/noStaticElementInteractions: the click is the links', heard as it bubbles. */}
+          {/* biome-ignore lint/a11y/useKeyWithClickEvents: a link's Enter fires this click. */}
+          <div className="rail" onClick={(e) => (e.target as HTMLElement).closest("a[href]") && queueMicrotask(() => setMenu(false))}>
             <RailContent person={person} />
           </div>
           <button type="button" className="btn menu-close" onClick={() => setMenu(false)}>

@@ -2,7 +2,7 @@
 // decisions.md 7). The domain adds what a shape cannot say: the ids name entries of this project,
 // entries are named one way (ids, or a model with a filter), the filter is the /api grammar.
 import { Type } from "@sinclair/typebox";
-import { RuleErrors } from "../entries/bodies.ts";
+import { Locales, RuleErrors } from "../entries/bodies.ts";
 import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 
 /** Ids a request may name; a larger selection is made with a model and a filter. */
@@ -23,6 +23,12 @@ export const BulkBody = Type.Object(
     modelId: Type.Optional(Type.String({ minLength: 1, error: "modelId must be a model id or namespace" })),
     where: Type.Optional(Type.Unknown({ description: "A filter in the /api `where` grammar: a JSON object, or its JSON text." })),
     filter: Type.Optional(Type.Unknown({ description: "The same as where (send one of them)." })),
+    locales: Type.Optional(
+      Type.Union([Type.Null(), Locales], {
+        error: Locales.error,
+        description: "The locales each entry publishes or unpublishes (decisions.md 13); default as publishing now.",
+      }),
+    ),
     dryRun: Type.Optional(Type.Boolean({ error: "dryRun must be true or false" })),
     expectedCount: Type.Optional(Type.Integer({ minimum: 0, error: "expectedCount must be a whole number from 0" })),
   },

@@ -6,12 +6,12 @@ import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { bulkBatches, bulkBatchItems, entries } from "../../storage/project/schema.ts";
 import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
-import { allModels, modelOrFail } from "../models/catalog.ts";
+import { allModels, isLocalizedModel, modelOrFail } from "../models/catalog.ts";
 import type { Static } from "@sinclair/typebox";
 import type { BulkBody } from "./bodies.ts";
 import { isUuid } from "../models/fields.ts";
-import { publishEntry, unpublishEntry } from "../entries/publish.ts";
-import { statusOf } from "../entries/status.ts";
+import { defaultPublishLocales, liveAsDrafted, notLive, publishEntry, unpublishEntry } from "../entries/publish.ts";
+import { localesOf } from "../locales/entry-locale.ts";
 import { compileWhere, type FilterContext } from "../reads/filter.ts";
 import { DRAFTS } from "../reads/names.ts";
 import { actorFrom } from "../events/outbox.ts";
@@ -77,14 +77,18 @@ export interface OneResult {
   errors?: Problem[];
 }
 
-/** Publishes or unpublishes one entry as part of a bulk request; a refusal is a result, not an error. */
-export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string): OneResult {
+/**
+ * Publishes or unpublishes one entry as part of a bulk request (in `locales`, for an entry with
+ * localized fields); a refusal is a result, not an error. An entry already as asked is skipped.
+ */
+export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string, locales: string[] | null = null): OneResult {
   const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
   if (!row) return { result: "failed", error: "The entry no longer exists." };
-  if (action === "publish" ? statusOf(row) === "published" : row.publishedVersionId === null) return { result: "skipped" };
+  const m = allModels(h).byId.get(row.modelId)!;
+  if (action === "publish" ? liveAsDrafted(h, m, row, locales) : notLive(m, row, locales)) return { result: "skipped" };
   try {
-    if (action === "publish") publishEntry(s, h, actor, id);
-    else unpublishEntry(s, h, actor, id);
+    if (action === "publish") publishEntry(s, h, actor, id, undefined, { locales });
+    else unpublishEntry(s, h, actor, id, { locales });
     return { result: "done" };
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
@@ -97,16 +101,17 @@ export function applyOne(s: Services, h: ProjectHandle, actor: string, action: B
  * What a dry run of a publish says would fail: each selected entry that is not live yet and whose
  * latest draft breaks a rule, with the rules (an entry of a trashed or missing row is not selected).
  */
-function wouldFail(h: ProjectHandle, ids: string[]): { id: string; errors: Problem[] }[] {
+function wouldFail(h: ProjectHandle, ids: string[], locales: string[] | null): { id: string; errors: Problem[] }[] {
   const models = allModels(h).byId;
   const out: { id: string; errors: Problem[] }[] = [];
-  const read = h.sqlite.query(
-    "SELECT model_id AS modelId, draft_data AS data, published_version_id AS pv, published_version AS pn, draft_version AS dn FROM entries WHERE id = ?",
-  );
   for (const id of ids) {
-    const r = read.get(id) as { modelId: string; data: string; pv: string | null; pn: number | null; dn: number } | null;
-    if (!r || statusOf({ publishedVersionId: r.pv, publishedVersion: r.pn, draftVersion: r.dn }) === "published") continue;
-    const errors = problemsOf(h, models.get(r.modelId)!, JSON.parse(r.data));
+    const r = h.db.select().from(entries).where(eq(entries.id, id)).get();
+    const m = r ? models.get(r.modelId) : undefined;
+    if (!r || !m || liveAsDrafted(h, m, r, locales)) continue;
+    const data = JSON.parse(r.draftData) as Record<string, unknown>;
+    // The locales a publish would move: those named, or by default those the draft holds values in.
+    const moving = isLocalizedModel(m) ? (locales ?? defaultPublishLocales(h, m, data)) : undefined;
+    const errors = problemsOf(h, m, data, moving);
     if (errors.length > 0) out.push({ id, errors });
   }
   return out;
@@ -125,11 +130,12 @@ export type BulkOutcome =
  * real request with `expectedCount` proceeds only when the selection still has that many entries.
  */
 export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Static<typeof BulkBody>): BulkOutcome {
+  const locales = localesOf(h, body.locales);
   const sel = select(h, body);
   const count = sel.ids.length;
   if (body.dryRun === true) {
     // A dry run of a publish also says who would fail the rules and why; an unpublish has no rules.
-    const failures = action === "publish" ? wouldFail(h, sel.ids) : [];
+    const failures = action === "publish" ? wouldFail(h, sel.ids, locales) : [];
     return { kind: "dry_run", body: { dryRun: true, action, count, ids: sel.ids, failures } };
   }
   if (body.expectedCount !== undefined && body.expectedCount !== count) {
@@ -139,7 +145,7 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
     });
   }
   if (count <= INLINE_LIMIT) {
-    const results = sel.ids.map((id) => ({ id, ...applyOne(s, h, actor, action, id) }));
+    const results = sel.ids.map((id) => ({ id, ...applyOne(s, h, actor, action, id, locales) }));
     const counts: Record<ItemResult, number> = { done: 0, skipped: 0, failed: 0 };
     for (const r of results) counts[r.result]++;
     return { kind: "done", body: { action, count, counts, results } };
@@ -155,6 +161,7 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
         status: "queued",
         total: count,
         selection: JSON.stringify(sel.describe),
+        locales: locales === null ? null : JSON.stringify(locales),
         createdAt: iso(s.clock.now()),
         createdBy: actor,
       })
@@ -196,6 +203,7 @@ export function getBatch(h: ProjectHandle, batchId: unknown) {
     counts,
     failures,
     selection: JSON.parse(b.selection),
+    ...(b.locales === null ? {} : { locales: JSON.parse(b.locales) as string[] }),
     createdAt: b.createdAt,
     createdBy: actorFrom(b.createdBy),
     startedAt: b.startedAt,

@@ -4,7 +4,8 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { entries } from "../../storage/project/schema.ts";
 import { badField } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { modelOrFail } from "../models/catalog.ts";
+import { allModels, modelOrFail } from "../models/catalog.ts";
+import type { EntryLocale } from "../locales/entry-locale.ts";
 import { isUuid } from "../models/fields.ts";
 import { entryRecord, type EntryRow } from "./service.ts";
 import type { EntryStatus } from "./status.ts";
@@ -66,20 +67,32 @@ function draftAuthors(h: ProjectHandle, rows: EntryRow[]): Map<string, string | 
 export function listEntries(
   h: ProjectHandle,
   q: { model?: unknown; status?: unknown; limit?: unknown; page?: unknown; after?: unknown; q?: unknown; sort?: unknown },
+  loc?: EntryLocale,
 ) {
   // Entries in the trash have their own list (trash.ts).
   const conds = [isNull(entries.deletedAt)];
   if (q.model !== undefined) conds.push(eq(entries.modelId, modelOrFail(h, q.model).id));
   if (q.status !== undefined) {
     if (typeof q.status !== "string" || !Object.hasOwn(STATUS_SQL, q.status)) badField("status", "status must be draft, published or changed");
-    conds.push(STATUS_SQL[q.status as EntryStatus]);
+    // An entry with localized fields has the status of the locale listed (decisions.md 13); a
+    // locale it holds nothing in and never published is a draft there.
+    const code = loc?.code ?? allModels(h).locales.default;
+    const localeStatus = sql`COALESCE(json_extract(${entries.localeState}, ${`$."${code}".status`}), 'draft')`;
+    const plain = STATUS_SQL[q.status as EntryStatus];
+    conds.push(allModels(h).localized ? sql`(CASE WHEN ${entries.localeState} IS NULL THEN (${plain}) ELSE ${localeStatus} = ${q.status} END)` : plain);
   }
   if (q.q !== undefined) {
     if (typeof q.q !== "string" || q.q.length > 200) badField("q", "q must be a text of up to 200 characters");
     // Any text value of the draft holds the words (LIKE: ASCII case-insensitive, wildcards escaped).
     const needle = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     if (q.q !== "") {
-      conds.push(sql`EXISTS (SELECT 1 FROM json_each(${entries.draftData}) AS v WHERE v.type = 'text' AND v.value LIKE ${needle} ESCAPE '\\')`);
+      // A localized field's text is searched in the locale listed (its slot of the object it stores).
+      const code = loc?.code ?? allModels(h).locales.default;
+      const text = sql`EXISTS (SELECT 1 FROM json_each(${entries.draftData}) AS v WHERE v.type = 'text' AND v.value LIKE ${needle} ESCAPE '\\')`;
+      if (!allModels(h).localized) conds.push(text);
+      else
+        conds.push(sql`(${text} OR (${entries.localeState} IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(${entries.draftData}) AS v, json_each(v.value) AS w
+          WHERE v.type = 'object' AND w.key = ${code} AND w.type = 'text' AND w.value LIKE ${needle} ESCAPE '\\')))`);
     }
   }
   const limit = q.limit === undefined ? 25 : Number(q.limit);
@@ -107,7 +120,7 @@ export function listEntries(
   const more = rows.length > limit;
   if (more) rows.pop();
   const authors = draftAuthors(h, rows);
-  const data = rows.map((r) => ({ ...entryRecord(h, r), updatedBy: authors.get(r.draftVersionId) ?? null }));
+  const data = rows.map((r) => ({ ...entryRecord(h, r, loc), updatedBy: authors.get(r.draftVersionId) ?? null }));
   const next = more ? encodeCursor(sortKey, rows[rows.length - 1]!, sort.name) : null;
   return keyset ? { data, limit, total, next } : { data, page, limit, total, next };
 }

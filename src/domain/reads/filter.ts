@@ -9,7 +9,7 @@ import { itemType, type FieldDef } from "../models/fields.ts";
 import { fieldKind, OPS, valueError, whereError, type Kind } from "./filter-kinds.ts";
 import { opCondition } from "./filter-ops.ts";
 import { type Vis, fieldExpr, listSource, resolveName, type Resolved, systemExpr } from "./names.ts";
-import { localeFor, localePublishedAtExpr, localesListExpr, localeStatusExpr, type ReadLocale, visibleIn } from "./locale.ts";
+import { localeFor, oneLocaleFor, localePublishedAtExpr, localesListExpr, localeStatusExpr, type ReadLocale, visibleIn } from "./locale.ts";
 
 export interface FilterContext {
   models: { byId: Map<string, Model> };
@@ -84,7 +84,7 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
     if (k === "version" || k === "folder" || k === "model") whereError(`${k} cannot be filtered.`);
     const kind: Kind = k === "id" ? "id" : k === "tags" ? "tags" : k === "locales" ? "locales" : k === "status" ? "string" : "sysDatetime";
     // A localized model's status and publishedAt are the locale read's (locale.ts).
-    const mloc = localeFor(ctx.loc, m);
+    const mloc = oneLocaleFor(ctx.loc, m);
     let expr: string;
     if (k === "status") expr = mloc ? localeStatusExpr(ctx.vis, alias, mloc, statusExpr(alias)) : statusExpr(alias);
     else if (k === "locales") expr = localesListExpr(ctx.vis, alias);

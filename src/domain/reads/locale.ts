@@ -77,6 +77,12 @@ export function localeFor(loc: ReadLocale | undefined, m: Pick<Model, "fields">)
   return loc?.active && isLocalizedModel(m) ? loc : null;
 }
 
+/** The locale whose status and publishedAt a read of a model shows: none for `*`, which reads every locale (the entry's own). */
+export function oneLocaleFor(loc: ReadLocale | undefined, m: Pick<Model, "fields">): ReadLocale | null {
+  const l = localeFor(loc, m);
+  return l && !l.all ? l : null;
+}
+
 const at = (a: string, code: string, key: string) => `json_extract(${a}.locale_state, '$."${code}".${key}')`;
 
 /** COALESCE of parts (one part alone as itself). */

@@ -119,21 +119,26 @@ export function resolveSelect(m: Model, list: SelectList | null, reader: Reader,
   return out;
 }
 
-function systemValue(k: SystemKey, m: Model, r: EntryRowOut, local: ReturnType<typeof renderedLocale> | null): unknown {
+/**
+ * A system value of a row. `local`: the locale read's status, publishedAt and `$locales` (an
+ * entry of a localized model); `*` reads no one locale, so its status and publishedAt are the
+ * entry's own (`whole`).
+ */
+function systemValue(k: SystemKey, m: Model, r: EntryRowOut, local: ReturnType<typeof renderedLocale> | null, whole: boolean): unknown {
   switch (k) {
     case "id":
       return r.id;
     case "model":
       return m.namespace;
     case "status":
-      if (local) return local.status;
+      if (local && !whole) return local.status;
       return statusOf({ publishedVersionId: r.published_version_id, publishedVersion: r.published_version, draftVersion: r.draft_version });
     case "createdAt":
       return r.created_at;
     case "updatedAt":
       return r.u;
     case "publishedAt":
-      return local ? local.publishedAt : r.published_at;
+      return local && !whole ? local.publishedAt : r.published_at;
     case "version":
       return r.ver;
     case "tags":
@@ -167,7 +172,7 @@ function renderOne(ctx: RenderCtx, sel: ResolvedSelect, r: EntryRowOut, refs: Re
   const state = loc && r.ls ? (JSON.parse(r.ls) as RowState) : null;
   const local = loc && state ? renderedLocale(ctx.vis, loc, state) : null;
   const o: Record<string, unknown> = {};
-  for (const k of sel.system) o[names.has(k) ? `$${k}` : k] = systemValue(k, m, r, local);
+  for (const k of sel.system) o[names.has(k) ? `$${k}` : k] = systemValue(k, m, r, local, ctx.loc?.all === true);
   const data = JSON.parse(r.data ?? "{}") as Record<string, unknown>;
   // One value into `into[key]`: misfits read null; media and relations are resolved later.
   const put = (into: Record<string, unknown>, key: string, f: FieldDef, raw: unknown, sub: ResolvedSelect | undefined | null) => {

@@ -8,7 +8,7 @@ import { TEXT_TYPES, itemType } from "../models/fields.ts";
 import type { SortTerm } from "./grammar.ts";
 import { fieldExpr, resolveName, systemExpr } from "./names.ts";
 import type { Reader } from "./query.ts";
-import { localeFor, localePublishedAtExpr, visibleIn } from "./locale.ts";
+import { localeFor, localePublishedAtExpr, oneLocaleFor, visibleIn } from "./locale.ts";
 
 /** One sort key, resolved. */
 export interface SortKey {
@@ -47,7 +47,7 @@ export function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, 
       if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key))
         bad(`sort takes createdAt, updatedAt, publishedAt, id and text, number, true_false or date fields; not ${r.key}.`);
       // A localized model's publishedAt is the locale read's (locale.ts): a cursor is for one chain.
-      const mloc = r.key === "publishedAt" ? localeFor(reader.loc, m) : null;
+      const mloc = r.key === "publishedAt" ? oneLocaleFor(reader.loc, m) : null;
       if (mloc) return { expr: localePublishedAtExpr("e", mloc), desc: t.desc, nullable: true, sig: `${r.key}@${mloc.chain.join(",")}${dir}` };
       // publishedAt is null for a draft; only the published view (no preview) never shows one.
       return { expr: systemExpr(vis, "e", r.key), desc: t.desc, nullable: r.key === "publishedAt" && vis.tag !== "p", sig: `${r.key}${dir}` };
@@ -78,7 +78,7 @@ function hopSort(
   let inner: string;
   if (r.kind === "system") {
     if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key)) fail("invalid_sort", { message: `sort cannot use ${r.key}.`, param: "sort" });
-    const tloc = r.key === "publishedAt" ? localeFor(reader.loc, target) : null;
+    const tloc = r.key === "publishedAt" ? oneLocaleFor(reader.loc, target) : null;
     inner = tloc ? localePublishedAtExpr("t", tloc) : systemExpr(reader.vis, "t", r.key);
   } else {
     if (r.field.type === "array" || !SORTABLE.has(itemType(r.field))) fail("invalid_sort", { message: `"${second.name}" cannot be sorted by.`, param: "sort" });

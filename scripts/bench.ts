@@ -15,6 +15,7 @@ import { benchAdmin } from "./bench/admin.ts";
 import { benchCors } from "./bench/cors.ts";
 import { benchOpenapi } from "./bench/openapi.ts";
 import { benchEdge } from "./bench/edge.ts";
+import { benchLists } from "./bench/lists.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -24,6 +25,10 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   startup: { about: "spawn to first answer, and idle RSS, for a first and a second start", run: startup },
   me: { about: "GET /api/me throughput against a bare Bun.serve answering the same bytes", run: figures(benchMe) },
   entries: { about: "keyset paging at depth, filtered reads on 100k entries, cached production throughput", run: figures(benchEntries) },
+  lists: {
+    about: "the management list of 10,000 entries sorted by a field: page 1 and page 400 by cursor (with the count), the index made once, a search",
+    run: figures(benchLists),
+  },
   cors: { about: "a cached production read with an Origin header (CORS headers on the answer) against the same read without", run: figures(benchCors) },
   openapi: {
     about: "a cached GET /api/openapi.json against a cached production entries read, over a socket",

@@ -114,7 +114,11 @@ export const CATALOGUE = {
     "Use a public https URL; a server on a private network can allow such targets with CAPA_WEBHOOK_ALLOW_PRIVATE=1.",
   ),
   webhook_inactive: e(409, "The webhook endpoint is switched off.", "Switch it on with PATCH /v2/webhooks/:id { active: true } first."),
-  delivery_in_progress: e(409, "The delivery is still being sent or retried.", "Wait until it has succeeded or failed, then redeliver it."),
+  delivery_in_progress: e(
+    409,
+    "The delivery is being sent right now, or waits for its first attempt.",
+    "It is about to be sent: wait for its attempt to end (at most 10 seconds), then redeliver it if it failed.",
+  ),
   confirmation_mismatch: e(400, "The confirmation does not match.", "Type the exact value to confirm."),
   csrf_header_missing: e(
     403,
@@ -141,6 +145,7 @@ export const CATALOGUE = {
     "The invitation is not valid: it was never made, was used, withdrawn, or has expired.",
     "Ask the project's owner or an admin for a new invitation.",
   ),
+  invitation_accepted: e(409, "The invitation was accepted already.", "The person is a member: change their role under People if needed."),
   invitation_for_another_account: e(
     403,
     "The invitation is for another e-mail address than the account signed in.",
@@ -153,6 +158,7 @@ export const CATALOGUE = {
   ),
   in_the_past: e(400, "The scheduled time is less than 60 seconds ahead.", "Pick a time at least a minute ahead."),
   already_running: e(409, "The action is running and cannot be cancelled.", undefined),
+  nothing_selected: e(400, "The selection holds no entries.", "Widen the where, q or status, or name entries by instanceIds."),
   selection_changed: e(409, "The selection no longer matches expectedCount.", "Run a dryRun again and send the new count."),
   plan_stale: e(409, "The model changed since the plan was made.", "Make a new plan."),
   feature_disabled: e(404, "Field changes are switched off on this server.", undefined),
@@ -206,6 +212,16 @@ export const CATALOGUE = {
     429,
     "Too many new image variants from this client.",
     "Retry after the seconds in Retry-After; variants made already are never limited.",
+  ),
+  duplicate_file: e(
+    409,
+    "The library holds a file with the same bytes already.",
+    "Use the file in `existing`, or upload again with ?duplicate=true to keep a second copy.",
+  ),
+  file_kind_in_use: e(
+    409,
+    "The file is used by image fields, so it can only be replaced by an image.",
+    "Replace it with an image, or remove it from the entries listed in `entries` first.",
   ),
   media_in_use: e(409, "The file is used by entries.", "Remove it from the entries listed in `entries`, or delete with ?force=true."),
   folder_not_empty: e(409, "The folder holds files or folders.", "Move or delete what it holds first."),

@@ -183,6 +183,14 @@ const batchRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/scheduled/batch-screen.tsx"), "BatchScreen"),
 });
 
+/** The trash, per model (issue 26 item 8). */
+const trashRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "trash",
+  validateSearch: (s: Record<string, unknown>): { model?: string } => (typeof s.model === "string" && s.model !== "" ? { model: s.model } : {}),
+  component: lazyRouteComponent(() => import("./screens/trash/trash-screen.tsx"), "TrashScreen"),
+});
+
 /** The signed-in person's own name and password (issue 14 item 7). */
 const profileRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -211,6 +219,7 @@ const routeTree = rootRoute.addChildren([
     workspaceRoute,
     scheduledRoute,
     batchRoute,
+    trashRoute,
     profileRoute,
   ]),
 ]);

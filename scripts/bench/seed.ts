@@ -9,6 +9,8 @@ import { mintKey } from "../../src/domain/keys/mint.ts";
 
 export interface Seeded {
   projectId: string;
+  /** The owner, who saved every version (password `bench-password`). */
+  email: string;
   prodKey: string;
   devKey: string;
 }
@@ -42,7 +44,9 @@ export function seedBig(capa: CapaApp, posts: number, authors: number): Seeded {
   const insertEntry = h.sqlite.prepare(`INSERT INTO entries (id, model_id, created_at, updated_at, draft_version_id, draft_version, draft_data, draft_tags,
     draft_keys, published_version_id, published_version, published_data, published_tags, published_at, published_updated_at, published_keys)
     VALUES (?, ?, ?, ?, ?, 1, ?, '[]', ?, ?, 1, ?, '[]', ?, ?, ?)`);
-  const insertVersion = h.sqlite.prepare(`INSERT INTO entry_versions (id, entry_id, number, data, tags, created_at) VALUES (?, ?, 1, ?, '[]', ?)`);
+  const insertVersion = h.sqlite.prepare(
+    `INSERT INTO entry_versions (id, entry_id, number, data, tags, created_at, created_by) VALUES (?, ?, 1, ?, '[]', ?, 'user:${user.id}')`,
+  );
   const t0 = Date.UTC(2025, 0, 1);
   const add = (modelId: string, fields: typeof post.fields, data: Record<string, unknown>, i: number) => {
     const id = Bun.randomUUIDv7();
@@ -78,5 +82,5 @@ export function seedBig(capa: CapaApp, posts: number, authors: number): Seeded {
   const prodKey = mintKey(s, project.id, { kind: "cli" }, { preset: "read_only" }).apiKey;
   const devKey = mintKey(s, project.id, { kind: "cli" }, { preset: "read_only", environment: "development" }).apiKey;
   s.changes.content(project.id);
-  return { projectId: project.id, prodKey, devKey };
+  return { projectId: project.id, email: user.email, prodKey, devKey };
 }

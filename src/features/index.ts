@@ -18,6 +18,7 @@ import { operations } from "./operations.ts";
 import { people } from "./people.ts";
 import { reads } from "./reads.ts";
 import { scheduling } from "./scheduling.ts";
+import { shell } from "./shell.ts";
 import { webhooks } from "./webhooks.ts";
 import { workspaces } from "./workspaces.ts";
 
@@ -33,6 +34,7 @@ export const FEATURES: Feature[] = [
   bulk,
   scheduling,
   entries,
+  shell,
   keys,
   reads,
   graphql,

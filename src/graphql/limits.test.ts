@@ -4,39 +4,14 @@
 import { describe, expect, test } from "bun:test";
 import { Kind, parse, type OperationDefinitionNode } from "graphql";
 import { AppError } from "../errors.ts";
-import type { Model } from "../domain/models/catalog.ts";
 import type { FieldDef } from "../domain/models/fields.ts";
 import { emptyMeasures, measure } from "./limits.ts";
 import { fragmentsOf } from "./plan.ts";
 import { buildSchema } from "./schema.ts";
+import { fieldDef, modelDef } from "../../test/fixtures/model-defs.ts";
 
-let n = 0;
-const id = () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
-const field = (namespace: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}): FieldDef => ({
-  id: id(),
-  namespace,
-  label: null,
-  type,
-  arrayType: null,
-  relation: null,
-  required: false,
-  options: null,
-  ...extra,
-});
-const model = (namespace: string, fields: FieldDef[]): Model => ({
-  id: id(),
-  namespace,
-  name: namespace,
-  description: null,
-  singleEntry: false,
-  fields,
-  layout: null,
-  embedByDefault: false,
-  previewUrl: null,
-  version: 1,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  updatedAt: "2026-01-01T00:00:00.000Z",
-});
+const field = (namespace: string, type: FieldDef["type"], extra: Partial<FieldDef> = {}) => fieldDef(namespace, type, extra);
+const model = (namespace: string, fields: FieldDef[]) => modelDef(namespace, fields);
 
 const author = model("author", [field("name", "string")]);
 const post = model("post", [

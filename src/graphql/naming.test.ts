@@ -2,36 +2,13 @@
 // the SDL of the types and roots out. Pure: the schema is built from model definitions alone.
 import { describe, expect, test } from "bun:test";
 import { type GraphQLObjectType, printType } from "graphql";
-import type { Model } from "../domain/models/catalog.ts";
 import type { FieldDef } from "../domain/models/fields.ts";
 import { buildSchema } from "./schema.ts";
 import { nameFields } from "./naming.ts";
+import { fieldDef, modelDef } from "../../test/fixtures/model-defs.ts";
 
-let n = 0;
-const field = (namespace: string, type: FieldDef["type"] = "string"): FieldDef => ({
-  id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
-  namespace,
-  label: null,
-  type,
-  arrayType: null,
-  relation: null,
-  required: false,
-  options: null,
-});
-const model = (namespace: string, fields: FieldDef[] = [field("title")]): Model => ({
-  id: `10000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
-  namespace,
-  name: namespace,
-  description: null,
-  singleEntry: false,
-  fields,
-  layout: null,
-  embedByDefault: false,
-  previewUrl: null,
-  version: 1,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  updatedAt: "2026-01-01T00:00:00.000Z",
-});
+const field = (namespace: string, type: FieldDef["type"] = "string") => fieldDef(namespace, type);
+const model = (namespace: string, fields?: FieldDef[]) => modelDef(namespace, fields);
 
 /** The model type names and the entry roots of a schema built from these namespaces. */
 function names(namespaces: string[]) {

@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../errors.ts";
 import { ROOT } from "../infra/paths.ts";
+import type { Services } from "../services.ts";
+import { previewFrameRoute } from "./admin-preview.ts";
 
 /** Where the build puts the app. */
 export const ADMIN_DIST = join(ROOT, "admin", "dist");
@@ -16,10 +18,23 @@ export const ADMIN_DIST = join(ROOT, "admin", "dist");
  * from our origin; the one exception is `<style>` elements that carry the page's per-response
  * nonce: CodeMirror's themes are such elements (it takes the nonce from the page's
  * `csp-nonce` meta tag). No script can run inline, so injected markup cannot read the nonce.
+ * Frames: only this origin's, which is the preview pane's page (admin-preview.ts); that page's
+ * own CSP names the one preview site it frames.
  */
-export function adminCsp(nonce?: string): string {
+export function adminCsp(nonce?: string, mediaOrigin: string | null = null): string {
   const style = nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'";
-  return `default-src 'self'; script-src 'self'; ${style}; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+  const img = `img-src 'self' data: blob:${mediaOrigin ? ` ${mediaOrigin}` : ""}`;
+  return `default-src 'self'; script-src 'self'; ${style}; ${img}; connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+}
+
+/**
+ * The origin of public file URLs when it is not the server's own (CAPA_MEDIA_BASE_URL on a CDN):
+ * the app shows thumbnails and the rich text editor's library images from there, so the page's
+ * CSP names it for images, and for nothing else.
+ */
+export function mediaImageOrigin(config: { mediaBaseUrl: string; publicUrl: string }): string | null {
+  const media = new URL(config.mediaBaseUrl).origin;
+  return media === new URL(config.publicUrl).origin ? null : media;
 }
 
 const SECURITY_HEADERS = {
@@ -75,7 +90,7 @@ export function chooseEncoding(accept: string | null): "br" | "gzip" | null {
   return null;
 }
 
-function page(app: Loaded | null): Response {
+function page(app: Loaded | null, mediaOrigin: string | null): Response {
   if (!app) {
     // Only when someone runs the server without `npm start` or the build: say how to fix it.
     const text = "The admin app is not built. Run `bun scripts/build-admin.ts` (npm start and npm test do it).";
@@ -87,7 +102,12 @@ function page(app: Loaded | null): Response {
   // The page names the fingerprinted files of the current build and a fresh nonce, so it is never stored.
   const nonce = crypto.getRandomValues(new Uint8Array(18)).toBase64();
   return new Response(app.html.replace("__CSP_NONCE__", nonce), {
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": adminCsp(nonce), ...SECURITY_HEADERS },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": adminCsp(nonce, mediaOrigin),
+      ...SECURITY_HEADERS,
+    },
   });
 }
 
@@ -107,9 +127,13 @@ function asset(app: Loaded | null, name: string, request: Request): Response {
   return new Response(body, { headers });
 }
 
-/** The admin app's routes; `dir` is the built app (admin/dist unless a test says otherwise). */
-export function adminRoutes(opts: { dir?: string } = {}) {
+/**
+ * The admin app's routes; `dir` is the built app (admin/dist unless a test says otherwise), `s`
+ * the services the preview pane's frame page reads its token and model from.
+ */
+export function adminRoutes(opts: { dir?: string; s?: Services } = {}) {
   const dir = opts.dir ?? ADMIN_DIST;
+  const mediaOrigin = opts.s ? mediaImageOrigin(opts.s.config) : null;
   let app: Loaded | null | undefined;
   // Loaded on first use, so a server started before the build still finds it once built.
   const current = () => {
@@ -124,8 +148,9 @@ export function adminRoutes(opts: { dir?: string } = {}) {
         return new Response(null, { status: 302, headers: { location: "/admin/", "cache-control": "no-store" } });
       })
       // Elysia matches /admin and /admin/ alike: both are the app's home.
-      .get("/admin", () => page(current()))
+      .get("/admin", () => page(current(), mediaOrigin))
       .get("/admin/assets/*", ({ params, request }) => asset(current(), params["*"], request))
-      .get("/admin/*", () => page(current()))
+      .use(opts.s ? previewFrameRoute(opts.s) : new Elysia())
+      .get("/admin/*", () => page(current(), mediaOrigin))
   );
 }

@@ -40,7 +40,7 @@ async function openModel(page: Page, name: string) {
 async function toNumber(page: Page, ns: string, onFailure: "Empty it and list it" | "Stop the change and list it") {
   await page.getByRole("button", { name: `Edit ${ns}` }).click();
   const edit = page.getByRole("dialog", { name: `Edit ${ns}` });
-  await edit.getByLabel("Kind", { exact: true }).selectOption({ label: "Number" });
+  await edit.getByLabel("Type", { exact: true }).selectOption({ label: "Number" });
   await edit.getByRole("button", { name: "Save field" }).click();
   const plan = page.getByRole("dialog", { name: `Change ${ns}: the plan` });
   await plan.getByLabel(`What to do with ${ns}`).selectOption({ label: "Convert the values" });

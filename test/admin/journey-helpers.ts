@@ -10,7 +10,7 @@ export async function addField(page: Page, f: { label: string; kind: string; rel
   await page.getByRole("button", { name: "Add field" }).click();
   const d = page.getByRole("dialog", { name: "Add field" });
   await d.getByLabel("Label").fill(f.label);
-  await d.getByLabel("Kind", { exact: true }).selectOption({ label: f.kind });
+  await d.getByLabel("Type", { exact: true }).selectOption({ label: f.kind });
   if (f.related) await d.getByLabel("Related model").selectOption({ label: f.related });
   if (f.required) await d.getByLabel("Required").check();
   await d.getByRole("button", { name: "Add field" }).click();
@@ -44,7 +44,7 @@ export async function facts(page: Page): Promise<Record<string, string>> {
 }
 
 /** The rail's screen links of an owner, and of an editor (no API keys, no Webhooks). */
-export const OWNER_SCREENS = ["Scheduled", "Models", "Workspaces", "Media", "API keys", "Webhooks", "People", "Settings"];
+export const OWNER_SCREENS = ["Scheduled", "Trash", "Models", "Workspaces", "Media", "API keys", "Webhooks", "People", "Settings"];
 export const EDITOR_SCREENS = OWNER_SCREENS.filter((s) => s !== "API keys" && s !== "Webhooks");
 
 /** A table row by the name in its row header (a field on a model's page, a key on API keys). */

@@ -21,8 +21,8 @@ async function addField(page: Page, f: { label: string; kind: string; item?: str
   await page.getByRole("button", { name: "Add field" }).click();
   const d = page.getByRole("dialog", { name: "Add field" });
   await d.getByLabel("Label").fill(f.label);
-  await d.getByLabel("Kind", { exact: true }).selectOption({ label: f.kind });
-  if (f.item) await d.getByLabel("Item kind").selectOption({ label: f.item });
+  await d.getByLabel("Type", { exact: true }).selectOption({ label: f.kind });
+  if (f.item) await d.getByLabel("Item type").selectOption({ label: f.item });
   if (f.related) await d.getByLabel("Related model").selectOption({ label: f.related });
   if (f.values) await d.getByLabel("Values").fill(f.values);
   if (f.required) await d.getByLabel("Required").check();
@@ -103,7 +103,7 @@ describe("models", () => {
     await v2(env, "POST", "/v2/model-instances", { model: "product", data: { title: "Blue shirt", size: "M" } });
     await page.getByRole("button", { name: "Edit title" }).click();
     const edit = page.getByRole("dialog", { name: "Edit title" });
-    await edit.getByLabel("Kind", { exact: true }).selectOption({ label: "Number" });
+    await edit.getByLabel("Type", { exact: true }).selectOption({ label: "Number" });
     await edit.getByRole("button", { name: "Save field" }).click();
     const plan = page.getByRole("dialog", { name: "Change title: the plan" });
     await plan.getByText("This change rewrites stored values of 1 entry.", { exact: false }).waitFor();
@@ -135,7 +135,7 @@ describe("models", () => {
 
     // A second change, cancelled before the job takes it: the model keeps its size field.
     await page.getByRole("button", { name: "Edit size" }).click();
-    await page.getByRole("dialog", { name: "Edit size" }).getByLabel("Kind", { exact: true }).selectOption({ label: "Number" });
+    await page.getByRole("dialog", { name: "Edit size" }).getByLabel("Type", { exact: true }).selectOption({ label: "Number" });
     await page.getByRole("dialog", { name: "Edit size" }).getByRole("button", { name: "Save field" }).click();
     await page.getByRole("dialog", { name: "Change size: the plan" }).getByRole("button", { name: "Apply" }).click();
     await progress.getByText("Queued.", { exact: true }).waitFor();

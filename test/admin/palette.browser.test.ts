@@ -120,6 +120,7 @@ describe("the command palette", () => {
     expect(all.filter((o) => o.startsWith("New entry"))).toEqual([]);
     expect(all.filter((o) => o.endsWith(" Screen"))).toEqual([
       "Scheduled Screen",
+      "Trash Screen",
       "Models Screen",
       "Workspaces Screen",
       "Media Screen",

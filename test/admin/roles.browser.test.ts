@@ -27,9 +27,9 @@ afterAll(async () => {
 
 const count = (page: Page, role: "button" | "link", name: string) => page.getByRole(role, { name, exact: true }).count();
 
-/** The Body field's CodeMirror editor, once loaded (a read-only textarea stands in until then). */
+/** The Body field's rich text editor, once loaded (a read-only textarea stands in until then). */
 function bodyEditor(page: Page) {
-  return page.getByRole("textbox", { name: "Body", exact: true }).and(page.locator(".cm-content"));
+  return page.getByRole("textbox", { name: "Body", exact: true }).and(page.locator(".ProseMirror"));
 }
 
 /** The words of the rail's Screens links. */
@@ -47,7 +47,7 @@ describe("a viewer", () => {
   test("reads every screen and is offered nothing to change", async () => {
     const page = await env.page();
     await signInAs(page, env.origin, "viewer@capa.local", "viewer-password-1");
-    expect(await screenLinks(page)).toEqual(["Scheduled", "Models", "Workspaces", "Media", "People", "Settings"]);
+    expect(await screenLinks(page)).toEqual(["Scheduled", "Trash", "Models", "Workspaces", "Media", "People", "Settings"]);
 
     // Entries: the list without New entry or selection; the editor without Save, Publish, Unpublish or Delete.
     await open(page, "/content/post", "Post");
@@ -59,10 +59,10 @@ describe("a viewer", () => {
     for (const word of ["Save", "Publish", "Unpublish", "Delete", "Schedule"]) expect(await count(page, "button", word)).toBe(0);
     expect(await page.getByLabel("Title", { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("Role check");
-    // The code editors (CodeMirror) of markdown fields read but do not edit.
+    // The rich text editors of markdown fields read but do not edit.
     expect(await bodyEditor(page).getAttribute("contenteditable")).toBe("false");
     // What is scheduled is shown; no way to reschedule or cancel it.
-    await page.getByText(/^Unpublish at .* UTC/).waitFor();
+    await page.getByText(/^Unpublish on \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/).waitFor();
     expect(await page.getByRole("button", { name: /^(Reschedule|Cancel)/ }).count()).toBe(0);
     await expectAccessible(page);
     // A direct URL to a new entry says why there is no form.
@@ -109,7 +109,7 @@ describe("an editor", () => {
   test("writes entries and schedules, and sees no model, key or webhook administration", async () => {
     const page = await env.page();
     await signInAs(page, env.origin, "editor@capa.local", "editor-password-1");
-    expect(await screenLinks(page)).toEqual(["Scheduled", "Models", "Workspaces", "Media", "People", "Settings"]);
+    expect(await screenLinks(page)).toEqual(["Scheduled", "Trash", "Models", "Workspaces", "Media", "People", "Settings"]);
 
     await open(page, "/content/post", "Post");
     await page.getByRole("link", { name: "Role check" }).waitFor();

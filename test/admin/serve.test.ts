@@ -49,12 +49,24 @@ describe("the page", () => {
     expect(manifest.entry.script).toMatch(/^main-[a-z0-9]+\.js$/);
   });
 
+  test("with CAPA_MEDIA_BASE_URL on another origin, the page's CSP names it for images, and for nothing else", async () => {
+    const cdn = startApp({ mediaBaseUrl: "https://cdn.example.com/files" });
+    try {
+      const csp = (await cdn.req("GET", "/admin/")).headers.get("content-security-policy")!;
+      const nonce = /'nonce-([A-Za-z0-9+/=]{24})'/.exec(csp)![1]!;
+      expect(csp).toBe(adminCsp(nonce, "https://cdn.example.com"));
+      expect(csp).toContain("img-src 'self' data: blob: https://cdn.example.com; connect-src 'self'");
+    } finally {
+      cdn.close();
+    }
+  });
+
   test("the CSP allows no inline script, nothing from another host, and inline style only with the nonce", () => {
     expect(adminCsp()).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(adminCsp("abc")).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-abc'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-abc'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
   });
 

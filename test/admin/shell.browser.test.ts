@@ -43,6 +43,7 @@ describe("sign in and out", () => {
     await screens.getByRole("link", { name: "Settings", exact: true }).waitFor();
     expect(await screens.getByRole("link").allTextContents()).toEqual([
       "Scheduled",
+      "Trash",
       "Models",
       "Workspaces",
       "Media",

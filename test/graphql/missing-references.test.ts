@@ -23,7 +23,8 @@ beforeAll(async () => {
   const upload = async (name: string) => {
     const fd = new FormData();
     fd.append("file", new Blob([(await png64()) as BlobPart]), name);
-    const r = await h.json("POST", "/v2/media", { token: f.token, raw: fd });
+    // The same picture as two files of the library, on purpose.
+    const r = await h.json("POST", "/v2/media?duplicate=true", { token: f.token, raw: fd });
     expect(r.status).toBe(201);
     return r.body.id as string;
   };

@@ -9,6 +9,7 @@ import type { Model } from "../../src/domain/models/catalog.ts";
 import { derivedNames, FIXED_TYPE_NAMES, nameModels } from "../../src/graphql/naming.ts";
 import { buildNamed, buildSchema } from "../../src/graphql/schema.ts";
 import { startApp, withOwner, type Harness } from "../harness.ts";
+import { fieldDef, modelDef } from "../fixtures/model-defs.ts";
 
 const kebab = (name: string) =>
   name
@@ -36,58 +37,13 @@ function adversarial(): string[] {
   return [...out];
 }
 
-let n = 0;
-const model = (namespace: string, relation: string | null = null): Model => {
-  const id = `20000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
-  const fields: Record<string, unknown>[] = [
-    {
-      id: `30000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-      namespace: "title",
-      label: null,
-      type: "string",
-      arrayType: null,
-      relation: null,
-      required: false,
-      options: null,
-    },
-    // A list of mixed values filters with the shared PresenceFilter, so that name is in every schema.
-    {
-      id: `50000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-      namespace: "extras",
-      label: null,
-      type: "array",
-      arrayType: "mixed",
-      relation: null,
-      required: false,
-      options: null,
-    },
-  ];
-  if (relation)
-    fields.push({
-      id: `40000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-      namespace: "rel",
-      label: null,
-      type: "relation",
-      arrayType: null,
-      relation,
-      required: false,
-      options: null,
-    });
-  return {
-    id,
-    namespace,
-    name: namespace,
-    description: null,
-    singleEntry: false,
-    fields: fields as unknown as Model["fields"],
-    layout: null,
-    embedByDefault: false,
-    previewUrl: null,
-    version: 1,
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-  };
-};
+/** A model with a title, a list of mixed values (it filters with the shared PresenceFilter, so that name is in every schema) and, given one, a relation. */
+const model = (namespace: string, relation: string | null = null): Model =>
+  modelDef(namespace, [
+    fieldDef("title"),
+    fieldDef("extras", "array", { arrayType: "mixed" }),
+    ...(relation ? [fieldDef("rel", "relation", { relation })] : []),
+  ]);
 
 /** Builds, validates and introspects a schema; returns the model type names and the Query description. */
 function roundTrip(models: Model[]) {

@@ -24,7 +24,8 @@ async function upload(name: string, bytes: Uint8Array, alt: string) {
   const fd = new FormData();
   fd.append("file", new Blob([bytes as BlobPart]), name);
   fd.append("alt", alt);
-  const r = await h.json("POST", "/v2/media", { raw: fd, ...as() });
+  // Two records of the same bytes on purpose (each with its own alt): a second copy is kept.
+  const r = await h.json("POST", "/v2/media?duplicate=true", { raw: fd, ...as() });
   expect(r.status).toBe(201);
   return r.body;
 }

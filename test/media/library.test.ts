@@ -35,7 +35,9 @@ function form(files: [string, Uint8Array | string][], fields: Record<string, str
   return fd;
 }
 
-async function upload(fd: FormData, t = token, headers: Record<string, string> = {}, path = "/v2/media") {
+// The tests here upload the same small PNG as different files: each keeps its own copy
+// (duplicates.test.ts has the refusal of bytes the library holds already).
+async function upload(fd: FormData, t = token, headers: Record<string, string> = {}, path = "/v2/media?duplicate=true") {
   return h.json("POST", path, { raw: fd, token: t, headers: { "x-svc-project": projectId, ...headers } });
 }
 

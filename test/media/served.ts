@@ -54,7 +54,12 @@ export async function startMediaServer(env: Record<string, string> = {}): Promis
       const fd = new FormData();
       fd.append("file", new Blob([bytes as BlobPart]), name);
       const t0 = performance.now();
-      const r = await fetch(`${origin}/v2/media`, { method: "POST", body: fd, headers: { authorization: `Bearer ${token}`, "x-svc-project": projectId } });
+      // Memory tests upload the same bytes many times on purpose: each keeps its own copy.
+      const r = await fetch(`${origin}/v2/media?duplicate=true`, {
+        method: "POST",
+        body: fd,
+        headers: { authorization: `Bearer ${token}`, "x-svc-project": projectId },
+      });
       const body = await r.json();
       return { status: r.status, body, ms: performance.now() - t0 };
     },

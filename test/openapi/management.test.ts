@@ -97,8 +97,9 @@ describe("GET /v2/openapi.json", () => {
     expect(doc.paths["/v2/user/login"].post.security).toEqual([]);
     expect(doc.paths["/v2/projects"].get.description).toBe("Any signed-in person.");
     const withAuth = rows.filter((r) => r.hooks.detail?.[ROUTE_AUTH]).length;
-    // Sign-in, refresh, sign-out, accepting an invitation, the two password reset routes and the document itself.
-    expect(withAuth).toBe(rows.length - 7);
+    // Sign-in, refresh, sign-out, accepting an invitation, the two password reset routes, the
+    // document itself and GET /v2/server (what the sign-in screen needs to know).
+    expect(withAuth).toBe(rows.length - 8);
   });
 
   test("bodies and answers print their models; the refusal sentences stay with the server", () => {

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { memberToken } from "../api/helpers.ts";
+import { LAST_OWNER } from "../../src/domain/projects/service.ts";
 
 let h: Harness;
 afterEach(() => h.close());
@@ -47,9 +48,9 @@ describe("ownership", () => {
     const down = await h.json("PATCH", `/v2/projects/${pid}/members/${ownerId}`, { token: admin, body: { role: "admin" } });
     expect([down.status, down.body.role]).toEqual([200, "admin"]);
     const self = await h.json("PATCH", `/v2/projects/${pid}/members/${adminId}`, { token: admin, body: { role: "editor" } });
-    expect([self.status, self.body]).toEqual([409, { error: "A project needs at least one owner.", code: "conflict", field: "role" }]);
+    expect([self.status, self.body]).toEqual([409, { error: LAST_OWNER, code: "conflict", field: "role" }]);
     const gone = await h.json("DELETE", `/v2/projects/${pid}/members/${adminId}`, { token: admin });
-    expect([gone.status, gone.body]).toEqual([409, { error: "A project needs at least one owner.", code: "conflict" }]);
+    expect([gone.status, gone.body]).toEqual([409, { error: LAST_OWNER, code: "conflict" }]);
   });
 });
 

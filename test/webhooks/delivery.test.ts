@@ -242,7 +242,17 @@ describe("delivery of events", () => {
       "attempts",
     ]);
     expect(d.status).toBe("succeeded");
-    expect(Object.keys(d.attempts[0])).toEqual(["number", "startedAt", "durationMs", "statusCode", "succeeded", "error", "response"]);
+    expect(Object.keys(d.attempts[0])).toEqual([
+      "number",
+      "startedAt",
+      "durationMs",
+      "statusCode",
+      "succeeded",
+      "error",
+      "response",
+      "requestHeaders",
+      "responseHeaders",
+    ]);
     const filtered = await h.json("GET", `/v2/webhooks/${hook.id}/deliveries?status=failed`, { token });
     expect(filtered.body.total).toBe(0);
   });

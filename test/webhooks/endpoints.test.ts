@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { addMember } from "../api/helpers.ts";
+import { LOCAL_RECEIVER } from "../../src/domain/webhooks/endpoint-checks.ts";
 
 const T0 = "2026-11-21T12:00:00.000Z";
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -312,14 +313,16 @@ describe("private, loopback and link-local targets (CAPA_WEBHOOK_ALLOW_PRIVATE o
   ])("create refuses %s with 400 webhook_url_refused", async (url, why) => {
     const r = await h.json("POST", "/v2/webhooks", { token, body: { url } });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: `The URL is refused: ${why}.`, code: "webhook_url_refused", field: "url" });
+    expect(r.body).toEqual({ error: `The URL is refused: ${why}. ${LOCAL_RECEIVER}`, code: "webhook_url_refused", field: "url" });
   });
 
   test("a name that resolves to 127.0.0.1 (localhost) is refused after DNS resolution", async () => {
     const r = await h.json("POST", "/v2/webhooks", { token, body: { url: "https://localhost:8443/hook" } });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe("webhook_url_refused");
-    expect(r.body.error).toMatch(/^The URL is refused: localhost (resolves to (127\.0\.0\.1|::1), which is a loopback address|is a loopback name)\.$/);
+    expect(r.body.error).toMatch(
+      /^The URL is refused: localhost (resolves to (127\.0\.0\.1|::1), which is a loopback address|is a loopback name)\. To send to a receiver on this machine or a private network, start Capa with CAPA_WEBHOOK_ALLOW_PRIVATE=1 \(the URL must still be https\)\.$/,
+    );
   });
 
   test("an edit to a private URL is refused and changes nothing", async () => {
@@ -327,7 +330,7 @@ describe("private, loopback and link-local targets (CAPA_WEBHOOK_ALLOW_PRIVATE o
     expect(made.status).toBe(201);
     const r = await h.json("PATCH", `/v2/webhooks/${made.body.id}`, { token, body: { url: "https://192.168.0.10/", description: "x" } });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: "The URL is refused: 192.168.0.10 is a private address.", code: "webhook_url_refused", field: "url" });
+    expect(r.body).toEqual({ error: `The URL is refused: 192.168.0.10 is a private address. ${LOCAL_RECEIVER}`, code: "webhook_url_refused", field: "url" });
     const got = await h.json("GET", `/v2/webhooks/${made.body.id}`, { token });
     expect(got.body).toMatchObject({ url: "https://8.8.8.8/hook", description: null });
   });

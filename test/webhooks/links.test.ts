@@ -54,7 +54,8 @@ beforeAll(async () => {
   const upload = async (name: string) => {
     const fd = new FormData();
     fd.append("file", new Blob([(await png64()) as BlobPart]), name);
-    return (await h.json("POST", "/v2/media", { token, raw: fd })).body.id as string;
+    // The same picture as two files of the library, on purpose.
+    return (await h.json("POST", "/v2/media?duplicate=true", { token, raw: fd })).body.id as string;
   };
   ids.media = await upload("kept.png");
   await ok("PATCH", `/v2/media/${ids.media}`, { alt: "A dot" });

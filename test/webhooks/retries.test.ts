@@ -80,7 +80,7 @@ describe("retries", () => {
     expect(re).toMatchObject({ id: again.body.id, status: "succeeded", attemptCount: 1 });
   });
 
-  test("redeliver of a delivery still pending or retrying is 409 delivery_in_progress", async () => {
+  test("redeliver of a pending delivery is 409 delivery_in_progress; of a retrying one it sends again now and stops the old retries", async () => {
     const hook = await createHook(h, token, { url: rx.url("/busy"), events: ["instance.published"] });
     rx.byPath.set("/busy", 503);
     await publishPost(h, token, "Busy");
@@ -88,14 +88,37 @@ describe("retries", () => {
     expect(pending.status).toBe("pending");
     const a = await h.json("POST", `/v2/webhooks/${hook.id}/deliveries/${pending.id}/redeliver`, { token });
     expect(a.status).toBe(409);
-    expect(a.body).toEqual({ error: "The delivery is still being sent or retried.", code: "delivery_in_progress" });
+    expect(a.body).toEqual({ error: "The delivery is being sent right now, or waits for its first attempt.", code: "delivery_in_progress" });
     await deliver(h);
     const [retrying] = await log(hook.id);
     expect(retrying.status).toBe("retrying");
+    // While it retries: a new delivery of the same event, due now; the old one's retries stop.
     const b = await h.json("POST", `/v2/webhooks/${hook.id}/deliveries/${retrying.id}/redeliver`, { token });
-    expect(b.status).toBe(409);
-    expect(b.body.code).toBe("delivery_in_progress");
+    expect(b.status).toBe(202);
+    expect(b.body).toMatchObject({ eventId: retrying.eventId, status: "pending", redeliveryOf: retrying.id, attemptCount: 0 });
+    const old = (await log(hook.id)).find((x: { id: string }) => x.id === retrying.id);
+    expect(old).toMatchObject({
+      status: "failed",
+      nextAttemptAt: null,
+      attemptCount: 1,
+      note: `Retries stopped: sent again as delivery ${b.body.id}.`,
+      finishedAt: new Date(h.clock.now()).toISOString(),
+    });
+    rx.byPath.set("/busy", 200);
+    await deliver(h);
+    const sent = rx.on("/busy");
+    expect(sent).toHaveLength(2);
+    expect([sent[1]!.headers["webhook-id"], sent[1]!.headers["idempotency-key"], sent[1]!.body]).toEqual([
+      sent[0]!.headers["webhook-id"],
+      sent[0]!.headers["webhook-id"],
+      sent[0]!.body,
+    ]);
+    // The old delivery's retry time passes: nothing more is sent for it.
+    h.clock.advance(10_000);
+    await deliver(h);
+    expect(rx.on("/busy")).toHaveLength(2);
     // Switching the endpoint off ends open deliveries as failed; redelivering then needs it on.
+    await publishPost(h, token, "Busy again");
     await h.json("PATCH", `/v2/webhooks/${hook.id}`, { token, body: { active: false } });
     const [ended] = await log(hook.id);
     expect(ended).toMatchObject({ status: "failed", nextAttemptAt: null, note: "The endpoint was switched off before this delivery was sent." });

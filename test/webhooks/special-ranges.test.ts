@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { privateReason } from "../../src/domain/webhooks/safety.ts";
 import { createHook, deliver, postModel, publishPost, webhookApp } from "./receiver.ts";
+import { LOCAL_RECEIVER } from "../../src/domain/webhooks/endpoint-checks.ts";
 
 const RESERVED_V4 = "is a reserved address (documentation, benchmarking or future use)";
 
@@ -70,7 +71,7 @@ describe("saving an endpoint (CAPA_WEBHOOK_ALLOW_PRIVATE off)", () => {
   ])("create refuses %s with 400 webhook_url_refused and stores nothing", async (url, why) => {
     const r = await h.json("POST", "/v2/webhooks", { token, body: { url } });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: `The URL is refused: ${why}.`, code: "webhook_url_refused", field: "url" });
+    expect(r.body).toEqual({ error: `The URL is refused: ${why}. ${LOCAL_RECEIVER}`, code: "webhook_url_refused", field: "url" });
     const list = await h.json("GET", "/v2/webhooks", { token });
     expect(list.body.data).toEqual([]);
   });

@@ -13,6 +13,16 @@ export interface FieldInput {
   relation?: string | null;
   required: boolean;
   options?: { values: string[] } | null;
+  /** The rules of decisions.md 15 (null clears one on an edit, false clears unique). */
+  unique?: boolean;
+  min?: number | null;
+  max?: number | null;
+  minLength?: number | null;
+  maxLength?: number | null;
+  pattern?: string | null;
+  patternMessage?: string | null;
+  help?: string | null;
+  slug?: { from: string } | null;
 }
 
 /** One operation of a field-change plan, with its counts. */
@@ -38,6 +48,8 @@ export interface ModelPatch {
   name?: string;
   description?: string | null;
   singleEntry?: boolean;
+  /** The site URL that previews an entry (placeholders {token}, {id}, {model}, {<field>}), or null. */
+  previewUrl?: string | null;
   addFields?: FieldInput[];
   editFields?: FieldInput[];
   removeIds?: string[];

@@ -91,12 +91,15 @@ export const scheduledKeys = {
   list: (p: string, f: ActionFilter) => ["scheduled-actions", p, "list", f] as const,
   failures: (p: string) => ["scheduled-actions", p, "failures"] as const,
   batch: (p: string, id: string) => ["scheduled-actions", p, "batch", id] as const,
+  defaults: (p: string) => ["scheduled-actions", p, "defaults"] as const,
 };
 
 /** One function per documented route. */
 export const scheduledApi = {
   list: (f: ActionFilter) => call<ActionPage>("GET", "/v2/scheduled-actions", { query: { ...f, expand: "target" } }),
   failures: () => call<Failures>("GET", "/v2/scheduled-actions/failures"),
+  /** The project's publishing time zone, or null when none is set. */
+  defaults: () => call<{ timezone: string | null }>("GET", "/v2/scheduled-actions/defaults"),
   batch: (id: string) => call<Batch>("GET", `/v2/scheduled-actions/batch/${id}`),
   reschedule: (id: string, wallTime: string, timezone: string) => call<Action>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
   rescheduleBatch: (id: string, wallTime: string, timezone: string) =>

@@ -37,6 +37,17 @@ export interface Field {
   relation: string | null;
   required: boolean;
   options: { values?: string[] } | null;
+  /** The editing rules of decisions.md 15; absent on a server or a field without them. */
+  unique?: boolean;
+  min?: number | null;
+  max?: number | null;
+  minLength?: number | null;
+  maxLength?: number | null;
+  pattern?: string | null;
+  patternMessage?: string | null;
+  default?: unknown;
+  help?: string | null;
+  slug?: { from: string } | null;
 }
 
 /** A field placed on a layout card. */

@@ -1,4 +1,4 @@
-// CodeMirror 6 for markdown, html, code and JSON values; loaded only when a form needs it.
+// CodeMirror 6 for code and JSON values and the source view of rich text; loaded only when a form needs it.
 import { useEffect, useRef } from "react";
 import { EditorView, keymap, lineNumbers } from "@codemirror/view";
 import { EditorState } from "@codemirror/state";
@@ -19,7 +19,9 @@ export default function CodeEditor(props: {
   value: string;
   onChange(v: string): void;
   labelId: string;
-  errorId: string | undefined;
+  describedBy: string | undefined;
+  /** The field's id, so a refusal can move focus here. */
+  id?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -29,7 +31,8 @@ export default function CodeEditor(props: {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the editor is created once; later values flow in below.
   useEffect(() => {
     const attrs: Record<string, string> = { "aria-labelledby": props.labelId, "aria-multiline": "true" };
-    if (props.errorId) attrs["aria-describedby"] = props.errorId;
+    if (props.describedBy) attrs["aria-describedby"] = props.describedBy;
+    if (props.id) attrs.id = props.id;
     // Inside a disabled fieldset (a reader's entry) the text can be read and selected, not changed.
     const readOnly = !!host.current!.closest("fieldset:disabled");
     const v = new EditorView({

@@ -1,9 +1,11 @@
-// A modal dialog on the native <dialog> element: focus is trapped and Esc closes it.
-import { useEffect, useRef, type ReactNode } from "react";
+// A modal dialog on the native <dialog> element: focus is trapped and Esc closes it. `wide` makes
+// room for a grid (the media library, the relation picker) and takes the screen on a phone.
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
-/** A confirmation dialog; `open` shows it modally, closing (Esc or Cancel) calls `onCancel`. */
-export function Dialog(props: { open: boolean; title: string; children: ReactNode; onCancel(): void }) {
+/** A dialog; `open` shows it modally, closing (Esc or Cancel) calls `onCancel`. */
+export function Dialog(props: { open: boolean; title: string; children: ReactNode; onCancel(): void; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -11,10 +13,10 @@ export function Dialog(props: { open: boolean; title: string; children: ReactNod
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={props.onCancel}>
+    <dialog ref={ref} className={props.wide ? "dialog-wide" : undefined} aria-labelledby={titleId} onCancel={props.onCancel}>
       {props.open && (
         <>
-          <h2 id="dialog-title">{props.title}</h2>
+          <h2 id={titleId}>{props.title}</h2>
           {props.children}
         </>
       )}

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { thumbHashToDataURL } from "thumbhash";
 import { type MediaFile, thumbUrl } from "../api/media.ts";
 import { KIND_WORDS } from "../api/types.ts";
+import { admit, whenAdmitted } from "./thumb-gate.ts";
 
 /** How many times a refused preview is asked for again, and the first wait (doubled each time). */
 const RETRIES = 6;
@@ -28,6 +29,12 @@ export function MediaThumb({ file, width, alt = "" }: { file: MediaFile; width: 
   const [attempt, setAttempt] = useState(0);
   const [failed, setFailed] = useState(false);
   const [loaded, setLoaded] = useState(false);
+  // Asked for only when the server will make it (thumb-gate.ts); the placeholder shows meanwhile.
+  const [admitted, setAdmitted] = useState(() => !src || admit(src));
+  useEffect(() => {
+    if (admitted || !src) return;
+    return whenAdmitted(src, () => setAdmitted(true));
+  }, [admitted, src]);
   useEffect(() => {
     if (!failed || attempt >= RETRIES) return;
     const t = setTimeout(
@@ -49,7 +56,7 @@ export function MediaThumb({ file, width, alt = "" }: { file: MediaFile; width: 
   }
   return (
     <span className="thumb" style={blur && !loaded ? { backgroundImage: `url(${blur})` } : undefined}>
-      {!failed && (
+      {!failed && admitted && (
         <img
           // A new element per attempt, so the browser asks again instead of reusing the refusal.
           key={attempt}

@@ -56,3 +56,34 @@ export function utc(at: string): string {
 export function wallIn(a: { wallTime: string; timezone: string }): string {
   return `${a.wallTime.slice(0, 16).replace("T", " ")} ${a.timezone}`;
 }
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * The ISO 8601 instant of a wall time (`YYYY-MM-DD`, `HH:mm`) in a zone, written with the zone's
+ * offset then (`2026-12-01T09:30:00+01:00`), so the stored value still reads as the time typed.
+ */
+export function isoInZone(day: string, clock: string, zone: string): string {
+  const wall = Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10), +clock.slice(0, 2), +clock.slice(3, 5));
+  let at = wall;
+  // Two rounds settle the offset, also across a change of offset between the guess and the answer.
+  for (let i = 0; i < 2; i++) {
+    const p = partsIn(at, zone);
+    at += wall - Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!);
+  }
+  const minutes = Math.round((wall - at) / 60_000);
+  const abs = Math.abs(minutes);
+  return `${day}T${clock}:00${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A calendar day as people read it, the same in every locale: `1 Dec 2026`. */
+export function dayWords(day: string): string {
+  return `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
+}
+
+/** An instant in a zone as one phrase: `1 Dec 2026, 09:30 UTC` (the zone named as given). */
+export function whenIn(at: string | number, zone: string): string {
+  return `${dayWords(dayIn(at, zone))}, ${clockIn(at, zone)} ${zone === "Etc/UTC" ? "UTC" : zone}`;
+}

@@ -1,50 +1,48 @@
-// Bulk publish and unpublish: a selection by entry ids or by model plus a `where` filter (the
-// read grammar, over drafts), a dry run that only counts, `expectedCount` as a guard against a
-// selection that moved, up to 50 entries done inside the request and larger selections handed to
-// a background batch (runner.ts) that works through them in chunks.
+// Bulk publish, unpublish and delete to the trash: a selection by entry ids or by model plus the
+// entry list's `where` (the read grammar, over drafts), `q` and `status` (entries/selection.ts),
+// a dry run that only counts, `expectedCount` as a guard against a selection that moved, up to 50
+// entries done inside the request and larger selections handed to a background batch (runner.ts)
+// that works through them in chunks. Scheduling a selection is schedule.ts.
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { bulkBatches, bulkBatchItems, entries } from "../../storage/project/schema.ts";
 import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
-import { allModels, isLocalizedModel, modelOrFail } from "../models/catalog.ts";
+import { allModels, isLocalizedModel } from "../models/catalog.ts";
 import type { Static } from "@sinclair/typebox";
 import type { BulkBody } from "./bodies.ts";
 import { isUuid } from "../models/fields.ts";
 import { defaultPublishLocales, liveAsDrafted, notLive, publishEntry, unpublishEntry } from "../entries/publish.ts";
-import { localesOf } from "../locales/entry-locale.ts";
-import { compileWhere, type FilterContext } from "../reads/filter.ts";
-import { DRAFTS } from "../reads/names.ts";
+import { type EntryLocale, localesOf } from "../locales/entry-locale.ts";
+import { selectedIds, selectionOf } from "../entries/selection.ts";
+import { trashEntry } from "../entries/trash.ts";
 import { actorFrom } from "../events/outbox.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { write } from "../unit-of-work.ts";
 import { type Problem, problemsOf, validationErrors } from "../entries/validation.ts";
 
-export type BulkAction = "publish" | "unpublish";
+export type BulkAction = "publish" | "unpublish" | "delete";
 export type ItemResult = "done" | "skipped" | "failed";
 
 /** Entries done inside the request (interface.md, Limits: bulk publish inside the request). */
 export const INLINE_LIMIT = 50;
-interface Selection {
+export interface Selection {
   ids: string[];
   /** What was asked for, kept on a batch for its poll answer. */
   describe: Record<string, unknown>;
 }
 
-/** Resolves the body's selection to entry ids (oldest first), refusing unknown ids and bad filters. */
-function select(h: ProjectHandle, body: Static<typeof BulkBody>): Selection {
-  let filter = body.where ?? body.filter;
-  if (typeof filter === "string") {
-    // The read API sends where as JSON text in the query; accept the same text here.
-    try {
-      filter = JSON.parse(filter);
-    } catch {
-      fail("invalid_where", { message: "where is not valid JSON.", param: "where", extra: { field: "where" } });
-    }
-  }
+/**
+ * Resolves the body's selection to entry ids (oldest first), refusing unknown ids and bad filters.
+ * A selection by model selects exactly what the entry list shows for the same where, q and status.
+ */
+export function select(h: ProjectHandle, body: Omit<Static<typeof BulkBody>, "locales">, loc?: EntryLocale): Selection {
   if (body.where !== undefined && body.filter !== undefined) badField("filter", "Send where or filter, not both (they are the same)");
+  const filter = body.where ?? body.filter;
   if (body.instanceIds !== undefined) {
-    if (body.modelId !== undefined || filter !== undefined) badField("instanceIds", "Name entries by instanceIds or by modelId with a filter, not both");
+    if (body.modelId !== undefined || filter !== undefined || body.q !== undefined || body.status !== undefined) {
+      badField("instanceIds", "Name entries by instanceIds or by modelId with where, q and status, not both");
+    }
     const v = body.instanceIds;
     const ids: string[] = [];
     const seen = new Set<string>();
@@ -58,16 +56,13 @@ function select(h: ProjectHandle, body: Static<typeof BulkBody>): Selection {
     return { ids, describe: { instanceIds: ids.length } };
   }
   if (body.modelId === undefined) badField("instanceIds", "Name the entries by instanceIds, or by modelId with an optional where filter");
-  const m = modelOrFail(h, body.modelId, "modelId");
-  let cond = "1";
-  const ctx: FilterContext = { models: allModels(h), vis: DRAFTS, readable: () => true, params: [], used: [] };
-  if (filter !== undefined) cond = compileWhere(ctx, m, filter, "e");
-  const ids = (
-    h.sqlite
-      .query(`SELECT e.id AS id FROM entries e WHERE e.model_id = ? AND e.deleted_at IS NULL AND (${cond}) ORDER BY e.created_at, e.id`)
-      .all(...([m.id, ...ctx.params] as never[])) as { id: string }[]
-  ).map((r) => r.id);
-  return { ids, describe: { modelId: m.id, model: m.namespace, where: filter ?? null } };
+  // In a locale (?locale=), status and q are the listed locale's, as the entry list selects.
+  const sel = selectionOf(h, { model: body.modelId, where: filter, q: body.q, status: body.status, locale: loc }, { model: "modelId" });
+  const m = sel.model!;
+  const describe: Record<string, unknown> = { modelId: m.id, model: m.namespace, where: sel.where };
+  if (body.q !== undefined) describe.q = body.q;
+  if (body.status !== undefined) describe.status = body.status;
+  return { ids: selectedIds(h, sel), describe };
 }
 
 /** One entry's result; a publish refused by the rules lists them in `errors` (validation.ts). */
@@ -84,11 +79,14 @@ export interface OneResult {
 export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string, locales: string[] | null = null): OneResult {
   const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
   if (!row) return { result: "failed", error: "The entry no longer exists." };
+  // An entry moved to the trash after it was selected is left there; deleting it again is nothing to do.
+  if (row.deletedAt !== null) return action === "delete" ? { result: "skipped" } : { result: "failed", error: "The entry is in the trash." };
   const m = allModels(h).byId.get(row.modelId)!;
-  if (action === "publish" ? liveAsDrafted(h, m, row, locales) : notLive(m, row, locales)) return { result: "skipped" };
+  if (action === "publish" ? liveAsDrafted(h, m, row, locales) : action === "unpublish" && notLive(m, row, locales)) return { result: "skipped" };
   try {
     if (action === "publish") publishEntry(s, h, actor, id, undefined, { locales });
-    else unpublishEntry(s, h, actor, id, { locales });
+    else if (action === "unpublish") unpublishEntry(s, h, actor, id, { locales });
+    else trashEntry(s, h, actor, id);
     return { result: "done" };
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
@@ -126,12 +124,16 @@ export type BulkOutcome =
   | { kind: "batch"; batchId: string; count: number };
 
 /**
- * `POST /v2/model-instances/bulk-publish` and `bulk-unpublish`. A dry run writes nothing; a
+ * `POST /v2/model-instances/bulk-publish`, `bulk-unpublish` and `bulk-delete`. A dry run writes nothing; a
  * real request with `expectedCount` proceeds only when the selection still has that many entries.
  */
-export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Static<typeof BulkBody>): BulkOutcome {
+export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Static<typeof BulkBody>, loc?: EntryLocale): BulkOutcome {
+  // A move to the trash takes the whole entry, every locale with it.
+  if (action === "delete" && body.locales !== undefined && body.locales !== null) {
+    badField("locales", "locales names what a publish or unpublish moves; bulk-delete moves whole entries to the trash");
+  }
   const locales = localesOf(h, body.locales);
-  const sel = select(h, body);
+  const sel = select(h, body, loc);
   const count = sel.ids.length;
   if (body.dryRun === true) {
     // A dry run of a publish also says who would fail the rules and why; an unpublish has no rules.

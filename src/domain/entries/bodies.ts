@@ -138,19 +138,43 @@ export const EntryRecord = record(
   { $id: "EntryRecord" },
 );
 
-export const EntryPage = listOf(Type.Composite([EntryRecord, Type.Object({ updatedBy: nullable(Type.String()) })]), {
-  page: Type.Optional(Type.Integer()),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  next: nullable(Type.String({ description: "The cursor of the next page (`after=`)." })),
-});
+/** Who saved a version, named: a person, a key, a scheduled action or the system. */
+export const Editor = Type.Union(
+  [
+    record({ kind: Type.Literal("user"), id: Uuid, name: nullable(Type.String()), email: nullable(Type.String()) }),
+    record({ kind: Type.Literal("api_key"), id: Uuid, name: nullable(Type.String()) }),
+    record({ kind: Type.Union([Type.Literal("schedule"), Type.Literal("system")]) }),
+  ],
+  { $id: "Editor" },
+);
+
+export const EntryPage = listOf(
+  Type.Composite([
+    EntryRecord,
+    Type.Object({
+      updatedBy: nullable(Type.String({ description: "Who saved the latest version: user:<id>, api_key:<id>, schedule or system." })),
+      lastEditedBy: nullable(Editor),
+    }),
+  ]),
+  {
+    page: Type.Optional(Type.Integer()),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    next: nullable(Type.String({ description: "The cursor of the next page (`after=`)." })),
+  },
+);
 
 export const EntryQuery = Type.Object({
   locale: LocaleParam,
   model: Type.Optional(Type.String({ description: "A model id or namespace." })),
   status: Type.Optional(Type.String({ enum: ["draft", "published", "changed"] })),
-  q: Type.Optional(Type.String({ description: "Search text, up to 200 characters." })),
-  sort: Type.Optional(Type.String()),
+  q: Type.Optional(Type.String({ description: "Search text, up to 200 characters: the model's text fields (all text values without a model)." })),
+  where: Type.Optional(Type.String({ description: "A filter in the /api `where` grammar (JSON), over the drafts; needs model." })),
+  sort: Type.Optional(
+    Type.String({
+      description: "The /api sort grammar (up to 3 keys, - for descending, fields of the model, $system keys); without model: createdAt or updatedAt.",
+    }),
+  ),
   limit: Type.Optional(Type.String({ description: "1 to 200." })),
   page: Type.Optional(Type.String()),
   after: Type.Optional(Type.String({ description: "A cursor; not with page." })),
@@ -247,4 +271,53 @@ export const Restored = Type.Composite(
     }),
   ],
   { $id: "Restored" },
+);
+
+/** A column of an entry list (columns.ts): a field by namespace, a system column with a `$`. */
+export const ListColumn = record(
+  {
+    key: Type.String({ description: "A field's namespace, or $id, $status, $createdAt, $updatedAt, $publishedAt, $lastEditedBy, $tags." }),
+    label: Type.String(),
+    kind: Type.String({ description: "The field's type, or the system column's kind (id, status, datetime, editor, tags)." }),
+    of: nullable(Type.String({ description: "An array field's item type." })),
+    system: Type.Boolean(),
+    sortable: Type.Boolean(),
+    operators: Type.Array(Type.String(), { description: "The /api `where` operators the column takes; empty when it cannot be filtered." }),
+    fieldId: nullable(Uuid),
+  },
+  { $id: "ListColumn" },
+);
+export const ListColumns = record({ model: Type.String(), modelId: Uuid, columns: Type.Array(ListColumn) }, { $id: "ListColumns" });
+export const ColumnsQuery = Type.Object({ model: Type.String({ description: "A model id or namespace." }) });
+
+/** POST /v2/model-instances/export: a selection of one model's entries as CSV or JSON, streamed. */
+export const ExportBody = Type.Object(
+  {
+    model: Type.String({ minLength: 1, error: "model must be a model id or namespace" }),
+    format: Type.Union([Type.Literal("csv"), Type.Literal("json")], { error: "format must be csv or json" }),
+    columns: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        minItems: 1,
+        maxItems: 100,
+        error: "columns must list 1 to 100 column keys (a field's namespace or a $system column)",
+        description: "Column keys (GET /v2/model-instances/columns); default: $id, every field, $status, $updatedAt, $lastEditedBy.",
+      }),
+    ),
+    instanceIds: Type.Optional(
+      Type.Array(Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" }), {
+        minItems: 1,
+        maxItems: 10_000,
+        error: "instanceIds must list 1 to 10000 entry ids",
+      }),
+    ),
+    where: Type.Optional(Type.Unknown({ description: "A filter in the /api `where` grammar: a JSON object, or its JSON text." })),
+    q: Type.Optional(Type.String({ description: "Search text, as the list's q." })),
+    status: Type.Optional(Type.String({ description: "draft, published or changed." })),
+    sort: Type.Optional(Type.String({ description: "The list's sort (the /api grammar); default newest first." })),
+  },
+  {
+    $id: "ExportBody",
+    additionalProperties: false,
+    unknown: "{field} is not a field of an export; send model, format, columns, and instanceIds or where, q and status",
+  },
 );

@@ -45,6 +45,18 @@ export const UploadForm = Type.Object(
   { $id: "UploadForm" },
 );
 
+/** PUT /v2/media/:id/file: one file, read by the upload's own streaming reader. */
+export const ReplaceForm = Type.Object(
+  { file: Type.String({ contentMediaType: "application/octet-stream", description: "Exactly one part named file." }) },
+  { $id: "ReplaceForm" },
+);
+
+export const UploadQuery = Type.Object({
+  duplicate: Type.Optional(
+    Type.String({ enum: ["true", "false"], description: "true: keep a second copy of bytes the library holds already (default: 409 duplicate_file)." }),
+  ),
+});
+
 const FolderName = Type.String({ maxLength: 120, pattern: "\\S", error: "name must be a folder name of 1 to 120 characters" });
 const Parent = Type.Union([Type.Null(), Type.String()], { error: "parent names no media folder of this project: {value}" });
 const folderBody = <P extends TProperties>(props: P, $id: string) =>
@@ -79,7 +91,14 @@ export const MediaRecord = record(
   },
   { $id: "MediaRecord" },
 );
-export const MediaPage = record({ data: Type.Array(MediaRecord), next: nullable(Type.String({ description: "The cursor of the next page (`after=`)." })) });
+/** A grid thumbnail (thumbnails.ts): the 160 px WebP, and a srcset with the 320 px one. */
+export const Thumbnail = nullable(
+  record({ url: Type.String(), srcset: Type.String() }, { description: "Raster images only; null for other files. Never refused by the variant limits." }),
+);
+export const MediaPage = record({
+  data: Type.Array(Type.Composite([MediaRecord, Type.Object({ thumbnail: Type.Optional(Thumbnail) })])),
+  next: nullable(Type.String({ description: "The cursor of the next page (`after=`)." })),
+});
 export const Uploaded = Type.Union([MediaRecord, record({ data: Type.Array(MediaRecord) })], {
   description: "The record of one file, or { data } for several.",
 });
@@ -94,6 +113,9 @@ export const MediaQuery = Type.Object({
   q: Type.Optional(Type.String({ description: "Matches filename, title and alt." })),
   limit: Type.Optional(Type.String()),
   after: Type.Optional(Type.String({ description: "The next cursor of a previous page." })),
+  thumbnails: Type.Optional(
+    Type.String({ enum: ["true", "false"], description: "true: each record gets `thumbnail` (grid URLs), and the page's thumbnails are started." }),
+  ),
 });
 export const DeleteMediaQuery = Type.Object({
   force: Type.Optional(Type.String({ enum: ["true", "false"], description: "Delete even while entries use it." })),

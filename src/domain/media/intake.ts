@@ -182,7 +182,15 @@ export async function receiveUpload(request: Request, opts: IntakeOptions): Prom
     }
     fields[key] = value;
   });
-  bb.on("filesLimit", () => fail(new AppError("invalid_body", { message: `At most ${maxFiles} files per upload.`, param: "file", extra: { field: "file" } })));
+  bb.on("filesLimit", () =>
+    fail(
+      new AppError("invalid_body", {
+        message: maxFiles === 1 ? "Send one file: this route replaces a single file." : `At most ${maxFiles} files per upload.`,
+        param: "file",
+        extra: { field: "file" },
+      }),
+    ),
+  );
   bb.on("fieldsLimit", () =>
     fail(new AppError("invalid_body", { message: "Too many text fields: send only alt, title and folder.", extra: { field: "body" } })),
   );

@@ -18,7 +18,7 @@ import { parseFocalPoint } from "./focal-point.ts";
 import { folderExists } from "./folders.ts";
 import type { IngestedFile } from "./ingest.ts";
 import { MAX_FIELD_BYTES, type UploadFields } from "./intake.ts";
-import { mediaOrFail, type MediaRow, recordOf } from "./records.ts";
+import { findByChecksum, mediaOrFail, type MediaRow, recordOf } from "./records.ts";
 import type { MediaRecord } from "./types.ts";
 import { mediaUsage } from "./usage.ts";
 import { purgeMediaUsers } from "../edge/changes.ts";
@@ -50,13 +50,39 @@ function checkText(name: string, v: unknown): string {
 }
 
 /**
- * Writes the records of an upload's stored files, one `media.uploaded` event each, in one unit.
- * Throws (writing nothing) when a field is refused; the caller then discards the stored bytes.
+ * Refuses an upload whose bytes the library holds already (same SHA-256), offering the file it
+ * has: `409 duplicate_file` with `existing` (the first such file's record) and `file` (the name
+ * sent). `?duplicate=true` keeps a second copy. Files repeated within one upload are not compared.
  */
-export function createRecords(s: Services, h: ProjectHandle, actor: string, files: IngestedFile[], fields: UploadFields): MediaRecord[] {
+function refuseDuplicates(s: Services, h: ProjectHandle, files: IngestedFile[]): void {
+  for (const f of files) {
+    const existing = findByChecksum(h, f.checksum);
+    if (!existing) continue;
+    const same = existing.filename === f.filename ? "" : ` as "${existing.filename}"`;
+    fail("duplicate_file", {
+      message: `"${f.filename}" is in the library already${same} (uploaded ${existing.createdAt.slice(0, 10)}): use that file, or upload again with ?duplicate=true to keep a second copy.`,
+      extra: { file: f.filename, existing: recordOf(s, h.id, existing) },
+    });
+  }
+}
+
+/**
+ * Writes the records of an upload's stored files, one `media.uploaded` event each, in one unit.
+ * Throws (writing nothing) when a field is refused or, unless `allowDuplicates`, when the library
+ * holds the same bytes already; the caller then discards the stored bytes.
+ */
+export function createRecords(
+  s: Services,
+  h: ProjectHandle,
+  actor: string,
+  files: IngestedFile[],
+  fields: UploadFields,
+  allowDuplicates = true,
+): MediaRecord[] {
   return write(s, h, (tx) => {
     // An empty folder field means the root, as leaving it out does.
     const folderId = fields.folder === undefined || fields.folder === "" ? null : checkFolder(h, fields.folder);
+    if (!allowDuplicates) refuseDuplicates(s, h, files);
     const now = iso(s.clock.now());
     let seq = (h.sqlite.query("SELECT coalesce(max(seq), 0) AS n FROM media").get() as { n: number }).n;
     return files.map((f) => {
@@ -80,6 +106,7 @@ export function createRecords(s: Services, h: ProjectHandle, actor: string, file
         createdAt: now,
         updatedAt: now,
         createdBy: actor,
+        revision: 0,
       };
       h.db.insert(media).values(row).run();
       // With a replica, the promise to back the file up commits with its record.

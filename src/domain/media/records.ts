@@ -8,7 +8,7 @@ import type { Services } from "../../services.ts";
 import { media } from "../../storage/project/schema.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { MEDIA_KINDS, type FocalPoint, type MediaKind, type MediaRecord, type ServableMedia } from "./types.ts";
-import { mediaUrl } from "./url.ts";
+import { fileSegment, mediaUrl, parseFileSegment } from "./url.ts";
 
 /** A row of the media table. */
 export type MediaRow = typeof media.$inferSelect;
@@ -34,7 +34,7 @@ export function recordOf(s: Services, projectId: string, row: MediaRow): MediaRe
     focalPoint: row.focalPoint === null ? null : (JSON.parse(row.focalPoint) as FocalPoint),
     checksum: row.checksum,
     placeholder: row.placeholder,
-    url: mediaUrl(s.config.mediaBaseUrl, projectId, row.id, row.filename),
+    url: mediaUrl(s.config.mediaBaseUrl, projectId, fileSegment(row.id, row.revision), row.filename),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     createdBy: row.createdBy,
@@ -60,6 +60,11 @@ export function servableOf(row: MediaRow): ServableMedia {
 /** The row of a media id, or null. */
 export function findMedia(h: ProjectHandle, id: string): MediaRow | null {
   return h.db.select().from(media).where(eq(media.id, id)).get() ?? null;
+}
+
+/** The oldest file of the library with these bytes (by SHA-256), or null. */
+export function findByChecksum(h: ProjectHandle, checksum: string): MediaRow | null {
+  return h.db.select().from(media).where(eq(media.checksum, checksum)).orderBy(media.seq).limit(1).get() ?? null;
 }
 
 /** The row of a media id; 404 not_found when there is none. */
@@ -88,6 +93,12 @@ function likeLiteral(q: string): string {
  * cursor of the following page (send it as `after`), null on the last page.
  */
 export function listMedia(s: Services, h: ProjectHandle, q: ListQuery): { data: MediaRecord[]; next: string | null } {
+  const page = listMediaRows(h, q);
+  return { data: page.rows.map((r) => recordOf(s, h.id, r)), next: page.next };
+}
+
+/** The rows of one page of the library (listMedia's query). */
+export function listMediaRows(h: ProjectHandle, q: ListQuery): { rows: MediaRow[]; next: string | null } {
   let limit = LIST_DEFAULT;
   if (q.limit !== undefined) {
     if (!/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > LIST_MAX) badField("limit", `limit must be a whole number from 1 to ${LIST_MAX}`);
@@ -117,7 +128,7 @@ export function listMedia(s: Services, h: ProjectHandle, q: ListQuery): { data: 
     .all();
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
-  return { data: page.map((r) => recordOf(s, h.id, r)), next: more ? String(page[page.length - 1]!.seq) : null };
+  return { rows: page, next: more ? String(page[page.length - 1]!.seq) : null };
 }
 
 /** `column LIKE pattern ESCAPE '\'`, case-insensitive for ASCII as SQLite's LIKE is. */
@@ -127,11 +138,14 @@ function likeEscaped(column: SQLiteColumn, pattern: string): SQL {
 
 /**
  * The file behind a public URL, or null (the route answers 404): the project must exist, the
- * record too, and the URL's name must be the record's (a renamed file has one URL, its new one).
+ * record too, and the URL's name and revision must be the record's (a renamed or replaced file has
+ * one URL, its new one).
  */
-export function servableFile(s: Services, projectId: string, mediaId: string, filename: string): ServableMedia | null {
+export function servableFile(s: Services, projectId: string, segment: string, filename: string): ServableMedia | null {
   if (!s.projects.exists(projectId)) return null;
+  // The segment is the id, with `_<revision>` once the bytes were replaced: an older revision's URL is gone.
+  const { mediaId, revision } = parseFileSegment(segment);
   const row = findMedia(s.projects.get(projectId), mediaId);
-  if (!row || row.filename !== filename) return null;
+  if (!row || row.filename !== filename || row.revision !== revision) return null;
   return servableOf(row);
 }

@@ -12,6 +12,7 @@ import { contentDisposition } from "./filename.ts";
 import { SHARP_INPUTS } from "./probe.ts";
 import { FORMAT_MIME, parseTransform, resolveTransform, variantKey } from "./transform.ts";
 import type { ServableMedia } from "./types.ts";
+import { isThumbnail } from "./thumbnails.ts";
 import type { VariantService } from "./variants.ts";
 
 /** One year, immutable: the URL of a file's bytes never shows other bytes. */
@@ -63,7 +64,7 @@ export async function serveMedia(request: Request, media: ServableMedia, store: 
   const etag = `"${media.checksum.slice(0, 32)}-${variantKey(t)}"`;
   // A revalidation needs no render: the ETag is known from the URL alone.
   if (notModified(request, etag)) return new Response(null, { status: 304, headers: baseHeaders(etag, t.negotiated) });
-  const v = await opts.variants.get(media, store, t, opts.client ?? "anonymous");
+  const v = await opts.variants.get(media, store, t, opts.client ?? "anonymous", { exempt: isThumbnail(transform) });
   const stem = media.filename.replace(/\.[^.]*$/, "") || "image";
   return answer(request, {
     size: v.size,

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { AppError, v2Body } from "../../errors.ts";
 import { contentDisposition } from "./filename.ts";
 import { parseFocalPoint } from "./focal-point.ts";
-import { mediaUrl, parseMediaPath } from "./url.ts";
+import { fileSegment, mediaUrl, parseFileSegment, parseMediaPath } from "./url.ts";
 
 describe("mediaUrl", () => {
   test("the public URL, the file name encoded, the transform in canonical order", () => {
@@ -90,4 +90,14 @@ describe("parseFocalPoint", () => {
       }
     });
   }
+});
+
+describe("fileSegment", () => {
+  test("a replaced file's URL carries its revision; the segment reads back", () => {
+    expect(fileSegment("m1", 0)).toBe("m1");
+    expect(fileSegment("m1", 3)).toBe("m1_3");
+    expect(parseFileSegment("m1_3")).toEqual({ mediaId: "m1", revision: 3 });
+    expect(parseFileSegment("0190c7a0-0000-7000-8000-000000000001")).toEqual({ mediaId: "0190c7a0-0000-7000-8000-000000000001", revision: 0 });
+    expect(mediaUrl("https://c", "p", fileSegment("m", 2), "a.jpg", { w: 160, fm: "webp" })).toBe("https://c/media/p/m_2/a.jpg?w=160&fm=webp");
+  });
 });

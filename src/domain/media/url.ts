@@ -17,6 +17,20 @@ export interface TransformInput {
 const ORDER = ["w", "h", "fit", "fm", "q", "dpr"] as const;
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+/**
+ * The middle segment of a file's URL: its id, with `_<revision>` once its bytes were replaced, so
+ * a replaced file gets a new URL and the old one (cached as immutable anywhere) never shows other bytes.
+ */
+export function fileSegment(mediaId: string, revision: number): string {
+  return revision > 0 ? `${mediaId}_${revision}` : mediaId;
+}
+
+/** The id and revision a URL's middle segment names. */
+export function parseFileSegment(segment: string): { mediaId: string; revision: number } {
+  const m = /^(.+)_(\d{1,9})$/.exec(segment);
+  return m ? { mediaId: m[1]!, revision: Number(m[2]) } : { mediaId: segment, revision: 0 };
+}
+
 /** `<base>/media/<projectId>/<mediaId>/<filename>[?transform]`; throws invalid_transform for a bad transform. */
 export function mediaUrl(base: string, projectId: string, mediaId: string, filename: string, transform?: TransformInput | null): string {
   const path = `${base.replace(/\/+$/, "")}/media/${encodeURIComponent(projectId)}/${encodeURIComponent(mediaId)}/${encodeURIComponent(filename)}`;

@@ -4,7 +4,7 @@
 // else by chance); each candidate's media fields are then read to be sure.
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { titleOf } from "../entries/publish.ts";
-import { type FieldDef, isMediaField } from "../models/fields.ts";
+import { type FieldDef, isMediaField, itemType } from "../models/fields.ts";
 import { allModels } from "../models/catalog.ts";
 import { fieldValues } from "../locales/values.ts";
 
@@ -27,21 +27,24 @@ export function mediaIdsOf(value: unknown): string[] {
   return out;
 }
 
-/** The models with media fields, by model id: namespace, every field (for the title) and the media fields. */
-function mediaFieldsByModel(h: ProjectHandle): Map<string, { namespace: string; all: FieldDef[]; fields: FieldDef[] }> {
+/** The models with media fields (those `which` keeps), by model id: namespace, every field (for the title) and the media fields. */
+function mediaFieldsByModel(h: ProjectHandle, which: (f: FieldDef) => boolean): Map<string, { namespace: string; all: FieldDef[]; fields: FieldDef[] }> {
   const rows = h.sqlite.query("SELECT id, namespace, fields FROM models").all() as { id: string; namespace: string; fields: string }[];
   const out = new Map<string, { namespace: string; all: FieldDef[]; fields: FieldDef[] }>();
   for (const r of rows) {
     const all = JSON.parse(r.fields) as FieldDef[];
-    const fields = all.filter(isMediaField);
+    const fields = all.filter((f) => isMediaField(f) && which(f));
     if (fields.length) out.set(r.id, { namespace: r.namespace, all, fields });
   }
   return out;
 }
 
-/** The entries whose draft or published copy references `mediaId`, oldest first. */
-export function mediaUsage(h: ProjectHandle, mediaId: string): MediaUse[] {
-  const models = mediaFieldsByModel(h);
+/** Media fields that take images only: `image`, or a list of `image` (a replaced file must stay an image there). */
+export const imageOnly = (f: FieldDef): boolean => itemType(f) === "image";
+
+/** The entries whose draft or published copy references `mediaId` (in the fields `which` keeps), oldest first. */
+export function mediaUsage(h: ProjectHandle, mediaId: string, which: (f: FieldDef) => boolean = () => true): MediaUse[] {
+  const models = mediaFieldsByModel(h, which);
   if (models.size === 0) return [];
   const needle = `%${JSON.stringify(mediaId)}%`;
   const rows = h.sqlite

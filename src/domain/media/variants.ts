@@ -91,13 +91,22 @@ export class VariantService {
     return `${media.id}/${media.checksum.slice(0, 16)}_${variantKey(t)}`;
   }
 
-  /** The variant, from the cache, from a render in flight, or rendered now; throws 429 transform_rate_limited. */
-  get(media: ServableMedia, store: MediaStore, t: ResolvedTransform, client: string): Promise<VariantBody> {
+  /**
+   * The variant, from the cache, from a render in flight, or rendered now; throws 429
+   * transform_rate_limited. An `exempt` variant (a grid thumbnail, thumbnails.ts) is never charged
+   * to the client's bucket and waits its turn in the queue instead of being refused.
+   */
+  get(media: ServableMedia, store: MediaStore, t: ResolvedTransform, client: string, opts: { exempt?: boolean } = {}): Promise<VariantBody> {
     const key = VariantService.keyOf(media, t);
     const cached = this.opts.cache.get(key);
     if (cached) return Promise.resolve(cached);
     const flying = this.flights.get(key);
     if (flying) return flying;
+    if (opts.exempt) {
+      const flight = this.render(key, media, store, t, client, false).finally(() => this.flights.delete(key));
+      this.flights.set(key, flight);
+      return flight;
+    }
     // Only the request that starts a render pays for it; those joining it wait for free.
     const tokens = this.tokensOf(media);
     const b = this.bucket(client);
@@ -123,7 +132,7 @@ export class VariantService {
   }
 
   /** Queues the render (throwing RenderRefused at once when the queue will not take it). */
-  private render(key: string, media: ServableMedia, store: MediaStore, t: ResolvedTransform, client: string): Promise<VariantBody> {
+  private render(key: string, media: ServableMedia, store: MediaStore, t: ResolvedTransform, client: string, admit = true): Promise<VariantBody> {
     const local = store.localPath !== undefined;
     const width = media.width ?? 0;
     const height = media.height ?? 0;
@@ -145,7 +154,7 @@ export class VariantService {
         const out = await renderVariant(input, t, media.focalPoint, this.opts.maxPixels);
         return (await this.opts.cache.put(key, out.data)) ?? { data: out.data, size: out.data.byteLength };
       },
-      { admit: true },
+      { admit },
     );
   }
 }

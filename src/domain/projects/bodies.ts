@@ -122,6 +122,30 @@ export const Invitation = record(
 );
 export const InvitationList = listOf(Invitation);
 export const NewInvitation = record({
-  invitation: record({ id: Uuid, email: Type.String(), role: Type.String(), expiresAt: Time, token: Type.String({ description: "Shown once." }) }),
+  invitation: record({
+    id: Uuid,
+    email: Type.String(),
+    role: Type.String(),
+    expiresAt: Time,
+    token: Type.Optional(Type.String({ description: "Without mail: the link's token, shown once." })),
+    sent: Type.Optional(Type.Literal(true, { description: "With mail: the invitation was mailed; no token is shown." })),
+  }),
 });
+
+/** POST /v2/projects/:id/transfer-ownership: the member who becomes owner; you become admin. */
+export const TransferOwnershipBody = Type.Object(
+  {
+    userId: Type.String({
+      pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+      error: "userId must be the id of a member of the project",
+    }),
+  },
+  { $id: "TransferOwnershipBody", additionalProperties: false, unknown: "{field} is not part of a transfer; send { userId }" },
+);
+
+/** GET /v2/server: what the app must know before anyone signs in. */
+export const ServerFacts = record(
+  { mail: Type.Boolean({ description: 'The server sends mail (invitations, password resets): show "Forgot password?".' }) },
+  { $id: "ServerFacts" },
+);
 export const JoinedProject = record({ project: record({ id: Uuid, name: Type.String(), slug: Type.String() }), role: Type.String() });

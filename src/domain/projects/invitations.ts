@@ -83,6 +83,38 @@ export function listInvitations(s: Services, projectId: string) {
   return { data: rows.map((r) => invitationOut(r, now)) };
 }
 
+/**
+ * `POST /v2/projects/:id/invitations/:invitationId/reissue`: a pending (or expired) invitation gets
+ * a fresh link valid 7 days from now, and the old link stops working. Tokens are kept only as
+ * hashes, so the link cannot be shown again: without mail the answer holds the new token once
+ * ("copy the link again"); with mail a new mail is sent ("resend"), whose composer makes the token.
+ * An accepted invitation is refused. Only an owner reissues an invitation to be owner.
+ */
+export function reissueInvitation(s: Services, projectId: string, inviterRole: Role, id: string) {
+  const row = s.control.db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.id, id.toLowerCase()), eq(invitations.projectId, projectId)))
+    .get();
+  if (!row) fail("not_found", { message: "No such invitation." });
+  if (row.acceptedAt !== null) {
+    fail("invitation_accepted", { message: `${row.email} accepted this invitation on ${row.acceptedAt.slice(0, 10)}; they are a member already.` });
+  }
+  requireOwnerFor(inviterRole, row.role === "owner");
+  const token = `inv_${randomToken(32)}`;
+  const expiresAt = iso(s.clock.now() + INVITATION_TTL_MS);
+  writeControl(s, () => {
+    s.control.db
+      .update(invitations)
+      .set({ tokenHash: sha256Hex(token), expiresAt })
+      .where(eq(invitations.id, row.id))
+      .run();
+    if (s.mail) queueMail(s, "invitation", row.email, row.id);
+  });
+  const out = { id: row.id, email: row.email, role: row.role, expiresAt };
+  return s.mail ? { invitation: { ...out, sent: true } } : { invitation: { ...out, token } };
+}
+
 /** `DELETE /v2/projects/:id/invitations/:id`: withdraws an invitation; its token stops working. */
 export function withdrawInvitation(s: Services, projectId: string, id: string): void {
   const gone = s.control.sqlite.query("DELETE FROM invitations WHERE id = ? AND project_id = ?").run(id.toLowerCase(), projectId);

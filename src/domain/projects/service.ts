@@ -169,6 +169,9 @@ export function requireOwnerFor(actorRole: Role, touchesOwnership: boolean): voi
   if (touchesOwnership && actorRole !== "owner") fail("insufficient_permissions", { extra: { required: ["owner"], current: actorRole } });
 }
 
+/** The refusal of demoting or removing the only owner, with the way out. */
+export const LAST_OWNER = "A project needs at least one owner: make another member owner first (Transfer ownership), or delete the project.";
+
 function ownersLeft(s: Services, projectId: string, exceptUserId: string): number {
   return listMembers(s, projectId).filter((m) => m.role === "owner" && m.userId !== exceptUserId).length;
 }
@@ -184,7 +187,7 @@ export function updateMember(s: Services, projectId: string, actorRole: Role, us
   if (!m) fail("not_found", { message: "No such member." });
   requireOwnerFor(actorRole, role === "owner" || m.role === "owner");
   if (m.role === "owner" && role !== "owner" && ownersLeft(s, projectId, userId) === 0) {
-    fail("conflict", { message: "A project needs at least one owner.", extra: { field: "role" } });
+    fail("conflict", { message: LAST_OWNER, extra: { field: "role" } });
   }
   s.control.db
     .update(memberships)
@@ -199,7 +202,7 @@ export function removeMember(s: Services, projectId: string, actorRole: Role, us
   const m = membershipOf(s, projectId, userId);
   if (!m) fail("not_found", { message: "No such member." });
   requireOwnerFor(actorRole, m.role === "owner");
-  if (m.role === "owner" && ownersLeft(s, projectId, userId) === 0) fail("conflict", { message: "A project needs at least one owner." });
+  if (m.role === "owner" && ownersLeft(s, projectId, userId) === 0) fail("conflict", { message: LAST_OWNER });
   s.control.db
     .delete(memberships)
     .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))

@@ -5,7 +5,7 @@
 // the library existed read as stored. Read side only: no import of the write side.
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { isLibraryRef } from "../models/fields.ts";
-import { mediaUrl } from "../media/url.ts";
+import { fileSegment, mediaUrl } from "../media/url.ts";
 
 /** A media value of a rendered entry waiting for the library's answer. */
 export interface MediaSlot {
@@ -26,6 +26,7 @@ interface FileRow {
   alt: string;
   width: number | null;
   height: number | null;
+  revision: number;
 }
 
 /**
@@ -43,7 +44,7 @@ export function resolveMedia(
   const ids = new Set<string>();
   for (const s of slots) for (const v of Array.isArray(s.value) ? s.value : [s.value]) if (isLibraryRef(v)) ids.add(v.id);
   const rows = h.sqlite
-    .query("SELECT id, filename, kind, alt, width, height FROM media WHERE id IN (SELECT value FROM json_each(?))")
+    .query("SELECT id, filename, kind, alt, width, height, revision FROM media WHERE id IN (SELECT value FROM json_each(?))")
     .all(JSON.stringify([...ids])) as FileRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const one = (s: MediaSlot, v: unknown): unknown => {
@@ -55,7 +56,14 @@ export function resolveMedia(
       return null;
     }
     // The field's own alt wins; an empty one falls back to the file's alt.
-    return { id: f.id, url: mediaUrl(base, h.id, f.id, f.filename), alt: v.alt || f.alt, type: f.kind, width: f.width, height: f.height };
+    return {
+      id: f.id,
+      url: mediaUrl(base, h.id, fileSegment(f.id, f.revision), f.filename),
+      alt: v.alt || f.alt,
+      type: f.kind,
+      width: f.width,
+      height: f.height,
+    };
   };
   for (const s of slots) s.obj[s.key] = Array.isArray(s.value) ? s.value.map((v) => one(s, v)).filter((x) => x !== null) : one(s, s.value);
 }

@@ -26,7 +26,7 @@ export const WallTime = Type.String({
 export const Zone = Type.String({ minLength: 1, maxLength: 64, pattern: "^[^+-]", error: "{field} must be an IANA time zone name such as Europe/Berlin" });
 
 /** A zone, or null (or absent) for the default: the project's zone, or the action's own. */
-const ZoneOrDefault = Type.Union([Type.Null(), Zone], { error: "{field} must be an IANA time zone name such as Europe/Berlin" });
+export const ZoneOrDefault = Type.Union([Type.Null(), Zone], { error: "{field} must be an IANA time zone name such as Europe/Berlin" });
 
 const Target = Type.Object(
   {

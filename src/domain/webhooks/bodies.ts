@@ -97,11 +97,29 @@ export const Delivery = record(
         statusCode: nullable(Type.Integer()),
         succeeded: Type.Boolean(),
         error: nullable(Type.String()),
-        response: nullable(Type.String()),
+        response: nullable(Type.String({ description: "The first 4 KB of the answer's body." })),
+        requestHeaders: nullable(
+          Type.Record(Type.String(), Type.String(), { description: "The headers Capa sent, webhook-signature masked; null when nothing was sent." }),
+        ),
+        responseHeaders: nullable(Type.Record(Type.String(), Type.String(), { description: "The answer's headers (up to 50); null without an answer." })),
       }),
     ),
   },
   { $id: "Delivery" },
+);
+
+export const DeliveryDetail = Type.Composite(
+  [
+    Delivery,
+    Type.Object({
+      request: record({
+        method: Type.Literal("POST"),
+        url: Type.String({ description: "The endpoint's URL now." }),
+        body: nullable(Type.String({ description: "The exact bytes every attempt sent and signed." })),
+      }),
+    }),
+  ],
+  { $id: "DeliveryDetail" },
 );
 
 export const DeliveryList = listOf(Delivery, { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });

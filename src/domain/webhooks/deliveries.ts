@@ -3,15 +3,14 @@
 // that caused the event, so a committed change always has its
 // deliveries and a rolled-back one never does. Every attempt of a delivery sends the same bytes:
 // its own when it adds content data, else its event's.
-import { and, count, desc, eq } from "drizzle-orm";
-import { fail, badField } from "../../errors.ts";
+import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { webhookAttempts, webhookDeliveries } from "../../storage/project/schema.ts";
+import type { webhookDeliveries } from "../../storage/project/schema.ts";
 import { actorFrom, type WrittenEvent } from "../events/outbox.ts";
 import { write, type Tx } from "../unit-of-work.ts";
-import { UUID } from "../projects/service.ts";
+import { deliveryOrFail, deliveryOut } from "./delivery-log.ts";
 import { endpointOrFail } from "./endpoints.ts";
 import { activeSubscribers } from "./subscribers.ts";
 
@@ -29,8 +28,6 @@ export const RETENTION_MS = 30 * 86_400_000;
 
 /** The first bytes of an answer kept on an attempt. */
 export const RESPONSE_LIMIT = 4096;
-
-const OPEN = ["pending", "sending", "retrying"];
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -130,34 +127,6 @@ export function writeDeliveries(s: Services, tx: Tx, e: WrittenEvent): void {
   wakeAfterCommit(s, tx);
 }
 
-/** A delivery as the routes show it, with its attempts. */
-function deliveryOut(h: ProjectHandle, d: DeliveryRow) {
-  const attempts = h.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, d.id)).orderBy(webhookAttempts.number).all();
-  return {
-    id: d.id,
-    endpointId: d.endpointId,
-    eventId: d.eventId,
-    eventType: d.eventType,
-    status: d.status,
-    attemptCount: d.attempts,
-    nextAttemptAt: d.status === "retrying" ? d.nextAttemptAt : d.status === "pending" ? d.nextAttemptAt || d.createdAt : null,
-    redeliveryOf: d.redeliveryOf,
-    note: d.note,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-    finishedAt: d.finishedAt,
-    attempts: attempts.map((a) => ({
-      number: a.number,
-      startedAt: a.startedAt,
-      durationMs: a.durationMs,
-      statusCode: a.statusCode,
-      succeeded: a.succeeded,
-      error: a.error,
-      response: a.response,
-    })),
-  };
-}
-
 /** Queues a `webhook.test` event for one endpoint; the sender delivers it like any other. */
 export function sendTest(s: Services, h: ProjectHandle, endpointId: string, actor: string) {
   const ep = endpointOrFail(h, endpointId);
@@ -178,55 +147,31 @@ export function sendTest(s: Services, h: ProjectHandle, endpointId: string, acto
   return deliveryOut(h, deliveryOrFail(h, ep.id, id));
 }
 
-function deliveryOrFail(h: ProjectHandle, endpointId: string, id: string): DeliveryRow {
-  const d = UUID.test(id)
-    ? h.db
-        .select()
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.id, id.toLowerCase()), eq(webhookDeliveries.endpointId, endpointId)))
-        .get()
-    : undefined;
-  if (!d) fail("not_found", { message: "No delivery with that id for this webhook endpoint." });
-  return d;
-}
-
-/** An endpoint's deliveries, newest first, with their attempts; `?status=`, `?limit=` (1-100) and `?page=`. */
-export function listDeliveries(h: ProjectHandle, endpointId: string, q: { status?: unknown; limit?: unknown; page?: unknown }) {
-  const ep = endpointOrFail(h, endpointId);
-  const limit = q.limit === undefined ? 25 : Number(q.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) badField("limit", "limit must be a whole number from 1 to 100");
-  const page = q.page === undefined ? 1 : Number(q.page);
-  if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
-  const states = ["pending", "sending", "succeeded", "retrying", "failed"];
-  if (q.status !== undefined && (typeof q.status !== "string" || !states.includes(q.status))) badField("status", `status must be one of ${states.join(", ")}`);
-  const where =
-    q.status === undefined
-      ? eq(webhookDeliveries.endpointId, ep.id)
-      : and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.status, q.status as string));
-  const total = h.db.select({ n: count() }).from(webhookDeliveries).where(where).get()!.n;
-  const rows = h.db
-    .select()
-    .from(webhookDeliveries)
-    .where(where)
-    .orderBy(desc(webhookDeliveries.seq))
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  return { data: rows.map((d) => deliveryOut(h, d)), page, limit, total };
-}
-
 /**
- * Sends a finished delivery again: a new delivery with the same event id (so the same
- * `webhook-id` and `Idempotency-Key`) and the same bytes, at the end of the endpoint's queue.
+ * Sends a delivery's event again: a new delivery with the same event id (so the same `webhook-id`
+ * and `Idempotency-Key`) and the same bytes, due at once. A delivery still retrying may be sent
+ * again too: its own retries stop (it ends `failed`, its note naming the new delivery), so the
+ * event is never retried on two schedules at once. One that waits for its first attempt, or is
+ * being sent this moment, is refused: it is about to be sent anyway.
  */
 export function redeliver(s: Services, h: ProjectHandle, endpointId: string, deliveryId: string) {
   const ep = endpointOrFail(h, endpointId);
   const d = deliveryOrFail(h, ep.id, deliveryId);
-  if (OPEN.includes(d.status)) fail("delivery_in_progress");
+  if (d.status === "pending" || d.status === "sending") fail("delivery_in_progress");
   if (!ep.active) fail("webhook_inactive");
   const id = s.ids.uuid();
+  const now = iso(s.clock.now());
   write(s, h, (tx) => {
-    insertDelivery(h, pendingRow(id, ep.id, d.eventId, d.eventType, d.body, iso(s.clock.now()), d.id));
+    if (d.status === "retrying") {
+      const stopped = h.sqlite
+        .query(
+          "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, note = ?, updated_at = ?3, finished_at = ?3 WHERE id = ?2 AND status = 'retrying'",
+        )
+        .run(`Retries stopped: sent again as delivery ${id}.`, d.id, now);
+      // The sender took it for its next attempt meanwhile.
+      if (stopped.changes === 0) fail("delivery_in_progress");
+    }
+    insertDelivery(h, pendingRow(id, ep.id, d.eventId, d.eventType, d.body, now, d.id));
     wakeAfterCommit(s, tx);
   });
   return deliveryOut(h, deliveryOrFail(h, ep.id, id));

@@ -27,6 +27,9 @@ export interface AttemptResult {
   succeeded: boolean;
   error: string | null;
   response: string | null;
+  /** The headers sent, the signature masked (null when nothing was sent), and the answer's headers. */
+  requestHeaders?: Record<string, string> | null;
+  responseHeaders?: Record<string, string> | null;
 }
 
 /** Puts deliveries a crash left in `sending` back in the queue, so they are sent again with the same id. */
@@ -106,9 +109,20 @@ export function recordAttempt(s: Services, h: ProjectHandle, deliveryId: string,
     const number = d.attempts + 1;
     const at = iso(now);
     h.sqlite
-      .query(`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, succeeded, error, response)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(deliveryId, number, iso(r.startedAt), Math.round(r.durationMs), r.statusCode, r.succeeded ? 1 : 0, r.error, r.response);
+      .query(`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, succeeded, error, response, request_headers, response_headers)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(
+        deliveryId,
+        number,
+        iso(r.startedAt),
+        Math.round(r.durationMs),
+        r.statusCode,
+        r.succeeded ? 1 : 0,
+        r.error,
+        r.response,
+        r.requestHeaders ? JSON.stringify(r.requestHeaders) : null,
+        r.responseHeaders ? JSON.stringify(r.responseHeaders) : null,
+      );
     if (r.succeeded) {
       h.sqlite
         .query("UPDATE webhook_deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, updated_at = ?3, finished_at = ?3 WHERE id = ?2")

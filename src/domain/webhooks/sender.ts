@@ -174,22 +174,25 @@ export class WebhookSender {
       }
     }
     const signal = AbortSignal.timeout(this.timeoutMs);
+    // What the delivery log shows of the request: every header as sent, the signature masked.
+    const requestHeaders = maskedHeaders(headers);
     try {
       const res = await fetch(target, { method: "POST", headers, body: job.body, redirect: "manual", signal, tls });
+      const responseHeaders = answerHeaders(res.headers);
       const response = await firstBytes(res, RESPONSE_LIMIT);
       const ok = res.status >= 200 && res.status < 300;
       let error: string | null = null;
       if (res.status >= 300 && res.status < 400)
         error = `Answered ${res.status}; redirects are not followed${res.headers.get("location") ? ` (to ${res.headers.get("location")})` : ""}.`;
       else if (!ok) error = `Answered ${res.status}.`;
-      return done({ statusCode: res.status, succeeded: ok, error, response });
+      return done({ statusCode: res.status, succeeded: ok, error, response, requestHeaders, responseHeaders });
     } catch (e) {
       const err = e as { name?: string; code?: string; message?: string };
       const timedOut = err.name === "TimeoutError" || signal.aborted;
       const error = timedOut
         ? `No answer within ${this.timeoutMs / 1000} s.`
         : `Request failed: ${err.code ?? err.name ?? "error"}${err.message ? ` (${err.message})` : ""}.`;
-      return done({ statusCode: null, succeeded: false, error, response: null });
+      return done({ statusCode: null, succeeded: false, error, response: null, requestHeaders, responseHeaders: null });
     }
   }
 
@@ -207,6 +210,24 @@ export class WebhookSender {
     }
     return this.tlsOptions;
   }
+}
+
+/** The request headers as the log keeps them: each signature's value masked (`v1,****`). */
+export function maskedHeaders(headers: Record<string, string>): Record<string, string> {
+  const out = { ...headers };
+  if (out["webhook-signature"]) out["webhook-signature"] = out["webhook-signature"].replace(/v1,[^ ]+/g, "v1,****");
+  return out;
+}
+
+/** Headers of an answer kept with an attempt: at most 50, each value at most 1,024 characters. */
+function answerHeaders(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const [k, v] of h) {
+    if (n++ >= 50) break;
+    out[k] = v.length > 1024 ? `${v.slice(0, 1024)}…` : v;
+  }
+  return out;
 }
 
 /** Reads up to `limit` bytes of an answer and lets the rest go. */

@@ -96,8 +96,11 @@ function operation(c: Components, method: string, path: string, detail: Record<s
   if (d?.upload) op.requestBody = { required: true, content: { "multipart/form-data": { schema: c.schema(d.upload) } } };
   const responses: Json = {};
   for (const [status, model] of Object.entries(d?.answers ?? {})) {
+    const types = d?.produces ?? ["application/json"];
     responses[status] =
-      model === null ? { description: "No content." } : { description: "The answer.", content: { "application/json": { schema: c.schema(model) } } };
+      model === null
+        ? { description: "No content." }
+        : { description: "The answer.", content: Object.fromEntries(types.map((t) => [t, { schema: c.schema(model) }])) };
   }
   responses.default = { $ref: "#/components/responses/Error" };
   op.responses = responses;

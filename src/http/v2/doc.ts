@@ -25,6 +25,8 @@ export interface RouteDoc {
   upload?: TSchema;
   /** The query parameters, as an object of optional strings. */
   query?: TSchema;
+  /** The media types of the answers, when not JSON alone (an export's CSV and JSON). */
+  produces?: string[];
   /** The answer's model by status; null for an answer without a body (204). */
   answers: Record<number, TSchema | null>;
 }

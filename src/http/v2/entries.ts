@@ -3,11 +3,15 @@
 // (`/:id/publish`, `/:id/unpublish`, `/:id/scheduled`) on both mounts (interface.md, Publishing
 // now), and `GET /:id` on the agent mount, where events' `links.self` point.
 import { type AnyElysia, Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
 import type { Services } from "../../services.ts";
 import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
 import {
+  ColumnsQuery,
   CreateEntryBody,
+  ExportBody,
+  ListColumns,
   EntryPage,
   EntryQuery,
   EntryRecord,
@@ -34,6 +38,9 @@ import { badField } from "../../errors.ts";
 import { listVersions, restoreVersion } from "../../domain/entries/versions.ts";
 import { ifMatchVersion } from "../../domain/entries/conflicts.ts";
 import { listEntries } from "../../domain/entries/list.ts";
+import { columnsOf } from "../../domain/entries/columns.ts";
+import { exportEntries } from "../../domain/entries/export.ts";
+import { modelOrFail } from "../../domain/models/catalog.ts";
 import { publishEntry, unpublishEntry } from "../../domain/entries/publish.ts";
 import { entryActions } from "../../domain/scheduling/queries.ts";
 
@@ -44,19 +51,27 @@ function autosaveOf(query: Record<string, unknown>): boolean {
   return v === "true";
 }
 
-/** The document of the validate route (both mounts). */
-const VALIDATE_DOC = doc({
-  summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
-  body: ValidateBody,
-  query: LocaleQuery,
-  answers: { 200: Validation },
+/**
+ * The options of `POST .../validate` on both mounts: what the app (and a script) asks before
+ * saving or publishing. A new object for each route: Elysia keeps what its macros resolve in the
+ * options it is given, so one object shared by two apps in a process would authenticate both
+ * against the first.
+ */
+const validateRoute = () => ({
+  scope: "instance:read",
+  detail: doc({
+    summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
+    body: ValidateBody,
+    query: LocaleQuery,
+    answers: { 200: Validation },
+  }),
 });
 
 /** Drafts, versions, usage and delete to the trash: people only. */
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
     .use(managementAuth(s, "/v2"))
-    .get("/", ({ project, query }) => listEntries(project, query, entryLocaleOf(project, query.locale)), {
+    .get("/", ({ project, query }) => listEntries(s, project, query, entryLocaleOf(project, query.locale)), {
       scope: "instance:read",
       detail: doc({ summary: "Entries with drafts, filtered, searched and paged", query: EntryQuery, answers: { 200: EntryPage } }),
     })
@@ -81,9 +96,47 @@ function drafts(s: Services): AnyElysia {
     .post(
       "/validate",
       async ({ project, request, query }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, query.locale)),
+      validateRoute(),
+    )
+    .get(
+      "/columns",
+      ({ project, query }) => {
+        const m = modelOrFail(project, query.model);
+        return { model: m.namespace, modelId: m.id, columns: columnsOf(m) };
+      },
       {
         scope: "instance:read",
-        detail: VALIDATE_DOC,
+        detail: doc({
+          summary: "The columns of a model's entry list: its fields and the system columns, with sorting and the where operators of each",
+          query: ColumnsQuery,
+          answers: { 200: ListColumns },
+        }),
+      },
+    )
+    .post(
+      "/export",
+      async ({ project, request, query }) => {
+        const loc = entryLocaleOf(project, query.locale);
+        const out = exportEntries(s, project, await typedBody(request, ExportBody), loc);
+        return new Response(out.body, {
+          headers: {
+            "content-type": out.contentType,
+            "content-disposition": `attachment; filename="${out.filename}"`,
+            "x-capa-total": String(out.total),
+            "cache-control": "no-store",
+          },
+        });
+      },
+      {
+        scope: "instance:read",
+        detail: doc({
+          summary:
+            "Export a selection (instanceIds, or where, q and status as the list selects) as CSV or JSON, streamed, with the chosen columns (localized fields in ?locale=)",
+          body: ExportBody,
+          query: LocaleQuery,
+          produces: ["text/csv", "application/json"],
+          answers: { 200: Type.String({ description: "CSV (a header row of column labels) or a JSON list of objects keyed by column." }) },
+        }),
       },
     )
     .get("/:id", ({ project, params, query }) => getEntry(project, params.id, entryLocaleOf(project, query.locale)), {
@@ -223,10 +276,7 @@ function agentEntry(s: Services): AnyElysia {
     .post(
       "/validate",
       async ({ project, request, query }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, query.locale)),
-      {
-        scope: "instance:read",
-        detail: VALIDATE_DOC,
-      },
+      validateRoute(),
     )
     .get("/:id", ({ project, params, query }) => getEntry(project, params.id, entryLocaleOf(project, query.locale)), {
       scope: "instance:read",

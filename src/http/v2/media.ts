@@ -15,30 +15,56 @@ import {
   MediaQuery,
   MediaRecord,
   MediaUsage,
+  ReplaceForm,
   UpdateFolderBody,
   UpdateMediaBody,
   Uploaded,
   UploadForm,
+  UploadQuery,
 } from "../../domain/media/bodies.ts";
 import { createFolder, deleteFolder, listFolders, updateFolder } from "../../domain/media/folders.ts";
 import { discardStored, ingestUpload, type IngestedFile } from "../../domain/media/ingest.ts";
 import { createRecords, deleteMedia, updateMedia } from "../../domain/media/library.ts";
-import { listMedia, mediaOrFail, recordOf } from "../../domain/media/records.ts";
+import { listMedia, listMediaRows, mediaOrFail, recordOf, servableOf } from "../../domain/media/records.ts";
+import { thumbnailOf, warmThumbnails } from "../../domain/media/thumbnails.ts";
 import type { MediaRuntime } from "../../domain/media/runtime.ts";
 import { mediaUsage } from "../../domain/media/usage.ts";
+import { type Replaced, replaceFile } from "../../domain/media/replace.ts";
 import { badField } from "../../errors.ts";
 
 /** The files of the library, on one mount. */
 function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
   return new Elysia({ prefix: `${mount}/media` })
     .use(managementAuth(s, mount))
-    .get("/", ({ project: h, query }) => listMedia(s, h, query as Record<string, string>), {
-      scope: "media:read",
-      detail: doc({ summary: "The library's files, newest first", query: MediaQuery, answers: { 200: MediaPage } }),
-    })
+    .get(
+      "/",
+      async ({ project: h, query, actor }) => {
+        const q = query as Record<string, string>;
+        if (q.thumbnails === undefined || q.thumbnails === "false") return listMedia(s, h, q);
+        if (q.thumbnails !== "true") badField("thumbnails", "thumbnails must be true or false");
+        const page = listMediaRows(h, q);
+        // The grid's thumbnails: their URLs, and their renders started now (not awaited).
+        const parts = await rt.ready();
+        warmThumbnails(parts.variants, parts.store, page.rows.map(servableOf), actor, (err) =>
+          s.log.warn("thumbnail not made", { projectId: h.id, err: String(err) }),
+        );
+        const data = page.rows.map((r) => ({ ...recordOf(s, h.id, r), thumbnail: thumbnailOf(s.config.mediaBaseUrl, h.id, r) }));
+        return { data, next: page.next };
+      },
+      {
+        scope: "media:read",
+        detail: doc({
+          summary: "The library's files, newest first; thumbnails=true adds each image's grid thumbnails and starts the ones not made yet",
+          query: MediaQuery,
+          answers: { 200: MediaPage },
+        }),
+      },
+    )
     .post(
       "/",
-      async ({ principal: p, project: h, actor, request, set }) => {
+      async ({ principal: p, project: h, actor, request, set, query }) => {
+        const duplicate = (query as Record<string, string>).duplicate;
+        if (duplicate !== undefined && duplicate !== "true" && duplicate !== "false") badField("duplicate", "duplicate must be true or false");
         const parts = await rt.ready();
         const { files, fields } = await ingestUpload(request, {
           store: parts.store,
@@ -55,7 +81,7 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
         let kept = false;
         try {
           return once(s, h, p, request, fingerprint, set, () => {
-            const records = createRecords(s, h, actor, files, fields);
+            const records = createRecords(s, h, actor, files, fields, duplicate === "true");
             kept = true;
             rt.backupsDue?.add(h.id);
             return { status: 201, body: records.length === 1 ? records[0] : { data: records } };
@@ -68,7 +94,57 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
       {
         scope: "media:create",
         parse: "none",
-        detail: doc({ summary: "Upload one or more files (multipart/form-data, streamed)", upload: UploadForm, answers: { 201: Uploaded } }),
+        detail: doc({
+          summary: "Upload one or more files (multipart/form-data, streamed); bytes the library holds already are 409 duplicate_file unless duplicate=true",
+          upload: UploadForm,
+          query: UploadQuery,
+          answers: { 201: Uploaded },
+        }),
+      },
+    )
+    .put(
+      "/:id/file",
+      async ({ project: h, actor, params, request }) => {
+        // The file must exist before its replacement is read and stored.
+        mediaOrFail(h, params.id);
+        const parts = await rt.ready();
+        const { files, fields } = await ingestUpload(request, {
+          store: parts.store,
+          ids: s.ids,
+          projectId: h.id,
+          dir: parts.tmpDir,
+          maxBytes: s.config.media.maxBytes,
+          maxPixels: s.config.media.maxPixels,
+          queue: parts.queue,
+          client: actor,
+          maxFiles: 1,
+        });
+        let out: Replaced;
+        try {
+          const extra = Object.keys(fields)[0];
+          if (extra !== undefined) badField(extra, `${extra} is not replaced with the file; change it with PATCH /v2/media/:id`);
+          out = replaceFile(s, h, actor, params.id, files[0]!);
+        } catch (err) {
+          await discardStored(parts.store, files);
+          throw err;
+        }
+        // Committed: the bytes no record names any more go, and the old file's variants with them.
+        await parts.store.delete(out.discardKey).catch((err) => s.log.warn("media bytes not removed", { key: out.discardKey, err: String(err) }));
+        if (out.changed) {
+          await parts.cache.dropMedia(params.id);
+          rt.backupsDue?.add(h.id);
+        }
+        return out.record;
+      },
+      {
+        scope: "media:update",
+        parse: "none",
+        detail: doc({
+          summary:
+            "Replace a file's bytes (multipart, one part named file): same id, new checksum and URL; refused (409 file_kind_in_use) when image fields use it and the new file is not an image",
+          upload: ReplaceForm,
+          answers: { 200: MediaRecord },
+        }),
       },
     )
     .get("/:id", ({ project: h, params }) => recordOf(s, h.id, mediaOrFail(h, params.id)), {

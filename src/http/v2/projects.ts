@@ -19,12 +19,14 @@ import {
   NewInvitation,
   ProjectList,
   ProjectRecord,
+  TransferOwnershipBody,
   UpdateProjectBody,
 } from "../../domain/projects/bodies.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { requireScope, type Principal } from "../../domain/access/principal.ts";
 import { requireProjectCreator } from "../../domain/access/operator.ts";
-import { invite, listInvitations, withdrawInvitation } from "../../domain/projects/invitations.ts";
+import { invite, listInvitations, reissueInvitation, withdrawInvitation } from "../../domain/projects/invitations.ts";
+import { transferOwnership } from "../../domain/projects/ownership.ts";
 import type { Role } from "../../domain/access/roles.ts";
 import {
   createProject,
@@ -162,6 +164,38 @@ export function projectRoutes(s: Services, replication?: Replication) {
       },
       { signedIn: true, detail: doc({ summary: "The project's invitations, newest first, without tokens", answers: { 200: InvitationList } }) },
     )
+    .post(
+      "/:id/invitations/:invitationId/reissue",
+      ({ person, params }) => {
+        const p = memberOf(s, person, params.id);
+        requireScope(p, "member:update");
+        return reissueInvitation(s, p.projectId!, roleOf(p), params.invitationId);
+      },
+      {
+        signedIn: true,
+        detail: doc({
+          summary:
+            "A fresh link for a pending or expired invitation (7 days; the old link stops working): without mail its token, shown once; with mail it is mailed again",
+          answers: { 200: NewInvitation },
+        }),
+      },
+    )
+    .post(
+      "/:id/transfer-ownership",
+      async ({ person, request, params }) => {
+        const p = memberOf(s, person, params.id);
+        const body = await typedBody(request, TransferOwnershipBody);
+        return transferOwnership(s, p.projectId!, { userId: person.userId, role: roleOf(p) }, body.userId);
+      },
+      {
+        signedIn: true,
+        detail: doc({
+          summary: "Make another member owner and become admin, in one step (owners)",
+          body: TransferOwnershipBody,
+          answers: { 200: MemberList },
+        }),
+      },
+    )
     .delete(
       "/:id/invitations/:invitationId",
       ({ person, params, set }) => {
@@ -187,11 +221,15 @@ export function projectRoutes(s: Services, replication?: Replication) {
       "/:id/members/:userId",
       async ({ person, params, set }) => {
         const p = memberOf(s, person, params.id);
-        requireScope(p, "member:update");
-        removeMember(s, p.projectId!, roleOf(p), params.userId);
+        // Anyone may leave a project; removing someone else is for owners and admins.
+        if (params.userId.toLowerCase() !== person.userId) requireScope(p, "member:update");
+        removeMember(s, p.projectId!, roleOf(p), params.userId.toLowerCase());
         set.status = 204;
         return null;
       },
-      { signedIn: true, detail: doc({ summary: "Remove a member; the last owner stays", answers: { 204: null } }) },
+      {
+        signedIn: true,
+        detail: doc({ summary: "Remove a member (owners and admins), or leave the project (your own id); the last owner stays", answers: { 204: null } }),
+      },
     );
 }

@@ -6,6 +6,7 @@ import { doc } from "./doc.ts";
 import {
   CreateWebhookBody,
   Delivery,
+  DeliveryDetail,
   DeliveryList,
   DeliveryQuery,
   UpdateWebhookBody,
@@ -16,7 +17,8 @@ import {
 import { RotateBody } from "../../domain/access/body-models.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, updateEndpoint } from "../../domain/webhooks/endpoints.ts";
-import { listDeliveries, redeliver, sendTest } from "../../domain/webhooks/deliveries.ts";
+import { redeliver, sendTest } from "../../domain/webhooks/deliveries.ts";
+import { getDelivery, listDeliveries } from "../../domain/webhooks/delivery-log.ts";
 
 export function webhookRoutes(s: Services) {
   return new Elysia({ prefix: "/v2/webhooks" })
@@ -71,6 +73,13 @@ export function webhookRoutes(s: Services) {
       person: "webhook:read",
       detail: doc({ summary: "The endpoint's deliveries, newest first", query: DeliveryQuery, answers: { 200: DeliveryList } }),
     })
+    .get("/:id/deliveries/:deliveryId", ({ project, params }) => getDelivery(project, params.id, params.deliveryId), {
+      person: "webhook:read",
+      detail: doc({
+        summary: "One delivery: every attempt's request headers (signature masked) and answer (status, headers, first 4 KB), and the exact body sent",
+        answers: { 200: DeliveryDetail },
+      }),
+    })
     .post(
       "/:id/deliveries/:deliveryId/redeliver",
       ({ project, params, set }) => {
@@ -78,6 +87,12 @@ export function webhookRoutes(s: Services) {
         set.status = 202;
         return answer;
       },
-      { person: "webhook:update", detail: doc({ summary: "Send a finished delivery again (same event id)", answers: { 202: Delivery } }) },
+      {
+        person: "webhook:update",
+        detail: doc({
+          summary: "Send a delivery's event again now (same event id and Idempotency-Key); a retrying delivery's own retries stop",
+          answers: { 202: Delivery },
+        }),
+      },
     );
 }

@@ -104,7 +104,11 @@ export const entryVersions = sqliteTable(
      */
     autosave: integer("autosave", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [uniqueIndex("entry_versions_entry_number").on(t.entryId, t.number)],
+  (t) => [
+    uniqueIndex("entry_versions_entry_number").on(t.entryId, t.number),
+    // A person's recent work (GET /v2/home): their versions, newest first.
+    index("entry_versions_by").on(t.createdBy, t.createdAt),
+  ],
 );
 
 export const modelVersions = sqliteTable(
@@ -350,6 +354,9 @@ export const webhookAttempts = sqliteTable(
     succeeded: integer("succeeded", { mode: "boolean" }).notNull(),
     error: text("error"),
     response: text("response"),
+    /** The headers Capa sent (JSON object; the signature masked), and the answer's (JSON object), or null. */
+    requestHeaders: text("request_headers"),
+    responseHeaders: text("response_headers"),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],
 );
@@ -522,8 +529,20 @@ export const media = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     /** `user:<id>` or `api_key:<id>`. */
     createdBy: text("created_by"),
+    /**
+     * How many times the file's bytes were replaced (PUT /v2/media/:id/file): a replaced file keeps
+     * its id and gets a new URL (`<id>_<revision>` in the path), so the immutable old URL never
+     * shows the new bytes.
+     */
+    revision: integer("revision").notNull().default(0),
   },
-  (t) => [uniqueIndex("media_seq").on(t.seq), index("media_folder_seq").on(t.folderId, t.seq), index("media_kind_seq").on(t.kind, t.seq)],
+  (t) => [
+    uniqueIndex("media_seq").on(t.seq),
+    index("media_folder_seq").on(t.folderId, t.seq),
+    index("media_kind_seq").on(t.kind, t.seq),
+    // An upload whose bytes the library holds already is found by its SHA-256.
+    index("media_checksum").on(t.checksum),
+  ],
 );
 
 /** Media folders: a tree by `parent_id` (null at the root); a file's folder is one of these. */
@@ -580,4 +599,30 @@ export const edgePurges = sqliteTable(
     lastError: text("last_error"),
   },
   (t) => [index("edge_purges_due").on(t.target, t.nextAttemptAt)],
+);
+
+/**
+ * Saved views of an entry list (decisions.md 15): columns, sort, where and search, kept by name per
+ * model. `where_json` and `sort` are the /api grammar as saved; a field removed since is dropped
+ * when the view opens (domain/views/fit.ts), never rewritten here. A shared view is seen by
+ * every member; the others by their creator only.
+ */
+export const savedViews = sqliteTable(
+  "saved_views",
+  {
+    id: text("id").primaryKey(),
+    modelId: text("model_id").notNull(),
+    name: text("name").notNull(),
+    shared: integer("shared", { mode: "boolean" }).notNull().default(false),
+    /** JSON list of column keys (a field's namespace, or a $system column). */
+    columns: text("columns").notNull(),
+    sort: text("sort"),
+    whereJson: text("where_json"),
+    search: text("search"),
+    /** `user:<id>`. */
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("saved_views_model").on(t.modelId, t.createdAt)],
 );

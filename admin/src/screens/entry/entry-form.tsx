@@ -1,9 +1,8 @@
 // The fields of an entry: the model's entry layout (cards in main and aside, widths on a
 // 6-column grid, collapsible cards), or one card of every field when the model has none.
-import { memo, useCallback, useState, type ReactNode } from "react";
-import type { Field, LayoutCard, LayoutField, Model } from "../../api/types.ts";
-import { labelOf } from "../../api/models.ts";
-import { FieldInput } from "../../fields/kinds.tsx";
+import { useState, type ReactNode } from "react";
+import type { Field, LayoutCard, Model } from "../../api/types.ts";
+import { FormField } from "../../fields/form-field.tsx";
 
 /** The form's values by field namespace, and the server's error per namespace. */
 export interface FormProps {
@@ -18,63 +17,6 @@ export interface FormProps {
   /** Shows the values with every input disabled (a viewer's role). */
   readOnly?: boolean;
 }
-
-interface BlockProps {
-  field: Field;
-  width: string;
-  display: LayoutField["display"];
-  value: unknown;
-  error: string | undefined;
-  onChange(ns: string, v: unknown): void;
-  models: Model[];
-  projectId: string;
-}
-
-/** One field with its label and error; memoised, so typing in one field renders only that field. */
-const FieldBlock = memo(function FieldBlock({ field, width, display, value, error, onChange, models, projectId }: BlockProps) {
-  const id = `f-${field.id}`;
-  const set = useCallback((v: unknown) => onChange(field.namespace, v), [onChange, field.namespace]);
-  const errorId = error ? `${id}-error` : undefined;
-  const isCheckbox = field.type === "true_false";
-  // The star sits outside the label, so the input's name is exactly the field's label.
-  const label = (
-    <span className="label-row">
-      <label htmlFor={id} id={`${id}-label`}>
-        {labelOf(field)}
-      </label>
-      {field.required ? (
-        <span className="required" aria-hidden="true">
-          *
-        </span>
-      ) : null}
-    </span>
-  );
-  return (
-    <div className={`field w-${width}`}>
-      {!isCheckbox && label}
-      <div className={isCheckbox ? "array-item" : undefined}>
-        <FieldInput
-          field={field}
-          value={value}
-          onChange={set}
-          id={id}
-          labelId={`${id}-label`}
-          errorId={errorId}
-          invalid={!!error}
-          models={models}
-          projectId={projectId}
-          display={display}
-        />
-        {isCheckbox && label}
-      </div>
-      {error && (
-        <span className="error" id={errorId}>
-          {error}
-        </span>
-      )}
-    </div>
-  );
-});
 
 function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
   const [open, setOpen] = useState(!card.collapsed);
@@ -98,7 +40,7 @@ function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
       {/* A fieldset, so one `disabled` turns off every input of the card for a reader. */}
       <fieldset className="card-fields" id={bodyId} hidden={!shown} disabled={p.readOnly}>
         {fields.map(({ it, f }) => (
-          <FieldBlock
+          <FormField
             key={it.id}
             field={f}
             width={it.width ?? "full"}

@@ -1,8 +1,10 @@
 // The entry editor's header: the title, the status, "Unsaved changes", and the actions the
 // person's role allows (Save, Publish or Unpublish, Preview, Delete). An action that does not
-// apply (no entry yet, no preview URL) is passed as null and not shown.
+// apply (no entry yet, no preview URL) is passed as null and not shown. Preview opens and closes
+// the live preview pane beside the form.
 import type { EntryStatus } from "../../api/types.ts";
 import { StatusBadge } from "../../ui/status-badge.tsx";
+import { clockIn } from "../../ui/time-zones.ts";
 
 interface Props {
   title: string;
@@ -11,11 +13,15 @@ interface Props {
   dirty: boolean;
   readOnly: boolean;
   busy: boolean;
+  /** When the last save was answered: "Saved at 09:45" once nothing is unsaved. */
+  savedAt: Date | null;
   onSave(): void;
   onPublish(): void;
   onUnpublish: (() => void) | null;
-  onPreview: (() => void) | null;
+  /** The preview pane's switch, when the model has a preview URL and the entry exists. */
+  preview: { open: boolean; toggle(): void } | null;
   onDelete: (() => void) | null;
+  onDuplicate: (() => void) | null;
 }
 
 export function EntryToolbar(p: Props) {
@@ -24,7 +30,10 @@ export function EntryToolbar(p: Props) {
     <div className="toolbar">
       <h1>{p.title}</h1>
       {p.status && <StatusBadge status={p.status} />}
-      {p.dirty && <span className="muted">Unsaved changes</span>}
+      {/* Where the draft stands: a polite status, read out when it changes. */}
+      <span className="muted" role="status">
+        {p.busy ? "Saving…" : p.dirty ? "Unsaved changes" : p.savedAt ? `Saved at ${clockIn(p.savedAt.getTime())}` : ""}
+      </span>
       <span className="spacer" />
       {!p.readOnly && (
         <button type="button" className="btn" disabled={p.busy} onClick={p.onSave}>
@@ -41,9 +50,14 @@ export function EntryToolbar(p: Props) {
           Unpublish
         </button>
       )}
-      {p.onPreview && (
-        <button type="button" className="btn" disabled={p.busy} onClick={p.onPreview}>
+      {p.preview && (
+        <button type="button" className="btn" aria-pressed={p.preview.open} onClick={p.preview.toggle}>
           Preview
+        </button>
+      )}
+      {!p.readOnly && p.onDuplicate && (
+        <button type="button" className="btn" disabled={p.busy} onClick={p.onDuplicate}>
+          Duplicate
         </button>
       )}
       {!p.readOnly && p.onDelete && (

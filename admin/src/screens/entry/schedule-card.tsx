@@ -7,7 +7,7 @@ import { api, ApiError, keys } from "../../api/client.ts";
 import type { Resolved } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { canEditEntries } from "../../ui/refusal.tsx";
-import { utc, VIEWER_ZONE as BROWSER_ZONE, wallIn as wall } from "../../ui/time-zones.ts";
+import { utc, VIEWER_ZONE as BROWSER_ZONE, whenIn } from "../../ui/time-zones.ts";
 import { WallTimeFields } from "../../ui/wall-time-fields.tsx";
 
 const WORDS = { publish: "Publish", unpublish: "Unpublish" } as const;
@@ -103,16 +103,17 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
       ) : (
         <ul className="array-items">
           {pending.map((a) => (
-            <li key={a.id} className="array-item">
-              <span className="grow">
-                {WORDS[a.action]} at {wall(a)} ({utc(a.resolved.at)}){a.status === "failed" ? ", failed" : ""}
+            <li key={a.id} className="scheduled-item">
+              <span className="scheduled-when">
+                {WORDS[a.action]} on {whenIn(a.resolved.at, a.timezone)}
+                {a.status === "failed" ? ", failed" : ""}
               </span>
               {canWrite && (
                 <>
                   <button
                     type="button"
                     className="btn btn-quiet"
-                    aria-label={`Reschedule ${WORDS[a.action].toLowerCase()} at ${wall(a)} to the time above`}
+                    aria-label={`Reschedule ${WORDS[a.action].toLowerCase()} on ${whenIn(a.resolved.at, a.timezone)} to the time above`}
                     onClick={() => (time ? reschedule.mutate(a.id) : setErrors({ wallTime: "Choose a date and time." }))}
                   >
                     Reschedule
@@ -120,7 +121,7 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
                   <button
                     type="button"
                     className="btn btn-quiet"
-                    aria-label={`Cancel ${WORDS[a.action].toLowerCase()} at ${wall(a)}`}
+                    aria-label={`Cancel ${WORDS[a.action].toLowerCase()} on ${whenIn(a.resolved.at, a.timezone)}`}
                     onClick={() => cancel.mutate(a.id)}
                   >
                     Cancel

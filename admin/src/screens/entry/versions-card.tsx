@@ -1,5 +1,6 @@
 // The version history of an entry: who saved each version and when, a field-by-field comparison
-// of any two, and restoring one as a new draft (the server's restore route).
+// of any two (each value shown by its kind's cell), and restoring one as a new draft (the
+// server's restore route).
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, keys } from "../../api/client.ts";
@@ -7,15 +8,9 @@ import { labelOf } from "../../api/models.ts";
 import type { Entry, Member, Model } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { canEditEntries } from "../../ui/refusal.tsx";
+import { ValueCell } from "../../fields/value-cell.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** A value in a few words, for the comparison table. */
-function short(v: unknown): string {
-  if (v === null || v === undefined || v === "") return "(empty)";
-  const text = typeof v === "string" ? v : JSON.stringify(v);
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
-}
 
 /** Who saved a version, in words. */
 export function actorName(by: string | null | undefined, members: Member[] | undefined): string {
@@ -94,8 +89,12 @@ export function VersionsCard({ entry, model, onRestored }: { entry: Entry; model
                     {changed.map((f) => (
                       <tr key={f.id}>
                         <th scope="row">{labelOf(f)}</th>
-                        <td>{short(left.data[f.namespace])}</td>
-                        <td>{short(right.data[f.namespace])}</td>
+                        <td>
+                          <ValueCell field={f} value={left.data[f.namespace]} />
+                        </td>
+                        <td>
+                          <ValueCell field={f} value={right.data[f.namespace]} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>

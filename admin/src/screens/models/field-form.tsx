@@ -1,8 +1,10 @@
-// The form of one field, for `Add field` and `Edit`: label, namespace, kind, list item kind,
-// relation target, enum values and required. Which inputs show follows the kind.
+// The form of one field, for `Add field` and `Edit`: label, namespace, type, list item type,
+// relation target, enum values, required and the kind's rules (field-settings.tsx). Which inputs
+// show follows the type.
 import { useState, type FormEvent } from "react";
 import { KIND_WORDS, type FieldInput } from "../../api/model-admin.ts";
 import type { Field, FieldType, Model } from "../../api/types.ts";
+import { FieldSettings, settingsBody, settingsOf } from "./field-settings.tsx";
 
 function slugOf(label: string): string {
   return label
@@ -20,6 +22,8 @@ export function FieldForm(props: {
   error: { field: string | null; message: string } | null;
   onSubmit(f: FieldInput): void;
   onCancel(): void;
+  /** The model's fields, for a slug's source (its text fields other than this one). */
+  fields?: Field[];
 }) {
   const i = props.initial;
   const [label, setLabel] = useState(i?.label ?? "");
@@ -30,10 +34,12 @@ export function FieldForm(props: {
   const [relation, setRelation] = useState(i?.relation ?? props.models[0]?.id ?? "");
   const [values, setValues] = useState((i?.options?.values ?? []).join("\n"));
   const [required, setRequired] = useState(i?.required ?? false);
+  const [settings, setSettings] = useState(() => settingsOf(i));
   const kind = type === "array" ? arrayType : type;
   const at = (f: string) => (props.error?.field?.endsWith(f) ? props.error.message : null);
   const nsError = at(".namespace");
   const valuesError = at(".options.values");
+  const settingError = ["unique", "min", "max", "minLength", "maxLength", "pattern", "patternMessage", "help", "slug"].some((n) => at(`.${n}`));
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -54,6 +60,7 @@ export function FieldForm(props: {
                 .filter(Boolean),
             }
           : null,
+      ...settingsBody(settings, type, Boolean(i)),
     });
   }
   const kinds = Object.entries(KIND_WORDS) as [FieldType, string][];
@@ -91,7 +98,7 @@ export function FieldForm(props: {
         )}
       </div>
       <div className="field">
-        <label htmlFor="field-kind">Kind</label>
+        <label htmlFor="field-kind">Type</label>
         <select id="field-kind" value={type} onChange={(e) => setType(e.target.value as FieldType)}>
           {kinds.map(([k, w]) => (
             <option key={k} value={k}>
@@ -102,7 +109,7 @@ export function FieldForm(props: {
       </div>
       {type === "array" && (
         <div className="field">
-          <label htmlFor="field-item-kind">Item kind</label>
+          <label htmlFor="field-item-kind">Item type</label>
           <select id="field-item-kind" value={arrayType} onChange={(e) => setArrayType(e.target.value as FieldType)}>
             {kinds
               .filter(([k]) => k !== "array")
@@ -145,7 +152,15 @@ export function FieldForm(props: {
       <label>
         <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
       </label>
-      {props.error && !nsError && !valuesError && (
+      <FieldSettings
+        type={type}
+        list={type === "array"}
+        value={settings}
+        onChange={setSettings}
+        texts={(props.fields ?? []).filter((f) => f.id !== i?.id && ["string", "markdown", "html", "code"].includes(f.type))}
+        at={at}
+      />
+      {props.error && !nsError && !valuesError && !settingError && (
         <p role="alert" className="form-error">
           {props.error.message}
         </p>

@@ -9,6 +9,7 @@ import type { Field, Model } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
+import { Field as LabelledField } from "../../ui/field.tsx";
 import { FieldForm } from "./field-form.tsx";
 import { FieldsTable } from "./fields-table.tsx";
 import { canShape } from "./models-screen.tsx";
@@ -22,9 +23,10 @@ function Details({ model, shape }: { model: Model; shape: boolean }) {
   const [name, setName] = useState(model.name);
   const [description, setDescription] = useState(model.description ?? "");
   const [single, setSingle] = useState(model.singleEntry);
+  const [previewUrl, setPreviewUrl] = useState(model.previewUrl ?? "");
   const [saved, setSaved] = useState(false);
   const save = useMutation({
-    mutationFn: () => modelApi.update(model.id, { name, description: description || null, singleEntry: single }),
+    mutationFn: () => modelApi.update(model.id, { name, description: description || null, singleEntry: single, previewUrl: previewUrl.trim() || null }),
     onSuccess: () => {
       setSaved(true);
       void client.invalidateQueries({ queryKey: keys.models(project.id) });
@@ -49,7 +51,21 @@ function Details({ model, shape }: { model: Model; shape: boolean }) {
       <label>
         <input type="checkbox" checked={single} disabled={!shape} onChange={(e) => setSingle(e.target.checked)} /> Single entry
       </label>
-      {save.error && <Refusal error={save.error} />}
+      <LabelledField
+        id="model-edit-preview"
+        label="Preview URL"
+        hint={
+          <>
+            The page of your site that shows a draft, for the editor's preview pane. Placeholders: <code>{"{token}"}</code> (a preview token, valid an hour),{" "}
+            <code>{"{id}"}</code>, <code>{"{model}"}</code> and <code>{"{<field>}"}</code> (a field's value by namespace, such as <code>{"{slug}"}</code>). For
+            example <code>{"https://site.example/blog/{slug}?preview={token}"}</code>. Empty: no preview.
+          </>
+        }
+        error={save.error instanceof ApiError && save.error.field === "previewUrl" ? save.error.message : null}
+      >
+        {(aria) => <input {...aria} type="url" value={previewUrl} readOnly={!shape} onChange={(e) => setPreviewUrl(e.target.value)} />}
+      </LabelledField>
+      {save.error && !(save.error instanceof ApiError && save.error.field === "previewUrl") && <Refusal error={save.error} />}
       <div aria-live="polite">{saved && <p className="notice">Model saved.</p>}</div>
       {shape && (
         <div>
@@ -193,6 +209,7 @@ export function ModelScreen() {
         {open?.kind === "add" && (
           <FieldForm
             models={models.data}
+            fields={model.fields}
             busy={change.isPending}
             submitWord="Add field"
             error={apiError}
@@ -205,6 +222,7 @@ export function ModelScreen() {
         {open?.kind === "edit" && (
           <FieldForm
             models={models.data}
+            fields={model.fields}
             initial={open.field}
             busy={change.isPending}
             submitWord="Save field"

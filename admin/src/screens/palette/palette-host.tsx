@@ -28,6 +28,8 @@ export function PaletteHost() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A key already taken (Ctrl+K makes a link in rich text) is not the palette's.
+      if (e.defaultPrevented) return;
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "k") {
         e.preventDefault();
         show("palette");

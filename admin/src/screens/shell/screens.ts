@@ -13,4 +13,4 @@ export const SCREENS = [
 ] as const;
 
 /** The links of the rail's foot: path and the word on the link (decisions.md 11). */
-export const SCREEN_LINKS = [["scheduled", "Scheduled"] as const, ...SCREENS];
+export const SCREEN_LINKS = [["scheduled", "Scheduled"] as const, ["trash", "Trash"] as const, ...SCREENS];

@@ -5,47 +5,18 @@
 // library's own grid (ui/media-grid.tsx), searched on the server and paged by cursor.
 import { useId, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type MediaFile, mediaApi, mediaKeys, uploadProblem } from "../api/media.ts";
-import type { MediaKind } from "../api/types.ts";
-import { labelOf } from "../api/models.ts";
-import { useProject } from "../screens/shell/project-context.ts";
-import { Dialog } from "../ui/dialog.tsx";
-import { LoadMore, MediaGrid, useMediaPages } from "../ui/media-grid.tsx";
-import { MediaThumb } from "../ui/media-thumb.tsx";
-import type { InputProps } from "./kinds.tsx";
+import { mediaApi, mediaKeys, uploadProblem } from "../../api/media.ts";
+import type { MediaKind } from "../../api/types.ts";
+import { labelOf } from "../../api/models.ts";
+import { useProject } from "../../screens/shell/project-context.ts";
+import { LibraryDialog } from "./library-dialog.tsx";
+import { MediaThumb } from "../../ui/media-thumb.tsx";
+import type { InputProps } from "../types.ts";
 
 type MediaValue = { id: string; alt?: string; url?: string } | null;
 
 /** The library kinds a field of each type takes (an image field lists images only). */
 const KIND_OF: Record<string, MediaKind | undefined> = { image: "image", video: "video" };
-
-/** The library, searchable, as a grid of files to choose from. */
-function LibraryDialog(props: { open: boolean; label: string; kind: MediaKind | undefined; onChoose(f: MediaFile): void; onCancel(): void }) {
-  const { project } = useProject();
-  const [q, setQ] = useState("");
-  const pages = useMediaPages(project.id, { q: q || undefined, kind: props.kind }, props.open);
-  return (
-    <Dialog open={props.open} title={`Choose a file for ${props.label}`} onCancel={props.onCancel}>
-      <input type="search" aria-label="Search the library" value={q} onChange={(e) => setQ(e.target.value)} />
-      {pages.isError && <p role="alert">{pages.error.message}</p>}
-      <MediaGrid
-        files={pages.files}
-        label="Files of the library"
-        control={(f, body) => (
-          <button type="button" className="btn btn-quiet" onClick={() => props.onChoose(f)}>
-            <span className="visually-hidden">Choose </span>
-            {body}
-          </button>
-        )}
-      />
-      {pages.isSuccess && pages.files.length === 0 && <p className="muted">No files match.</p>}
-      <LoadMore pages={pages} />
-      <button type="button" className="btn" onClick={props.onCancel}>
-        Cancel
-      </button>
-    </Dialog>
-  );
-}
 
 /** The input of an image, video or file field. */
 export function MediaInput(p: InputProps) {
@@ -89,7 +60,7 @@ export function MediaInput(p: InputProps) {
       )}
       {ref && file.isError && <p role="alert">The file of this value is gone from the library.</p>}
       <div className="row">
-        <button type="button" className="btn" id={p.id} aria-describedby={p.errorId} disabled={busy} onClick={() => setChoosing(true)}>
+        <button type="button" className="btn" id={p.id} aria-describedby={p.describedBy} disabled={busy} onClick={() => setChoosing(true)}>
           Choose from library
         </button>
         <label className="btn" htmlFor={uploadId}>
@@ -110,18 +81,23 @@ export function MediaInput(p: InputProps) {
         )}
       </div>
       {ref && (
-        <input
-          type="text"
-          aria-label={`Alt text of ${label}`}
-          placeholder={file.data?.alt ? `The file's: ${file.data.alt}` : "Describe the picture"}
-          value={value?.alt ?? ""}
-          onChange={(e) => p.onChange(e.target.value ? { id: ref, alt: e.target.value } : { id: ref })}
-        />
+        <div className="field">
+          <label htmlFor={`${p.id}-alt`}>
+            Alt text<span className="visually-hidden"> of {label}</span>
+          </label>
+          <input
+            id={`${p.id}-alt`}
+            type="text"
+            placeholder={file.data?.alt ? `The file's: ${file.data.alt}` : "Describe the picture"}
+            value={value?.alt ?? ""}
+            onChange={(e) => p.onChange(e.target.value ? { id: ref, alt: e.target.value } : { id: ref })}
+          />
+        </div>
       )}
       {problem && <p role="alert">{problem}</p>}
       <LibraryDialog
         open={choosing}
-        label={label}
+        title={`Choose a file for ${label}`}
         kind={KIND_OF[p.field.type === "array" ? (p.field.arrayType ?? "") : p.field.type]}
         onCancel={() => setChoosing(false)}
         onChoose={(f) => {

@@ -1,0 +1,73 @@
+// The editing routes of issue 26 (docs/editing.md): autosave, the rules check as one types, the
+// usage of an entry before it is deleted, duplicate, and the trash. Through the one `call`.
+import { call, keys } from "./client.ts";
+import type { Entry, EntryStatus } from "./types.ts";
+
+/** A broken rule (`validation_failed`'s `errors`, the validate route's answer). */
+export interface RuleError {
+  /** `data.<namespace>`. */
+  field: string;
+  rule: string;
+  message: string;
+  /** The entry holding the value, for `unique`. */
+  entryId?: string;
+}
+
+/** An entry that relates to another (GET /v2/model-instances/:id/usage). */
+export interface EntryUse {
+  id: string;
+  modelId: string;
+  namespace: string;
+  title: string | null;
+  copies: ("draft" | "published")[];
+  fields: string[];
+}
+
+/** An entry in the trash (GET /v2/trash). */
+export interface Trashed {
+  id: string;
+  model: string;
+  modelId: string;
+  title: string | null;
+  status: EntryStatus;
+  deletedAt: string;
+  deletedBy: string | null;
+}
+
+/** A restored entry; `slugsChanged` says which slugs took a new value because theirs was taken. */
+export type Restored = Entry & { slugsChanged?: { field: string; copy: string; from: string; to: string }[] };
+
+/** What a save did (`created` a version, `replaced` one's own recent autosave, or nothing: `unchanged`). */
+export type Saved = Entry & { save?: { outcome: "created" | "replaced" | "unchanged"; versionId: string; version: number } };
+
+export const trashKeys = {
+  all: (project: string) => ["trash", project] as const,
+  list: (project: string, model: string) => ["trash", project, model] as const,
+  one: (project: string, id: string) => ["trash", project, "entry", id] as const,
+  usage: (project: string, id: string) => [...keys.entry(project, id), "usage"] as const,
+};
+
+export const editingApi = {
+  /** Saves a draft as an autosave (replacing one's own recent autosave), based on `basedOn`. */
+  autosave: (id: string, data: Record<string, unknown>, basedOn: number | undefined) =>
+    call<Saved>("PATCH", `/v2/model-instances/${id}`, {
+      query: { autosave: "true" },
+      body: { data },
+      headers: basedOn === undefined ? {} : { "if-match": String(basedOn) },
+    }),
+  /** What a save and a publish would say of these values, writing nothing. */
+  validate: (body: { model: string; data: Record<string, unknown> } | { id: string; data?: Record<string, unknown> }) =>
+    call<{ valid: boolean; errors: RuleError[] }>("POST", "/v2/model-instances/validate", { body }),
+  usage: (id: string) => call<{ entries: EntryUse[] }>("GET", `/v2/model-instances/${id}/usage`).then((r) => r.entries),
+  duplicate: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/duplicate`, { body: {} }),
+  trash: {
+    list: (model: string | undefined, after: string | null) =>
+      call<{ data: Trashed[]; total: number; next: string | null }>("GET", "/v2/trash", { query: { model, after, limit: 25 } }),
+    get: (id: string) => call<Trashed>("GET", `/v2/trash/${id}`),
+    restore: (id: string) => call<Restored>("POST", `/v2/trash/${id}/restore`, { body: {} }),
+    purge: (id: string) => call<void>("DELETE", `/v2/trash/${id}`),
+  },
+};
+
+/** The field namespace a rule error names (`data.slug` → `slug`). */
+export const fieldOf = (e: { field: string }) => e.field.replace(/^data\./, "").split(/[.[]/)[0]!;

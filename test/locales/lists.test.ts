@@ -139,3 +139,39 @@ describe("bulk actions and the export select as the list in that locale", () => 
     expect(r.entries.map((e: any) => [e.id, e.title])).toEqual([[ids.Cherry, "Cherry"]]);
   });
 });
+
+describe("bad input on /v2 entry routes changes nothing", () => {
+  const many = Array.from({ length: 1000 }, () => "locale=de").join("&");
+  const once = { error: "locale is sent 1000 times; send it once.", code: "invalid_body", field: "locale" };
+
+  test("locale repeated 1,000 times: a save, a list and a bulk publish are refused naming locale", async () => {
+    const before = await p.ok("GET", `/v2/model-instances/${ids.Banana}?locale=*`);
+    const save = await p.json("PATCH", `/v2/model-instances/${ids.Banana}?${many}`, { data: { title: "Nope" } });
+    expect([save.status, save.body]).toEqual([400, once]);
+    const listed = await p.json("GET", `/v2/model-instances?model=fruit&${many}`);
+    expect([listed.status, listed.body]).toEqual([400, once]);
+    const bulk = await p.json("POST", `/v2/model-instances/bulk-publish?${many}`, { instanceIds: [ids.Banana] });
+    expect([bulk.status, bulk.body]).toEqual([400, once]);
+    expect(await p.ok("GET", `/v2/model-instances/${ids.Banana}?locale=*`)).toEqual(before);
+  });
+
+  test("an unknown, malformed or over-long locale on a list, an export and a bulk action names locale and the project's codes", async () => {
+    for (const code of ["es", "de_CH", `de-${"x".repeat(60)}`]) {
+      const shown = JSON.stringify(code.slice(0, 60));
+      const answer = {
+        error: `locale: ${shown} is not a locale of this project; its locales are en, de, de-CH, fr.`,
+        code: "invalid_locale",
+        field: "locale",
+        locales: ["en", "de", "de-CH", "fr"],
+      };
+      const q = encodeURIComponent(code);
+      const listed = await p.json("GET", `/v2/model-instances?model=fruit&locale=${q}`);
+      expect([listed.status, listed.body]).toEqual([400, answer]);
+      const exported = await p.json("POST", `/v2/model-instances/export?locale=${q}`, { model: "fruit", format: "csv" });
+      expect([exported.status, exported.body]).toEqual([400, answer]);
+      const bulk = await p.json("POST", `/v2/model-instances/bulk-unpublish?locale=${q}`, { modelId: "fruit" });
+      expect([bulk.status, bulk.body]).toEqual([400, answer]);
+    }
+    expect((await list("locale=de&status=published")).total).toBe(1);
+  });
+});

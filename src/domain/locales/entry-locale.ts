@@ -40,11 +40,20 @@ export function projectCode(pl: ProjectLocales, raw: unknown, field: string): st
   return code;
 }
 
+/**
+ * Every `locale` of a request's query: undefined when absent, the value when sent once, the list
+ * when repeated (the router keeps only one of repeated keys, so they are read from the URL).
+ */
+export function localeParam(request: Request): string | string[] | undefined {
+  const all = new URL(request.url).searchParams.getAll("locale");
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+}
+
 /** The `?locale=` of an entry route: absent is the default, `*` every locale. */
 export function entryLocaleOf(h: ProjectHandle, raw: unknown): EntryLocale {
   const pl = allModels(h).locales;
   if (raw === undefined) return defaultLocale(pl);
-  if (Array.isArray(raw)) fail("invalid_body", { message: "locale: send it once.", param: "locale", extra: { field: "locale" } });
+  if (Array.isArray(raw)) fail("invalid_body", { message: `locale is sent ${raw.length} times; send it once.`, param: "locale", extra: { field: "locale" } });
   if (raw === "*") return { code: pl.default, all: true, codes: pl.codes, default: pl.default };
   return { code: projectCode(pl, raw, "locale"), all: false, codes: pl.codes, default: pl.default };
 }

@@ -53,6 +53,8 @@ export interface Catalog {
   locales: ProjectLocales;
   /** Whether any model has a localized field: reads of a project without one run exactly as before. */
   localized: boolean;
+  /** The locale of a read that names none (reads/locale.ts), made once per catalogue. */
+  defaultRead?: unknown;
 }
 
 /** Whether a model has a localized field, so its entries keep one value per locale in those fields. */

@@ -42,8 +42,20 @@ function codeOf(pl: ProjectLocales, raw: string, param: string): string {
   fail("invalid_locale", { message: `${param}: ${shown} ${why}.`, param, hint: knownCodesHint(pl, param) });
 }
 
-/** The locale of a read from its arguments (locale and fallbackLocale as sent), checked against the project. */
+/**
+ * The locale of a read from its arguments (locale and fallbackLocale as sent), checked against
+ * the project. A read that names neither (every read of a project with one locale) shares one
+ * value made once per catalogue, so it costs nothing per read.
+ */
 export function readLocaleOf(cat: Catalog, args: Pick<ListArgs, "locale" | "fallbackLocale">): ReadLocale {
+  if (args.locale === null && args.fallbackLocale === null) {
+    cat.defaultRead ??= make(cat, args);
+    return cat.defaultRead as ReadLocale;
+  }
+  return make(cat, args);
+}
+
+function make(cat: Catalog, args: Pick<ListArgs, "locale" | "fallbackLocale">): ReadLocale {
   const pl = cat.locales;
   let fallback: string[] | "none" | null = null;
   if (Array.isArray(args.fallbackLocale)) {

@@ -158,14 +158,26 @@ interface Ref {
   sel: ResolvedSelect;
 }
 
-/** What rendering one page needs besides the rows: the read's view and locale, and the values that fell back. */
+/** What rendering one page needs besides the rows: the read's view and locale, the values that fell back, and what waits for resolution. */
 interface RenderCtx {
   vis: Vis;
   loc: ReadLocale | undefined;
   fallbacks: Fallback[];
+  media: MediaSlot[];
 }
 
-function renderOne(ctx: RenderCtx, sel: ResolvedSelect, r: EntryRowOut, refs: Ref[], media: MediaSlot[]): Record<string, unknown> {
+/** One value into `into[key]`: a misfit reads null; media and relations to expand wait in `media` and `refs`. */
+function put(ctx: RenderCtx, refs: Ref[], into: Record<string, unknown>, key: string, f: FieldDef, raw: unknown, sub: ResolvedSelect | undefined | null): void {
+  const v = raw === undefined || !fits(f, raw) ? null : raw;
+  into[key] = v;
+  if (v !== null && isMediaField(f)) noteMedia(ctx.media, into, key, v);
+  if (sub && v !== null) {
+    const list = Array.isArray(v);
+    refs.push({ obj: into, key, ids: list ? (v as string[]) : [v as string], list, sel: sub });
+  }
+}
+
+function renderOne(ctx: RenderCtx, sel: ResolvedSelect, r: EntryRowOut, refs: Ref[]): Record<string, unknown> {
   const m = sel.model;
   const names = new Set(m.fields.map((f) => f.namespace));
   const loc = localeFor(ctx.loc, m);
@@ -174,32 +186,23 @@ function renderOne(ctx: RenderCtx, sel: ResolvedSelect, r: EntryRowOut, refs: Re
   const o: Record<string, unknown> = {};
   for (const k of sel.system) o[names.has(k) ? `$${k}` : k] = systemValue(k, m, r, local, ctx.loc?.all === true);
   const data = JSON.parse(r.data ?? "{}") as Record<string, unknown>;
-  // One value into `into[key]`: misfits read null; media and relations are resolved later.
-  const put = (into: Record<string, unknown>, key: string, f: FieldDef, raw: unknown, sub: ResolvedSelect | undefined | null) => {
-    const v = raw === undefined || !fits(f, raw) ? null : raw;
-    into[key] = v;
-    if (v !== null && isMediaField(f)) noteMedia(media, into, key, v);
-    if (sub && v !== null) {
-      const list = Array.isArray(v);
-      refs.push({ obj: into, key, ids: list ? (v as string[]) : [v as string], list, sel: sub });
-    }
-  };
   for (const f of sel.fields) {
     const sub = sel.expand.get(f.id);
     if (!f.localized || !ctx.loc) {
-      put(o, f.namespace, f, f.localized ? undefined : data[f.id], sub);
+      put(ctx, refs, o, f.namespace, f, f.localized ? undefined : data[f.id], sub);
     } else if (ctx.loc.all) {
       // Every locale's own value, keyed by code, no fallback.
       const byCode: Record<string, unknown> = {};
-      for (const c of ctx.loc.codes) put(byCode, c, f, pickInChain(data, f, [c])?.value, sub);
+      for (const c of ctx.loc.codes) put(ctx, refs, byCode, c, f, pickInChain(data, f, [c])?.value, sub);
       o[f.namespace] = byCode;
     } else {
       const got = pickInChain(data, f, ctx.loc.chain);
       if (got && got.code !== ctx.loc.code) ctx.fallbacks.push({ id: r.id, field: f.namespace, locale: got.code });
-      put(o, f.namespace, f, got?.value, sub);
+      put(ctx, refs, o, f.namespace, f, got?.value, sub);
     }
   }
-  for (const li of sel.localeItems) put(o, localeKey(li.locale, li.field.namespace), li.field, pickInChain(data, li.field, li.chain)?.value, li.expand);
+  for (const li of sel.localeItems)
+    put(ctx, refs, o, localeKey(li.locale, li.field.namespace), li.field, pickInChain(data, li.field, li.chain)?.value, li.expand);
   return o;
 }
 
@@ -209,8 +212,8 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
   // Media references of every level, resolved together at the end: one query per page.
   const media: MediaSlot[] = [];
   const vis: Vis = reader.vis;
-  const ctx: RenderCtx = { vis, loc: reader.loc, fallbacks: [] };
-  const data = rows.map((r) => renderOne(ctx, sel, r, refs, media));
+  const ctx: RenderCtx = { vis, loc: reader.loc, fallbacks: [], media };
+  const data = rows.map((r) => renderOne(ctx, sel, r, refs));
   const entryIds = rows.map((r) => r.id);
   const models = new Set<string>([m.namespace]);
   const missing = new Set<string>();
@@ -239,7 +242,7 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
           if (reader.graphql && !ref.list) noteMissing(ref.obj, ref.key, id);
           continue;
         }
-        out.push(renderOne(ctx, ref.sel, row, nextRefs, media));
+        out.push(renderOne(ctx, ref.sel, row, nextRefs));
         entryIds.push(row.id);
       }
       ref.obj[ref.key] = ref.list ? out : (out[0] ?? null);

@@ -8,24 +8,17 @@ import { BulkAnswer, BulkBatch, BulkBody, BulkQueued, BulkScheduleBody, BulkSche
 import { bulkSchedule } from "../../domain/bulk/schedule.ts";
 import { managementAuth, MOUNTS, once, type ManagementContext, type Mount } from "../plugins/management.ts";
 import { bulk, getBatch, type BulkAction } from "../../domain/bulk/service.ts";
-import { entryLocaleOf } from "../../domain/locales/entry-locale.ts";
+import { entryLocaleOf, localeParam } from "../../domain/locales/entry-locale.ts";
 import { LocaleQuery } from "../../domain/entries/bodies.ts";
 
 function group(s: Services, mount: Mount): AnyElysia {
   const prefix = `${mount}/model-instances`;
   const bulkRoute =
     (action: BulkAction) =>
-    async ({
-      principal,
-      project,
-      actor,
-      request,
-      query,
-      set,
-    }: ManagementContext & { request: Request; query: Record<string, unknown>; set: Parameters<typeof once>[5] }) => {
+    async ({ principal, project, actor, request, set }: ManagementContext & { request: Request; set: Parameters<typeof once>[5] }) => {
       const body = await typedBody(request, BulkBody);
       // ?locale= selects as the entry list in that locale does (status and q of the locale listed).
-      const loc = entryLocaleOf(project, query.locale);
+      const loc = entryLocaleOf(project, localeParam(request));
       const run = () => {
         const out = bulk(s, project, actor, action, body, loc);
         if (out.kind === "batch") return { status: 202, body: { batchId: out.batchId, count: out.count, poll: `${prefix}/bulk/${out.batchId}` } };
@@ -46,9 +39,9 @@ function group(s: Services, mount: Mount): AnyElysia {
     .post("/bulk-delete", bulkRoute("delete"), { scope: "instance:delete", detail: bulkDoc("delete (to the trash)") })
     .post(
       "/bulk-schedule",
-      async ({ principal, project, actor, request, query, set }) => {
+      async ({ principal, project, actor, request, set }) => {
         const body = await typedBody(request, BulkScheduleBody);
-        const loc = entryLocaleOf(project, query.locale);
+        const loc = entryLocaleOf(project, localeParam(request));
         const run = () => {
           const out = bulkSchedule(s, project, actor, body, loc);
           return { status: "dryRun" in out ? 200 : 201, body: out };

@@ -27,7 +27,7 @@ import {
   VersionList,
 } from "../../domain/entries/bodies.ts";
 import { ActionList } from "../../domain/scheduling/bodies.ts";
-import { entryLocaleOf, localesOf } from "../../domain/locales/entry-locale.ts";
+import { entryLocaleOf, localeParam, localesOf } from "../../domain/locales/entry-locale.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
 import { createEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
 import { trashEntry } from "../../domain/entries/trash.ts";
@@ -71,14 +71,14 @@ const validateRoute = () => ({
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
     .use(managementAuth(s, "/v2"))
-    .get("/", ({ project, query }) => listEntries(s, project, query, entryLocaleOf(project, query.locale)), {
+    .get("/", ({ project, query, request }) => listEntries(s, project, query, entryLocaleOf(project, localeParam(request))), {
       scope: "instance:read",
       detail: doc({ summary: "Entries with drafts, filtered, searched and paged", query: EntryQuery, answers: { 200: EntryPage } }),
     })
     .post(
       "/",
-      async ({ project, actor, request, query, set }) => {
-        const loc = entryLocaleOf(project, query.locale);
+      async ({ project, actor, request, set }) => {
+        const loc = entryLocaleOf(project, localeParam(request));
         const e = createEntry(s, project, actor, await typedBody(request, CreateEntryBody), loc);
         set.status = 201;
         return e;
@@ -95,7 +95,7 @@ function drafts(s: Services): AnyElysia {
     )
     .post(
       "/validate",
-      async ({ project, request, query }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, query.locale)),
+      async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, localeParam(request))),
       validateRoute(),
     )
     .get(
@@ -115,8 +115,8 @@ function drafts(s: Services): AnyElysia {
     )
     .post(
       "/export",
-      async ({ project, request, query }) => {
-        const loc = entryLocaleOf(project, query.locale);
+      async ({ project, request }) => {
+        const loc = entryLocaleOf(project, localeParam(request));
         const out = exportEntries(s, project, await typedBody(request, ExportBody), loc);
         return new Response(out.body, {
           headers: {
@@ -139,7 +139,7 @@ function drafts(s: Services): AnyElysia {
         }),
       },
     )
-    .get("/:id", ({ project, params, query }) => getEntry(project, params.id, entryLocaleOf(project, query.locale)), {
+    .get("/:id", ({ project, params, request }) => getEntry(project, params.id, entryLocaleOf(project, localeParam(request))), {
       scope: "instance:read",
       detail: doc({ summary: "One entry: its draft and published copies (localized fields in ?locale=)", query: LocaleQuery, answers: { 200: EntryRecord } }),
     })
@@ -148,7 +148,7 @@ function drafts(s: Services): AnyElysia {
       async ({ project, actor, request, params, query }) =>
         updateEntry(s, project, actor, params.id, await typedBody(request, UpdateEntryBody), ifMatchVersion(request.headers.get("if-match")), {
           autosave: autosaveOf(query),
-          locale: entryLocaleOf(project, query.locale),
+          locale: entryLocaleOf(project, localeParam(request)),
         }),
       {
         scope: "instance:update",
@@ -172,8 +172,8 @@ function drafts(s: Services): AnyElysia {
     )
     .post(
       "/:id/duplicate",
-      ({ project, actor, params, query, set }) => {
-        const e = duplicateEntry(s, project, actor, params.id, entryLocaleOf(project, query.locale));
+      ({ project, actor, params, request, set }) => {
+        const e = duplicateEntry(s, project, actor, params.id, entryLocaleOf(project, localeParam(request)));
         set.status = 201;
         return e;
       },
@@ -190,7 +190,7 @@ function drafts(s: Services): AnyElysia {
       scope: "instance:read",
       detail: doc({ summary: "The entries whose draft or published copy relates to this entry", answers: { 200: EntryUsage } }),
     })
-    .get("/:id/versions", ({ project, params, query }) => ({ data: listVersions(project, params.id, entryLocaleOf(project, query.locale)) }), {
+    .get("/:id/versions", ({ project, params, request }) => ({ data: listVersions(project, params.id, entryLocaleOf(project, localeParam(request))) }), {
       scope: "instance:read",
       detail: doc({
         summary: "The entry's versions, newest first (each keeps every locale's values; shown in ?locale=)",
@@ -200,8 +200,16 @@ function drafts(s: Services): AnyElysia {
     })
     .post(
       "/:id/versions/:versionId/restore",
-      ({ project, actor, request, params, query }) =>
-        restoreVersion(s, project, actor, params.id, params.versionId, ifMatchVersion(request.headers.get("if-match")), entryLocaleOf(project, query.locale)),
+      ({ project, actor, request, params }) =>
+        restoreVersion(
+          s,
+          project,
+          actor,
+          params.id,
+          params.versionId,
+          ifMatchVersion(request.headers.get("if-match")),
+          entryLocaleOf(project, localeParam(request)),
+        ),
       {
         scope: "instance:update",
         detail: doc({ summary: "Make an old version the latest draft again (every locale's values)", query: LocaleQuery, answers: { 200: EntryRecord } }),
@@ -215,10 +223,10 @@ function publishing(s: Services, mount: Mount): AnyElysia {
     .use(managementAuth(s, mount))
     .post(
       "/:id/publish",
-      async ({ principal, project, actor, request, params, query, set }) => {
+      async ({ principal, project, actor, request, params, set }) => {
         const body = await typedBody(request, PublishBody);
         const expected = ifMatchVersion(request.headers.get("if-match"));
-        const locale = entryLocaleOf(project, query.locale);
+        const locale = entryLocaleOf(project, localeParam(request));
         const locales = localesOf(project, body.locales);
         return once(s, project, principal, request, body, set, () => ({
           status: 200,
@@ -237,9 +245,9 @@ function publishing(s: Services, mount: Mount): AnyElysia {
     )
     .post(
       "/:id/unpublish",
-      async ({ principal, project, actor, request, params, query, set }) => {
+      async ({ principal, project, actor, request, params, set }) => {
         const body = await typedBody(request, UnpublishBody);
-        const locale = entryLocaleOf(project, query.locale);
+        const locale = entryLocaleOf(project, localeParam(request));
         const locales = localesOf(project, body.locales as string[] | null | undefined);
         return once(s, project, principal, request, body, set, () => ({
           status: 200,
@@ -275,10 +283,10 @@ function agentEntry(s: Services): AnyElysia {
     .use(managementAuth(s, "/v2/agent"))
     .post(
       "/validate",
-      async ({ project, request, query }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, query.locale)),
+      async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, localeParam(request))),
       validateRoute(),
     )
-    .get("/:id", ({ project, params, query }) => getEntry(project, params.id, entryLocaleOf(project, query.locale)), {
+    .get("/:id", ({ project, params, request }) => getEntry(project, params.id, entryLocaleOf(project, localeParam(request))), {
       scope: "instance:read",
       detail: doc({ summary: "One entry (where events' links.self point)", query: LocaleQuery, answers: { 200: EntryRecord } }),
     });

@@ -19,6 +19,17 @@ export function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string):
   const col = expr.replace(/\be\./g, "");
   const where = `model_id = '${m.id}'${vis.prod ? " AND published_version_id IS NOT NULL" : ""}`;
   // model_id leads so that the equality on it and the ORDER BY are served by this one index.
-  h.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${name} ON entries (model_id, ${col}, id) WHERE ${where}`);
+  // In a file that has statistics (an ANALYZE by an operator, or a bench's seed), the new index gets
+  // its own at once, in the same transaction (so no other connection plans with the index and
+  // without them). Without them the planner took a fresh partial index for the most selective one
+  // and served every read of the model by it: the first page in the default order (the created_at
+  // index) became a sort of all the model's rows once any field index existed. A file without
+  // statistics (Capa never analyses) is left so: statistics for one index alone would mislead the
+  // planner about the others.
+  h.sqlite.transaction(() => {
+    h.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${name} ON entries (model_id, ${col}, id) WHERE ${where}`);
+    const analysed = h.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").get() !== null;
+    if (analysed) h.sqlite.exec(`ANALYZE ${name}`);
+  })();
   made.add(name);
 }

@@ -66,14 +66,19 @@ export function listArgsOf(q: URLSearchParams): ListArgs {
       fail("invalid_where", { message: "where is not valid JSON.", param: "where", hint: 'Example: where={"title":{"contains":"news"}}' });
     }
   }
-  return { kind: "list", select, sort, where, limit, count, after, before, ...localeArgsOf(q) };
+  const { locale, fallbackLocale } = localeArgsOf(q);
+  return { kind: "list", select, sort, where, limit, count, after, before, locale, fallbackLocale };
 }
 
 /** An item read's arguments from its id and query string. */
 export function itemArgsOf(id: string, q: URLSearchParams): ItemArgs {
   const rawSelect = q.get("select");
-  return { kind: "item", id, select: rawSelect === null ? null : parseSelect(rawSelect, MAX_EXPAND_DEPTH), ...localeArgsOf(q) };
+  const { locale, fallbackLocale } = localeArgsOf(q);
+  return { kind: "item", id, select: rawSelect === null ? null : parseSelect(rawSelect, MAX_EXPAND_DEPTH), locale, fallbackLocale };
 }
+
+/** The locale arguments of a read that names none (shared: never changed). */
+const NO_LOCALE: Pick<ListArgs, "locale" | "fallbackLocale"> = Object.freeze({ locale: null, fallbackLocale: null });
 
 /**
  * `locale` and `fallbackLocale` as sent. Each may be sent once (a URL repeating one is refused at
@@ -82,7 +87,7 @@ export function itemArgsOf(id: string, q: URLSearchParams): ItemArgs {
  * project's codes in the hint.
  */
 export function localeArgsOf(q: URLSearchParams): Pick<ListArgs, "locale" | "fallbackLocale"> {
-  if (!q.has("locale") && !q.has("fallbackLocale")) return { locale: null, fallbackLocale: null };
+  if (!q.has("locale") && !q.has("fallbackLocale")) return NO_LOCALE;
   for (const param of ["locale", "fallbackLocale"]) {
     const n = q.getAll(param).length;
     if (n > 1) fail("invalid_parameter", { message: `${param} is sent ${n} times; send it once.`, param, hint: "Example: ?locale=de-CH&fallbackLocale=de,en" });

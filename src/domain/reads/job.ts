@@ -35,6 +35,9 @@ export type ReadOutcome =
       missingReferences: string[];
       models: string[];
       entryIds: string[];
+      /** The locale read and the values that fell back, when the read named a locale (meta.locale, meta.fallbacks). */
+      locale?: string;
+      fallbacks?: { id: string; field: string; locale: string }[];
     }
   | { ok: false; error: { code: ErrorCode; message: string; param?: string; hint?: string; extra?: Record<string, unknown> } };
 
@@ -49,7 +52,8 @@ export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
   try {
     if (job.args.kind === "list") {
       const r = readList(h, reader, job.ns, job.args);
-      return {
+      // Assigned, not spread: spreads are object copies, and a read is tens of microseconds.
+      const list: ReadOutcome & { ok: true } = {
         ok: true,
         dataJson: JSON.stringify(r.data),
         page: r.page,
@@ -59,9 +63,21 @@ export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
         models: r.models,
         entryIds: r.entryIds,
       };
+      if (r.locale !== undefined) list.locale = r.locale;
+      if (r.fallbacks !== undefined) list.fallbacks = r.fallbacks;
+      return list;
     }
     const r = readOne(h, reader, job.ns, job.args);
-    return { ok: true, dataJson: JSON.stringify(r.entry), missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
+    const item: ReadOutcome & { ok: true } = {
+      ok: true,
+      dataJson: JSON.stringify(r.entry),
+      missingReferences: r.missingReferences,
+      models: r.models,
+      entryIds: r.entryIds,
+    };
+    if (r.locale !== undefined) item.locale = r.locale;
+    if (r.fallbacks !== undefined) item.fallbacks = r.fallbacks;
+    return item;
   } catch (e) {
     if (e instanceof AppError) return { ok: false, error: { code: e.code, message: e.message, param: e.param, hint: e.hint, extra: e.extra } };
     throw e;

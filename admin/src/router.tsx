@@ -1,7 +1,7 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
-import { KIND_WORDS, type MediaKind } from "./api/types.ts";
+import { KIND_WORDS, MEDIA_SORTS, type MediaKind, type MediaSort } from "./api/types.ts";
 import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
@@ -88,12 +88,14 @@ export type MediaView = "grid" | "list";
 
 /**
  * The library's state in the URL: a folder (`none`: the files in no folder; absent: every file),
- * a kind, the search text and the view (absent: the view last chosen in this browser).
+ * a kind, the search text, the order (absent: newest first) and the view (absent: the view last
+ * chosen in this browser).
  */
 export interface MediaSearch {
   folder?: string;
   kind?: MediaKind;
   q?: string;
+  sort?: MediaSort;
   view?: MediaView;
 }
 
@@ -107,6 +109,7 @@ export const mediaRoute = createRoute({
     ...(typeof s.folder === "string" && s.folder !== "" ? { folder: s.folder } : {}),
     ...(typeof s.kind === "string" && MEDIA_KINDS.has(s.kind) ? { kind: s.kind as MediaKind } : {}),
     ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
+    ...(typeof s.sort === "string" && s.sort !== "-createdAt" && (MEDIA_SORTS as readonly string[]).includes(s.sort) ? { sort: s.sort as MediaSort } : {}),
     ...(s.view === "grid" || s.view === "list" ? { view: s.view } : {}),
   }),
   component: lazyRouteComponent(() => import("./screens/media/media-screen.tsx"), "MediaScreen"),

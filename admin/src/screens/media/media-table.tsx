@@ -1,8 +1,10 @@
-// The library as a list: name, kind, size, dimensions and when each file was uploaded.
+// The library as a list: name, kind, size, dimensions and when each file was uploaded. Name, Size
+// and Uploaded sort the list when their header is clicked (`aria-sort` says how), as the entry
+// lists do; a second click turns the order round.
 import type { ReactNode } from "react";
 import { Link } from "@tanstack/react-router";
 import { type MediaFile, sizeWords } from "../../api/media.ts";
-import { KIND_WORDS } from "../../api/types.ts";
+import { KIND_WORDS, type MediaSort } from "../../api/types.ts";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -11,8 +13,37 @@ export function dimensionsOf(f: MediaFile): string {
   return f.width && f.height ? `${f.width} × ${f.height}` : "—";
 }
 
+/** A sortable header: `key` is the ascending sort; times start newest first. */
+function SortHeader(p: { label: string; sortKey: "name" | "size" | "createdAt"; sort: MediaSort; onSort(s: MediaSort): void; className?: string }) {
+  const asc = p.sortKey;
+  const desc = `-${p.sortKey}` as MediaSort;
+  const active = p.sort === asc ? "ascending" : p.sort === desc ? "descending" : undefined;
+  const first = p.sortKey === "createdAt" ? desc : asc;
+  const next = active === undefined ? first : active === "ascending" ? desc : asc;
+  return (
+    <th scope="col" aria-sort={active} className={p.className}>
+      <button type="button" className="sort-toggle" onClick={() => p.onSort(next)}>
+        {p.label}
+        <span aria-hidden="true">{active ? (active === "descending" ? " ↓" : " ↑") : ""}</span>
+      </button>
+    </th>
+  );
+}
+
 /** The files as a table; each name opens the file's record; `pick(file)` is the row's checkbox. */
-export function MediaTable({ files, caption, pick }: { files: MediaFile[]; caption: string; pick?(f: MediaFile): ReactNode }) {
+export function MediaTable({
+  files,
+  caption,
+  pick,
+  sort,
+  onSort,
+}: {
+  files: MediaFile[];
+  caption: string;
+  pick?(f: MediaFile): ReactNode;
+  sort: MediaSort;
+  onSort(s: MediaSort): void;
+}) {
   return (
     <div className="table-wrap">
       <table>
@@ -24,15 +55,13 @@ export function MediaTable({ files, caption, pick }: { files: MediaFile[]; capti
                 <span className="visually-hidden">Selected</span>
               </th>
             )}
-            <th scope="col">Name</th>
+            <SortHeader label="Name" sortKey="name" sort={sort} onSort={onSort} />
             <th scope="col">Kind</th>
-            <th scope="col">Size</th>
+            <SortHeader label="Size" sortKey="size" sort={sort} onSort={onSort} />
             <th scope="col" className="hide-narrow">
               Dimensions
             </th>
-            <th scope="col" className="hide-narrow">
-              Uploaded
-            </th>
+            <SortHeader label="Uploaded" sortKey="createdAt" sort={sort} onSort={onSort} className="hide-narrow" />
           </tr>
         </thead>
         <tbody>

@@ -7,6 +7,7 @@ import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
 import type { SCREENS } from "./screens/shell/screens.ts";
 import { parseListSearch } from "./screens/entries/list-state.ts";
+import { KEY_SORTS, MEMBER_SORTS, parseSmallListSearch, WEBHOOK_SORTS } from "./ui/small-list-search.ts";
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -74,14 +75,37 @@ export const entryRoute = createRoute({
 });
 
 /** The screens without filters in the URL (issue 14), each its own chunk loaded when first opened. */
-const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media">, RouteComponent> = {
+const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media" | keyof typeof LISTED>, RouteComponent> = {
   models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
   workspaces: lazyRouteComponent(() => import("./screens/workspaces/workspaces-screen.tsx"), "WorkspacesScreen"),
-  keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
-  webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
-  people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
   settings: lazyRouteComponent(() => import("./screens/settings/settings-screen.tsx"), "SettingsScreen"),
 };
+
+/** The screens whose small lists keep their search and sort in the URL (ui/small-list.tsx), with the sorts each has. */
+const LISTED = {
+  keys: { sorts: KEY_SORTS, component: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen") },
+  webhooks: { sorts: WEBHOOK_SORTS, component: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen") },
+  people: { sorts: MEMBER_SORTS, component: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen") },
+};
+
+const keysRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "keys",
+  validateSearch: parseSmallListSearch(LISTED.keys.sorts),
+  component: LISTED.keys.component,
+});
+const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "webhooks",
+  validateSearch: parseSmallListSearch(LISTED.webhooks.sorts),
+  component: LISTED.webhooks.component,
+});
+const peopleRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "people",
+  validateSearch: parseSmallListSearch(LISTED.people.sorts),
+  component: LISTED.people.component,
+});
 
 /** How the library shows its files. */
 export type MediaView = "grid" | "list";
@@ -221,6 +245,9 @@ const routeTree = rootRoute.addChildren([
     newEntryRoute,
     entryRoute,
     ...screenRoutes,
+    keysRoute,
+    webhooksRoute,
+    peopleRoute,
     mediaRoute,
     mediaFileRoute,
     webhookRoute,

@@ -5,29 +5,13 @@ import type { ReactNode } from "react";
 import { Link } from "@tanstack/react-router";
 import { type MediaFile, sizeWords } from "../../api/media.ts";
 import { KIND_WORDS, type MediaSort } from "../../api/types.ts";
+import { SortHeader } from "../../ui/sort-header.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** A file's pixel size, or a dash for files without one. */
 export function dimensionsOf(f: MediaFile): string {
   return f.width && f.height ? `${f.width} × ${f.height}` : "—";
-}
-
-/** A sortable header: `key` is the ascending sort; times start newest first. */
-function SortHeader(p: { label: string; sortKey: "name" | "size" | "createdAt"; sort: MediaSort; onSort(s: MediaSort): void; className?: string }) {
-  const asc = p.sortKey;
-  const desc = `-${p.sortKey}` as MediaSort;
-  const active = p.sort === asc ? "ascending" : p.sort === desc ? "descending" : undefined;
-  const first = p.sortKey === "createdAt" ? desc : asc;
-  const next = active === undefined ? first : active === "ascending" ? desc : asc;
-  return (
-    <th scope="col" aria-sort={active} className={p.className}>
-      <button type="button" className="sort-toggle" onClick={() => p.onSort(next)}>
-        {p.label}
-        <span aria-hidden="true">{active ? (active === "descending" ? " ↓" : " ↑") : ""}</span>
-      </button>
-    </th>
-  );
 }
 
 /** The files as a table; each name opens the file's record; `pick(file)` is the row's checkbox. */
@@ -55,13 +39,13 @@ export function MediaTable({
                 <span className="visually-hidden">Selected</span>
               </th>
             )}
-            <SortHeader label="Name" sortKey="name" sort={sort} onSort={onSort} />
+            <SortHeader label="Name" sortKey="name" sort={sort} onSort={(s) => onSort(s as MediaSort)} />
             <th scope="col">Kind</th>
-            <SortHeader label="Size" sortKey="size" sort={sort} onSort={onSort} />
+            <SortHeader label="Size" sortKey="size" sort={sort} onSort={(s) => onSort(s as MediaSort)} />
             <th scope="col" className="hide-narrow">
               Dimensions
             </th>
-            <SortHeader label="Uploaded" sortKey="createdAt" sort={sort} onSort={onSort} className="hide-narrow" />
+            <SortHeader label="Uploaded" sortKey="createdAt" first="desc" sort={sort} onSort={(s) => onSort(s as MediaSort)} className="hide-narrow" />
           </tr>
         </thead>
         <tbody>

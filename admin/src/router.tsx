@@ -112,14 +112,16 @@ export type MediaView = "grid" | "list";
 
 /**
  * The library's state in the URL: a folder (`none`: the files in no folder; absent: every file),
- * a kind, the search text, the order (absent: newest first) and the view (absent: the view last
- * chosen in this browser).
+ * a kind, the search text, the order (absent: newest first), the page size (absent: 40) and the
+ * view (absent: the view last chosen in this browser).
  */
 export interface MediaSearch {
   folder?: string;
   kind?: MediaKind;
   q?: string;
   sort?: MediaSort;
+  /** Files a page (absent: 40). */
+  limit?: 100;
   view?: MediaView;
 }
 
@@ -134,6 +136,7 @@ export const mediaRoute = createRoute({
     ...(typeof s.kind === "string" && MEDIA_KINDS.has(s.kind) ? { kind: s.kind as MediaKind } : {}),
     ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
     ...(typeof s.sort === "string" && s.sort !== "-createdAt" && (MEDIA_SORTS as readonly string[]).includes(s.sort) ? { sort: s.sort as MediaSort } : {}),
+    ...(Number(s.limit) === 100 ? { limit: 100 as const } : {}),
     ...(s.view === "grid" || s.view === "list" ? { view: s.view } : {}),
   }),
   component: lazyRouteComponent(() => import("./screens/media/media-screen.tsx"), "MediaScreen"),

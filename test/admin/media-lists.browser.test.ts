@@ -1,6 +1,7 @@
 // The media library as a list (issue 27, Lists): the count of every match ("Files 1–40 of 45"),
 // the list's headers sorting it (aria-sort) and the sort choice for the grid, search as you type
-// (one request once typing pauses), the whole state in the URL (a link opens the same list), and
+// (one request once typing pauses), the page size, the whole state in the URL (a link opens the
+// same list), and
 // "Select all 45 that match" moving and deleting every matching file, loaded or not, with
 // progress. At 1280 x 800 and at 390 x 844, axe on each. Every check reads /v2 afterwards.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -124,6 +125,16 @@ describe("the media list (issue 27)", () => {
     expect(await other.getByLabel("Sort", { exact: true }).inputValue()).toBe("-size");
     expect(await shown(other, "list")).toEqual(expected);
     await other.close();
+
+    // The page size: 100 a page brings all 45 at once, in the URL too.
+    await page.getByLabel("Search", { exact: true }).fill("");
+    await page.waitForURL((u) => !u.searchParams.has("q"));
+    await page.getByText(`Files 1–40 of ${N}`, { exact: true }).waitFor();
+    await page.getByLabel("Per page", { exact: true }).selectOption("100");
+    await page.waitForURL((u) => u.searchParams.get("limit") === "100");
+    await page.getByText(`${N} files`, { exact: true }).waitFor();
+    expect(await shown(page, "list")).toEqual([...bySize].reverse());
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
     expect(watch.refused).toEqual([]);
     expect(watch.consoleErrors).toEqual([]);
   }, 90_000);

@@ -61,13 +61,17 @@ export const SORT_WORDS: Record<MediaSort, string> = {
   "-size": "Largest first",
 };
 
-/** The list's filters: a folder id (`""` the files in no folder), a kind, text, and the order (absent: newest first). */
+/** The list's filters: a folder id (`""` the files in no folder), a kind, text, the order (absent: newest first) and the page size (absent: 40). */
 export interface MediaFilter {
   folder?: string;
   kind?: MediaKind;
   q?: string;
   sort?: MediaSort;
+  limit?: number;
 }
+
+/** The library's page sizes (the server's largest is 100). */
+export const MEDIA_PAGE_SIZES = [40, 100] as const;
 
 /** One page of the library, with the cursor of the next page and how many files match in all. */
 export interface MediaPage {
@@ -130,7 +134,7 @@ export const mediaApi = {
    * while the grid shows about a dozen at 1x; the tiles ask for their own exempt thumbnails as
    * they come into view (ui/media-thumb.tsx), which is half the renders and the first screen's first.
    */
-  list: (filter: MediaFilter, after: string | null, limit = 40) =>
+  list: (filter: MediaFilter, after: string | null, limit = filter.limit ?? 40) =>
     call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, sort: filter.sort, after, limit } }),
   /**
    * Every file that matches `filter` (for "Select all N that match"), read 100 at a time by

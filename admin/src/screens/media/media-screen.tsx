@@ -54,7 +54,13 @@ export function MediaScreen() {
   // The folder shown: uploads go into it (by id, even before the folder list has come).
   const folderId = search.folder && search.folder !== NO_FOLDER ? search.folder : null;
   const folder = folders.data?.find((f) => f.id === folderId) ?? null;
-  const filter: MediaFilter = { folder: search.folder === NO_FOLDER ? "" : search.folder, kind: search.kind, q: search.q, sort: search.sort };
+  const filter: MediaFilter = {
+    folder: search.folder === NO_FOLDER ? "" : search.folder,
+    kind: search.kind,
+    q: search.q,
+    sort: search.sort,
+    limit: search.limit,
+  };
   const pages = useMediaPages(project.id, filter);
   const uploads = useUploads(project.id, folderId);
   const view = search.view ?? rememberedView();

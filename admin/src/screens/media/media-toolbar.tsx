@@ -1,8 +1,9 @@
 // The library's filters and view, each in the URL: search as you type (the entry lists' search
 // box: one request once typing pauses), the kind, the order (a choice that works in the grid,
-// which has no headers; the list's headers set the same order) and Grid or List.
+// which has no headers; the list's headers set the same order), the page size (how many files a
+// page and each Load more bring) and Grid or List.
 import { KIND_WORDS, MEDIA_SORTS, type MediaKind, type MediaSort } from "../../api/types.ts";
-import { SORT_WORDS } from "../../api/media.ts";
+import { MEDIA_PAGE_SIZES, SORT_WORDS } from "../../api/media.ts";
 import type { MediaSearch, MediaView } from "../../router.tsx";
 import { SearchBox } from "../entries/search-box.tsx";
 
@@ -31,6 +32,16 @@ export function MediaToolbar(p: { search: MediaSearch; view: MediaView; onChange
           {MEDIA_SORTS.map((s) => (
             <option key={s} value={s}>
               {SORT_WORDS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="media-page-size">Per page</label>
+        <select id="media-page-size" value={p.search.limit ?? 40} onChange={(e) => p.onChange({ limit: e.target.value === "100" ? 100 : undefined })}>
+          {MEDIA_PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n}
             </option>
           ))}
         </select>

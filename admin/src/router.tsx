@@ -1,12 +1,13 @@
 // The app's routes, one URL per state (design/admin.md, The frame), under /admin. Screens that
 // are heavy (the entry editor and its CodeMirror inputs) are split off and loaded when opened.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect, type RouteComponent } from "@tanstack/react-router";
-import { KIND_WORDS, type MediaKind } from "./api/types.ts";
+import { KIND_WORDS, MEDIA_SORTS, type MediaKind, type MediaSort } from "./api/types.ts";
 import { isSignedIn, restoreSession } from "./api/session.ts";
 import { SignIn } from "./screens/sign-in/sign-in.tsx";
 import { Shell } from "./screens/shell/shell.tsx";
 import type { SCREENS } from "./screens/shell/screens.ts";
 import { parseListSearch } from "./screens/entries/list-state.ts";
+import { KEY_SORTS, MEMBER_SORTS, parseSmallListSearch, WEBHOOK_SORTS } from "./ui/small-list-search.ts";
 
 const rootRoute = createRootRoute({ component: Outlet });
 
@@ -74,26 +75,53 @@ export const entryRoute = createRoute({
 });
 
 /** The screens without filters in the URL (issue 14), each its own chunk loaded when first opened. */
-const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media">, RouteComponent> = {
+const PLAIN: Record<Exclude<(typeof SCREENS)[number][0], "media" | keyof typeof LISTED>, RouteComponent> = {
   models: lazyRouteComponent(() => import("./screens/models/models-screen.tsx"), "ModelsScreen"),
   workspaces: lazyRouteComponent(() => import("./screens/workspaces/workspaces-screen.tsx"), "WorkspacesScreen"),
-  keys: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen"),
-  webhooks: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen"),
-  people: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen"),
   settings: lazyRouteComponent(() => import("./screens/settings/settings-screen.tsx"), "SettingsScreen"),
 };
+
+/** The screens whose small lists keep their search and sort in the URL (ui/small-list.tsx), with the sorts each has. */
+const LISTED = {
+  keys: { sorts: KEY_SORTS, component: lazyRouteComponent(() => import("./screens/keys/keys-screen.tsx"), "KeysScreen") },
+  webhooks: { sorts: WEBHOOK_SORTS, component: lazyRouteComponent(() => import("./screens/webhooks/webhooks-screen.tsx"), "WebhooksScreen") },
+  people: { sorts: MEMBER_SORTS, component: lazyRouteComponent(() => import("./screens/people/people-screen.tsx"), "PeopleScreen") },
+};
+
+const keysRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "keys",
+  validateSearch: parseSmallListSearch(LISTED.keys.sorts),
+  component: LISTED.keys.component,
+});
+const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "webhooks",
+  validateSearch: parseSmallListSearch(LISTED.webhooks.sorts),
+  component: LISTED.webhooks.component,
+});
+const peopleRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "people",
+  validateSearch: parseSmallListSearch(LISTED.people.sorts),
+  component: LISTED.people.component,
+});
 
 /** How the library shows its files. */
 export type MediaView = "grid" | "list";
 
 /**
  * The library's state in the URL: a folder (`none`: the files in no folder; absent: every file),
- * a kind, the search text and the view (absent: the view last chosen in this browser).
+ * a kind, the search text, the order (absent: newest first), the page size (absent: 40) and the
+ * view (absent: the view last chosen in this browser).
  */
 export interface MediaSearch {
   folder?: string;
   kind?: MediaKind;
   q?: string;
+  sort?: MediaSort;
+  /** Files a page (absent: 40). */
+  limit?: 100;
   view?: MediaView;
 }
 
@@ -107,6 +135,8 @@ export const mediaRoute = createRoute({
     ...(typeof s.folder === "string" && s.folder !== "" ? { folder: s.folder } : {}),
     ...(typeof s.kind === "string" && MEDIA_KINDS.has(s.kind) ? { kind: s.kind as MediaKind } : {}),
     ...(typeof s.q === "string" && s.q !== "" ? { q: s.q } : {}),
+    ...(typeof s.sort === "string" && s.sort !== "-createdAt" && (MEDIA_SORTS as readonly string[]).includes(s.sort) ? { sort: s.sort as MediaSort } : {}),
+    ...(Number(s.limit) === 100 ? { limit: 100 as const } : {}),
     ...(s.view === "grid" || s.view === "list" ? { view: s.view } : {}),
   }),
   component: lazyRouteComponent(() => import("./screens/media/media-screen.tsx"), "MediaScreen"),
@@ -218,6 +248,9 @@ const routeTree = rootRoute.addChildren([
     newEntryRoute,
     entryRoute,
     ...screenRoutes,
+    keysRoute,
+    webhooksRoute,
+    peopleRoute,
     mediaRoute,
     mediaFileRoute,
     webhookRoute,

@@ -130,7 +130,7 @@ describe("the media library (issue 27)", () => {
       after = p.next;
     } while (after);
     expect(names.sort()).toEqual(Array.from({ length: 200 }, (_, i) => `batch-${String(i).padStart(3, "0")}.txt`));
-    await page.getByText("40 files shown; more below", { exact: true }).waitFor();
+    await page.getByText("Files 1–40 of 200", { exact: true }).waitFor();
     await page.getByRole("button", { name: "Clear finished" }).click();
   }, 120_000);
 
@@ -163,7 +163,7 @@ describe("the media library (issue 27)", () => {
 
   test("files selected in the grid (Shift-click for a range) move to a folder together; Select all shown and Delete remove them; a file in use is kept and named", async () => {
     await page.goto(`${env.origin}/admin/media?folder=${folders.Batch}`);
-    await page.getByText("40 files shown; more below", { exact: true }).waitFor();
+    await page.getByText("Files 1–40 of 200", { exact: true }).waitFor();
     // One click, then Shift-click: the range between, in the grid's order, is selected too (three
     // uploads at a time may arrive out of name order, so the test reads the order shown).
     const order = await page.getByRole("list", { name: "Files: Batch" }).getByRole("link").allTextContents();

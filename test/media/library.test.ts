@@ -200,7 +200,7 @@ describe("the list, one record, edits", () => {
     expect(p1.body.data.map((m: any) => m.id)).toEqual([ids[2], ids[1]]);
     expect(p1.body.next).toEqual(expect.any(String));
     const p2 = await h.json("GET", `/v2/media?folder=${folderId}&limit=2&after=${p1.body.next}`, as(token));
-    expect(p2.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], next: null });
+    expect(p2.body).toEqual({ data: [expect.objectContaining({ id: ids[0] })], next: null, total: 3 });
   });
 
   test("kind and q filter; q matches filename, title and alt", async () => {

@@ -2,7 +2,9 @@
 // the entry editor's media fields. Uploads go one file per request through XMLHttpRequest, so
 // each file reports its own progress and its own refusal, with the same headers `call` sends.
 import { ApiError, call, refusalOf, requestHeaders } from "./client.ts";
-import type { MediaFolder, MediaKind } from "./types.ts";
+import type { MediaFolder, MediaKind, MediaSort } from "./types.ts";
+
+export { MEDIA_SORTS, type MediaSort } from "./types.ts";
 
 /** A file of the library: the record of decisions.md section 10. */
 export interface MediaFile {
@@ -49,17 +51,33 @@ export interface MediaUse {
   copies: ("draft" | "published")[];
 }
 
-/** The list's filters: a folder id (`""` the files in no folder), a kind, and text. */
+/** Each order in words, for the sort choice. */
+export const SORT_WORDS: Record<MediaSort, string> = {
+  "-createdAt": "Newest first",
+  createdAt: "Oldest first",
+  name: "Name, A to Z",
+  "-name": "Name, Z to A",
+  size: "Smallest first",
+  "-size": "Largest first",
+};
+
+/** The list's filters: a folder id (`""` the files in no folder), a kind, text, the order (absent: newest first) and the page size (absent: 40). */
 export interface MediaFilter {
   folder?: string;
   kind?: MediaKind;
   q?: string;
+  sort?: MediaSort;
+  limit?: number;
 }
 
-/** One page of the library, newest first, with the cursor of the next page. */
+/** The library's page sizes (the server's largest is 100). */
+export const MEDIA_PAGE_SIZES = [40, 100] as const;
+
+/** One page of the library, with the cursor of the next page and how many files match in all. */
 export interface MediaPage {
   data: ListedFile[];
   next: string | null;
+  total: number;
 }
 
 /** How one upload is going: the share of bytes sent, from 0 to 1. */
@@ -116,8 +134,22 @@ export const mediaApi = {
    * while the grid shows about a dozen at 1x; the tiles ask for their own exempt thumbnails as
    * they come into view (ui/media-thumb.tsx), which is half the renders and the first screen's first.
    */
-  list: (filter: MediaFilter, after: string | null, limit = 40) =>
-    call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, after, limit } }),
+  list: (filter: MediaFilter, after: string | null, limit = filter.limit ?? 40) =>
+    call<MediaPage>("GET", "/v2/media", { query: { folder: filter.folder, kind: filter.kind, q: filter.q, sort: filter.sort, after, limit } }),
+  /**
+   * Every file that matches `filter` (for "Select all N that match"), read 100 at a time by
+   * cursor before anything is changed, so moving or deleting them cannot shift the pages read.
+   */
+  async everyMatch(filter: MediaFilter): Promise<MediaFile[]> {
+    const out: MediaFile[] = [];
+    let after: string | null = null;
+    do {
+      const page: MediaPage = await mediaApi.list(filter, after, 100);
+      out.push(...page.data);
+      after = page.next;
+    } while (after);
+    return out;
+  },
   get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
   update: (id: string, patch: MediaPatch) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
   /** Deletes a file; without `force` a file in use answers 409 media_in_use naming the entries. */

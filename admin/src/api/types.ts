@@ -212,3 +212,7 @@ export const KIND_WORDS: Record<MediaKind, string> = {
   file: "File",
   unknown: "Unknown",
 };
+
+/** The media list's orders (GET /v2/media?sort=); `-` is descending, `createdAt` the upload order. */
+export const MEDIA_SORTS = ["-createdAt", "createdAt", "name", "-name", "size", "-size"] as const;
+export type MediaSort = (typeof MEDIA_SORTS)[number];

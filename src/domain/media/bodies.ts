@@ -5,6 +5,7 @@ import { type TProperties, Type } from "@sinclair/typebox";
 import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 import { MEDIA_KINDS } from "../models/fields.ts";
 import { MAX_FIELD_BYTES } from "./intake.ts";
+import { MEDIA_SORTS } from "./list.ts";
 
 const text = (field: string) => Type.String({ error: `${field} must be text of at most ${MAX_FIELD_BYTES} bytes` });
 const unit = (field: string) => Type.Number({ minimum: 0, maximum: 1, error: `focalPoint.${field} must be a number from 0 to 1.` });
@@ -97,7 +98,8 @@ export const Thumbnail = nullable(
 );
 export const MediaPage = record({
   data: Type.Array(Type.Composite([MediaRecord, Type.Object({ thumbnail: Type.Optional(Thumbnail) })])),
-  next: nullable(Type.String({ description: "The cursor of the next page (`after=`)." })),
+  next: nullable(Type.String({ description: "The cursor of the next page (`after=`, with the same sort)." })),
+  total: Type.Integer({ minimum: 0, description: "How many files match the filter (folder, kind, q), on every page." }),
 });
 export const Uploaded = Type.Union([MediaRecord, record({ data: Type.Array(MediaRecord) })], {
   description: "The record of one file, or { data } for several.",
@@ -113,6 +115,12 @@ export const MediaQuery = Type.Object({
   q: Type.Optional(Type.String({ description: "Matches filename, title and alt." })),
   limit: Type.Optional(Type.String()),
   after: Type.Optional(Type.String({ description: "The next cursor of a previous page." })),
+  sort: Type.Optional(
+    Type.String({
+      enum: [...MEDIA_SORTS],
+      description: "-createdAt (default, newest first), createdAt, name, -name (A to Z without case), size, -size; ties go by upload order.",
+    }),
+  ),
   thumbnails: Type.Optional(
     Type.String({ enum: ["true", "false"], description: "true: each record gets `thumbnail` (grid URLs), and the page's thumbnails are started." }),
   ),

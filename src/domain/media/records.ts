@@ -1,21 +1,19 @@
 // Reading media records (decisions.md section 10): the row as the /v2 routes answer it, one record
-// by id, and the list, newest first with a keyset cursor on `seq` and the `folder`, `kind` and `q`
-// filters. Plain reads of the project file; the write side is library.ts.
-import { and, desc, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { badField, fail } from "../../errors.ts";
+// by id, and the list's records (its query is list.ts). Plain reads of the project file; the write
+// side is library.ts.
+import { eq } from "drizzle-orm";
+import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import { media } from "../../storage/project/schema.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { MEDIA_KINDS, type FocalPoint, type MediaKind, type MediaRecord, type ServableMedia } from "./types.ts";
+import type { FocalPoint, MediaKind, MediaRecord, ServableMedia } from "./types.ts";
 import { fileSegment, mediaUrl, parseFileSegment } from "./url.ts";
+import { type ListQuery, listMediaRows } from "./list.ts";
+
+export { listMediaRows } from "./list.ts";
 
 /** A row of the media table. */
 export type MediaRow = typeof media.$inferSelect;
-
-/** The default and largest page of `GET /v2/media`. */
-export const LIST_DEFAULT = 50;
-const LIST_MAX = 100;
 
 /** The record of a row, with its absolute public URL. */
 export function recordOf(s: Services, projectId: string, row: MediaRow): MediaRecord {
@@ -74,66 +72,14 @@ export function mediaOrFail(h: ProjectHandle, id: string): MediaRow {
   return row;
 }
 
-/** The list query of `GET /v2/media`. */
-export interface ListQuery {
-  folder?: string;
-  kind?: string;
-  q?: string;
-  limit?: string;
-  after?: string;
-}
-
-/** Escapes LIKE's wildcards so `q` matches literally. */
-function likeLiteral(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
- * One page of the library, newest first. `folder=` (empty) lists the root's files; `next` is the
- * cursor of the following page (send it as `after`), null on the last page.
+ * One page of the library (list.ts has the query: filters, sort, cursor and count). `folder=`
+ * (empty) lists the root's files; `next` is the cursor of the following page (send it as
+ * `after`), null on the last page; `total` counts every file that matches.
  */
-export function listMedia(s: Services, h: ProjectHandle, q: ListQuery): { data: MediaRecord[]; next: string | null } {
+export function listMedia(s: Services, h: ProjectHandle, q: ListQuery): { data: MediaRecord[]; next: string | null; total: number } {
   const page = listMediaRows(h, q);
-  return { data: page.rows.map((r) => recordOf(s, h.id, r)), next: page.next };
-}
-
-/** The rows of one page of the library (listMedia's query). */
-export function listMediaRows(h: ProjectHandle, q: ListQuery): { rows: MediaRow[]; next: string | null } {
-  let limit = LIST_DEFAULT;
-  if (q.limit !== undefined) {
-    if (!/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > LIST_MAX) badField("limit", `limit must be a whole number from 1 to ${LIST_MAX}`);
-    limit = Number(q.limit);
-  }
-  const where: SQL[] = [];
-  if (q.after !== undefined) {
-    if (!/^\d{1,15}$/.test(q.after)) badField("after", "after must be the next cursor of a previous page");
-    where.push(lt(media.seq, Number(q.after)));
-  }
-  if (q.folder !== undefined) where.push(q.folder === "" ? isNull(media.folderId) : eq(media.folderId, q.folder));
-  if (q.kind !== undefined) {
-    if (!(MEDIA_KINDS as readonly string[]).includes(q.kind)) badField("kind", `kind must be one of: ${MEDIA_KINDS.join(", ")}`);
-    where.push(eq(media.kind, q.kind));
-  }
-  if (q.q !== undefined && q.q !== "") {
-    const pattern = likeLiteral(q.q);
-    // drizzle's like() has no ESCAPE clause; the raw condition below adds it.
-    where.push(or(likeEscaped(media.filename, pattern), likeEscaped(media.title, pattern), likeEscaped(media.alt, pattern))!);
-  }
-  const rows = h.db
-    .select()
-    .from(media)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(media.seq))
-    .limit(limit + 1)
-    .all();
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  return { rows: page, next: more ? String(page[page.length - 1]!.seq) : null };
-}
-
-/** `column LIKE pattern ESCAPE '\'`, case-insensitive for ASCII as SQLite's LIKE is. */
-function likeEscaped(column: SQLiteColumn, pattern: string): SQL {
-  return sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+  return { data: page.rows.map((r) => recordOf(s, h.id, r)), next: page.next, total: page.total };
 }
 
 /**

@@ -49,12 +49,13 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
           s.log.warn("thumbnail not made", { projectId: h.id, err: String(err) }),
         );
         const data = page.rows.map((r) => ({ ...recordOf(s, h.id, r), thumbnail: thumbnailOf(s.config.mediaBaseUrl, h.id, r) }));
-        return { data, next: page.next };
+        return { data, next: page.next, total: page.total };
       },
       {
         scope: "media:read",
         detail: doc({
-          summary: "The library's files, newest first; thumbnails=true adds each image's grid thumbnails and starts the ones not made yet",
+          summary:
+            "The library's files (newest first unless sort says otherwise) with the total that match; thumbnails=true adds each image's grid thumbnails and starts the ones not made yet",
           query: MediaQuery,
           answers: { 200: MediaPage },
         }),

@@ -540,6 +540,11 @@ export const media = sqliteTable(
     uniqueIndex("media_seq").on(t.seq),
     index("media_folder_seq").on(t.folderId, t.seq),
     index("media_kind_seq").on(t.kind, t.seq),
+    // The list's sorts by name (without case) and size, seq the tie-break, with their folder twins.
+    index("media_name_seq").on(sql`${t.filename} COLLATE NOCASE`, t.seq),
+    index("media_size_seq").on(t.size, t.seq),
+    index("media_folder_name_seq").on(t.folderId, sql`${t.filename} COLLATE NOCASE`, t.seq),
+    index("media_folder_size_seq").on(t.folderId, t.size, t.seq),
     // An upload whose bytes the library holds already is found by its SHA-256.
     index("media_checksum").on(t.checksum),
   ],

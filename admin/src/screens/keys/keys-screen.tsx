@@ -1,6 +1,7 @@
 // The API keys screen (issue 14 item 5): every key of the project with its status, last use and
 // the domains it was used from and its API version; mint, edit (access and version too), rotate,
-// revoke and reactivate. Loaded lazily.
+// revoke and reactivate. Sorted by a header and searched as you type, in the browser (a project
+// has a handful of keys), with both in the URL (ui/small-list.tsx). Loaded lazily.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { keyApi, keyListKey, type ApiKey, type Grantable } from "../../api/keys.ts";
@@ -13,6 +14,9 @@ import { ScopeLines } from "./scope-tip.tsx";
 import { api, keys } from "../../api/client.ts";
 import { useTitle } from "../shell/title.ts";
 import { EditDialog, RotateDialog } from "./key-dialogs.tsx";
+import { useNavigate, useSearch } from "@tanstack/react-router";
+import { SortHeader } from "../../ui/sort-header.tsx";
+import { SmallListBar, type SmallListSearch, type SortColumn, sortAndFilter } from "../../ui/small-list.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -49,6 +53,14 @@ function Domains({ id }: { id: string }) {
   return q.data.length ? <span>{q.data.map((d) => d.domain).join(", ")}</span> : <span className="muted">None yet</span>;
 }
 
+/** The sortable columns of the keys. */
+const COLUMNS: SortColumn<ApiKey>[] = [
+  { key: "name", value: (k) => k.name },
+  { key: "version", value: (k) => k.version },
+  { key: "status", value: (k) => keyStatus(k) },
+  { key: "lastUsed", value: (k) => k.lastUsedAt },
+];
+
 type Shown = { title: string; secret: string; note?: string };
 type Open = { kind: "edit" | "rotate"; key: ApiKey } | null;
 
@@ -68,6 +80,13 @@ export function KeysScreen() {
   const [shown, setShown] = useState<Shown | null>(null);
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const search = useSearch({ from: "/app/keys" });
+  const navigate = useNavigate({ from: "/keys" });
+  const change = (patch: SmallListSearch) => void navigate({ search: (s) => ({ ...s, ...patch }), replace: true });
+  const onSort = (sort: string) => change({ sort });
+  // What a search finds: the name, the key's start, its environment, access and status in words.
+  const text = (k: ApiKey) => [k.name, k.keyPrefix, k.environment, accessName(k, grantable.data?.presets), keyStatus(k), k.version].join(" ");
+  const rows = sortAndFilter(list.data ?? [], COLUMNS, text, search);
   const refresh = () => client.invalidateQueries({ queryKey: keyListKey(project.id) });
   const active = useMutation({
     mutationFn: (v: { key: ApiKey; active: boolean }) => keyApi.setActive(v.key.id, v.active),
@@ -123,64 +142,81 @@ export function KeysScreen() {
       ) : list.data.length === 0 ? (
         <p>No keys yet. Use “New key” to mint one for your site or a script.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">API keys of {project.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Access</th>
-                <th scope="col">API version</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Domains seen</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((k) => (
-                <tr key={k.id}>
-                  <th scope="row">{k.name}</th>
-                  <td>
-                    <span className="mono">{k.keyPrefix}…</span> <span className="muted">{k.environment === "production" ? "Production" : "Development"}</span>
-                  </td>
-                  <td>
-                    <Access k={k} presets={grantable.data?.presets} modelName={modelName} />
-                  </td>
-                  <td className="mono">{k.version}</td>
-                  <td>
-                    <span className={k.active ? "status status-published" : "status"}>{keyStatus(k)}</span>
-                  </td>
-                  <td>{k.lastUsedAt ? <time dateTime={k.lastUsedAt}>{when.format(new Date(k.lastUsedAt))}</time> : <span className="muted">Never</span>}</td>
-                  <td>
-                    <Domains id={k.id} />
-                  </td>
-                  <td className="row-actions">
-                    <button type="button" className="btn btn-quiet" aria-label={`Edit ${k.name}`} onClick={() => setOpen({ kind: "edit", key: k })}>
-                      Edit
-                    </button>
-                    {k.active && (
-                      <button type="button" className="btn btn-quiet" aria-label={`Rotate ${k.name}`} onClick={() => setOpen({ kind: "rotate", key: k })}>
-                        Rotate
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      className={k.active ? "btn btn-quiet btn-danger" : "btn btn-quiet"}
-                      aria-label={`${k.active ? "Revoke" : "Reactivate"} ${k.name}`}
-                      onClick={() => active.mutate({ key: k, active: !k.active })}
-                    >
-                      {k.active ? "Revoke" : "Reactivate"}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <SmallListBar
+            id="keys-search"
+            q={search.q}
+            onSearch={(q) => change({ q: q || undefined })}
+            shown={rows.length}
+            total={list.data.length}
+            noun={["key", "keys"]}
+          />
+          {rows.length === 0 ? (
+            <p>{`No keys match “${search.q}”.`}</p>
+          ) : (
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">API keys of {project.name}</caption>
+                <thead>
+                  <tr>
+                    <SortHeader label="Name" sortKey="name" sort={search.sort} onSort={onSort} />
+                    <th scope="col">Key</th>
+                    <th scope="col">Access</th>
+                    <SortHeader label="API version" sortKey="version" sort={search.sort} onSort={onSort} />
+                    <SortHeader label="Status" sortKey="status" sort={search.sort} onSort={onSort} />
+                    <SortHeader label="Last used" sortKey="lastUsed" first="desc" sort={search.sort} onSort={onSort} />
+                    <th scope="col">Domains seen</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((k) => (
+                    <tr key={k.id}>
+                      <th scope="row">{k.name}</th>
+                      <td>
+                        <span className="mono">{k.keyPrefix}…</span>{" "}
+                        <span className="muted">{k.environment === "production" ? "Production" : "Development"}</span>
+                      </td>
+                      <td>
+                        <Access k={k} presets={grantable.data?.presets} modelName={modelName} />
+                      </td>
+                      <td className="mono">{k.version}</td>
+                      <td>
+                        <span className={k.active ? "status status-published" : "status"}>{keyStatus(k)}</span>
+                      </td>
+                      <td>
+                        {k.lastUsedAt ? <time dateTime={k.lastUsedAt}>{when.format(new Date(k.lastUsedAt))}</time> : <span className="muted">Never</span>}
+                      </td>
+                      <td>
+                        <Domains id={k.id} />
+                      </td>
+                      <td className="row-actions">
+                        <button type="button" className="btn btn-quiet" aria-label={`Edit ${k.name}`} onClick={() => setOpen({ kind: "edit", key: k })}>
+                          Edit
+                        </button>
+                        {k.active && (
+                          <button type="button" className="btn btn-quiet" aria-label={`Rotate ${k.name}`} onClick={() => setOpen({ kind: "rotate", key: k })}>
+                            Rotate
+                          </button>
+                        )}
+                        <button
+                          type="button"
+                          className={k.active ? "btn btn-quiet btn-danger" : "btn btn-quiet"}
+                          aria-label={`${k.active ? "Revoke" : "Reactivate"} ${k.name}`}
+                          onClick={() => active.mutate({ key: k, active: !k.active })}
+                        >
+                          {k.active ? "Revoke" : "Reactivate"}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
       )}
       {open?.kind === "edit" && (
         <EditDialog

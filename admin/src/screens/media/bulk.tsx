@@ -1,12 +1,13 @@
 // Several files at once: the bar that appears while files are selected in the grid or the list,
 // with Move to a folder and Delete. There is no bulk route for media, so each file is its own
-// PATCH or DELETE (documented routes a script would call), a few at a time. Files in use are
+// PATCH or DELETE (documented routes a script would call), four at a time, with progress; "all
+// N that match" first reads every matching file by cursor, then acts on them. Files in use are
 // not deleted: the server answers 409 media_in_use for each, and the dialog names them with the
 // entries that use them, offering "Delete anyway" for those.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, keys } from "../../api/client.ts";
-import { type MediaFile, type MediaUse, mediaApi, mediaKeys } from "../../api/media.ts";
+import { type MediaFile, type MediaFilter, type MediaUse, mediaApi, mediaKeys } from "../../api/media.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { folderPath } from "./folder-nav.tsx";
 
@@ -38,30 +39,76 @@ interface Kept {
   entries: MediaUse[];
 }
 
-/** The selection's actions; `onDone` clears the selection once an action has gone through. */
-export function BulkBar({ project, selected, onDone }: { project: string; selected: MediaFile[]; onDone(): void }) {
+/** How far an action over many files has got. */
+interface Progress {
+  verb: string;
+  done: number;
+  of: number;
+}
+
+/**
+ * The selection's actions; `onDone` clears the selection once an action has gone through. With
+ * `matching` set, the action is on every file the list's filter matches (`total` of them).
+ */
+export function BulkBar({
+  project,
+  selected,
+  matching,
+  onDone,
+}: {
+  project: string;
+  selected: MediaFile[];
+  matching: { filter: MediaFilter; total: number } | null;
+  onDone(): void;
+}) {
   const client = useQueryClient();
   const folders = useQuery({ queryKey: keys.mediaFolders(project), queryFn: api.mediaFolders.list });
   const [target, setTarget] = useState("");
   const [confirm, setConfirm] = useState(false);
   const [kept, setKept] = useState<Kept[] | null>(null);
   const [said, setSaid] = useState("");
+  const [progress, setProgress] = useState<Progress | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: mediaKeys.all(project) });
+
+  /** Runs `fn` on each file, four at a time, counting them done for the progress bar. */
+  async function each<R>(verb: string, list: MediaFile[], fn: (f: MediaFile) => Promise<R>) {
+    let done = 0;
+    setProgress({ verb, done, of: list.length });
+    try {
+      return await fewAtATime(list, 4, async (f) => {
+        try {
+          return await fn(f);
+        } finally {
+          done++;
+          setProgress({ verb, done, of: list.length });
+        }
+      });
+    } finally {
+      setProgress(null);
+    }
+  }
+  /** The files an action is on: those ticked, or every file that matches, read first. */
+  async function targets(): Promise<MediaFile[]> {
+    if (!matching) return selected;
+    setProgress({ verb: "Finding the files", done: 0, of: matching.total });
+    return mediaApi.everyMatch(matching.filter);
+  }
 
   const move = useMutation({
     mutationFn: async () => {
       const folder = target === ROOT ? null : target;
-      const results = await fewAtATime(selected, 4, (f) => mediaApi.update(f.id, { folder }));
+      const list = await targets();
+      const results = await each("Moving", list, (f) => mediaApi.update(f.id, { folder }));
       const failed = results.filter((r) => r.status === "rejected").length;
       if (failed)
         throw new Error(
-          `${files(failed)} of ${selected.length} could not be moved: ${(results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason}`,
+          `${files(failed)} of ${list.length} could not be moved: ${(results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason}`,
         );
-      return folder;
+      return { folder, count: list.length };
     },
-    onSuccess: (folder) => {
+    onSuccess: ({ folder, count }) => {
       const name = folder ? (folders.data?.find((f) => f.id === folder)?.name ?? "the folder") : "Not in a folder";
-      setSaid(`${files(selected.length)} moved to ${name}.`);
+      setSaid(`${files(count)} moved to ${name}.`);
       void refresh();
       onDone();
     },
@@ -70,8 +117,8 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
 
   const remove = useMutation({
     mutationFn: async (force: boolean) => {
-      const list = force ? (kept ?? []).map((k) => k.file) : selected;
-      const results = await fewAtATime(list, 4, (f) => mediaApi.remove(f.id, force));
+      const list = force ? (kept ?? []).map((k) => k.file) : await targets();
+      const results = await each("Deleting", list, (f) => mediaApi.remove(f.id, force));
       const inUse: Kept[] = [];
       const other: string[] = [];
       results.forEach((r, i) => {
@@ -101,12 +148,18 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
     remove.reset();
   };
   const all = folders.data ?? [];
-  const n = selected.length;
+  const n = matching ? matching.total : selected.length;
+  const bar = progress && (
+    <div className="bulk-progress">
+      <progress max={progress.of} value={progress.done} aria-label={`${progress.verb}: ${progress.done} of ${progress.of}`} />
+      <span>{`${progress.verb}: ${progress.done.toLocaleString("en")} of ${files(progress.of)}`}</span>
+    </div>
+  );
   return (
     <>
       {n > 0 && (
         <section className="bulk-bar media-bulk" aria-label="Selected files">
-          <strong>{`${files(n)} selected`}</strong>
+          <strong>{matching ? `All ${files(n)} that match selected` : `${files(n)} selected`}</strong>
           <div className="field">
             <label htmlFor="media-move-to">Move to folder</label>
             <select id="media-move-to" value={target} onChange={(e) => setTarget(e.target.value)}>
@@ -130,6 +183,7 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
           <button type="button" className="btn btn-quiet" onClick={onDone}>
             Clear selection
           </button>
+          {!confirm && bar}
           {move.error && (
             <p role="alert" className="form-error">
               {move.error.message}
@@ -153,6 +207,7 @@ export function BulkBar({ project, selected, onDone }: { project: string; select
         ) : (
           <p>{`The ${n === 1 ? "file leaves" : "files leave"} the library and ${n === 1 ? "its URL stops" : "their URLs stop"} working. Files used by entries are kept unless you confirm again.`}</p>
         )}
+        {bar}
         {remove.error && (
           <p role="alert" className="form-error">
             {remove.error.message}

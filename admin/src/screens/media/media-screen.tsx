@@ -1,15 +1,16 @@
 // The media library (issue 14, decisions.md section 10): the project's files as a grid of
-// previews or a list, by folder, searched and filtered by kind (all in the URL), paged by cursor;
+// previews or a list, by folder, searched as you type, filtered by kind and sorted (all in the
+// URL), 40 at a time by cursor with the count of every match;
 // Upload, drag and drop and paste with progress per file (a queue, a few at a time); folders made,
 // renamed and deleted here; files selected to move or delete together. Each file opens its record
 // editor (media-file-screen.tsx). Viewers read; they get no controls.
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { api, keys } from "../../api/client.ts";
 import { type MediaFilter, sizeWords } from "../../api/media.ts";
-import { KIND_WORDS, type MediaKind } from "../../api/types.ts";
-import type { MediaView } from "../../router.tsx";
+import { KIND_WORDS } from "../../api/types.ts";
+import type { MediaSearch, MediaView } from "../../router.tsx";
 import { LoadMore, MediaGrid, useMediaPages } from "../../ui/media-grid.tsx";
 import { canEditMedia, Refusal } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";
@@ -17,6 +18,7 @@ import { useTitle } from "../shell/title.ts";
 import { FolderNav, folderPath, NO_FOLDER } from "./folder-nav.tsx";
 import { MediaTable } from "./media-table.tsx";
 import { BulkBar } from "./bulk.tsx";
+import { MediaToolbar } from "./media-toolbar.tsx";
 import { useFileSelection } from "./selection.tsx";
 import { useUploads } from "./upload-queue.ts";
 import { DropZone, UploadButton, UploadList, usePastedFiles } from "./uploads.tsx";
@@ -32,6 +34,15 @@ function rememberedView(): MediaView {
   }
 }
 
+const count = (x: number) => x.toLocaleString("en");
+
+/** "Files 1–40 of 523": the files loaded so far of every one that matches. */
+function countWords(shown: number, total: number): string {
+  if (total === 0) return "No files";
+  if (shown === total) return total === 1 ? "1 file" : `${count(total)} files`;
+  return `Files 1–${count(shown)} of ${count(total)}`;
+}
+
 /** The screen. */
 export function MediaScreen() {
   const { project } = useProject();
@@ -43,19 +54,17 @@ export function MediaScreen() {
   // The folder shown: uploads go into it (by id, even before the folder list has come).
   const folderId = search.folder && search.folder !== NO_FOLDER ? search.folder : null;
   const folder = folders.data?.find((f) => f.id === folderId) ?? null;
-  const filter: MediaFilter = { folder: search.folder === NO_FOLDER ? "" : search.folder, kind: search.kind, q: search.q };
+  const filter: MediaFilter = {
+    folder: search.folder === NO_FOLDER ? "" : search.folder,
+    kind: search.kind,
+    q: search.q,
+    sort: search.sort,
+    limit: search.limit,
+  };
   const pages = useMediaPages(project.id, filter);
   const uploads = useUploads(project.id, folderId);
   const view = search.view ?? rememberedView();
   usePastedFiles(canEdit ? uploads.add : null);
-  const [text, setText] = useState(search.q ?? "");
-  useEffect(() => setText(search.q ?? ""), [search.q]);
-  // Search as you type: the URL (and the list) follow the box once typing pauses.
-  useEffect(() => {
-    if (text === (search.q ?? "")) return;
-    const t = setTimeout(() => void navigate({ search: (s) => ({ ...s, q: text || undefined }) }), 300);
-    return () => clearTimeout(t);
-  }, [text, search.q, navigate]);
   const selection = useFileSelection(pages.files, JSON.stringify(filter));
 
   // `/` focuses the search box, as in the entry list (design/admin.md, Keyboard).
@@ -78,10 +87,7 @@ export function MediaScreen() {
     }
     void navigate({ search: (s) => ({ ...s, view: next }) });
   }
-  function submitSearch(e: FormEvent) {
-    e.preventDefault();
-    void navigate({ search: (s) => ({ ...s, q: text || undefined }) });
-  }
+  const change = (patch: Partial<MediaSearch>) => void navigate({ search: (s) => ({ ...s, ...patch }) });
 
   const place =
     search.folder === NO_FOLDER
@@ -92,6 +98,7 @@ export function MediaScreen() {
             .join(" / ")
         : "All files";
   const n = pages.files.length;
+  const total = pages.data?.pages.at(-1)?.total ?? 0;
   const pick = canEdit ? selection.pick : undefined;
   return (
     <>
@@ -109,36 +116,7 @@ export function MediaScreen() {
         )}
         <DropZone onFiles={canEdit ? uploads.add : null} label={`Drop to upload into ${folder ? folder.name : "the library"}`} labelledBy="files-title">
           <h2 id="files-title">{place}</h2>
-          <div className="toolbar">
-            <form className="field" onSubmit={submitSearch}>
-              <label htmlFor="media-search">Search</label>
-              <input id="media-search" type="search" value={text} onChange={(e) => setText(e.target.value)} />
-            </form>
-            <div className="field">
-              <label htmlFor="media-kind">Kind</label>
-              <select
-                id="media-kind"
-                value={search.kind ?? ""}
-                onChange={(e) => void navigate({ search: (s) => ({ ...s, kind: (e.target.value || undefined) as MediaKind | undefined }) })}
-              >
-                <option value="">Any kind</option>
-                {(Object.keys(KIND_WORDS) as MediaKind[]).map((k) => (
-                  <option key={k} value={k}>
-                    {KIND_WORDS[k]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <span className="spacer" />
-            <fieldset className="view-toggle">
-              <legend className="visually-hidden">View</legend>
-              {(["grid", "list"] as const).map((v) => (
-                <button key={v} type="button" className="btn" aria-pressed={view === v} onClick={() => choose(v)}>
-                  {v === "grid" ? "Grid" : "List"}
-                </button>
-              ))}
-            </fieldset>
-          </div>
+          <MediaToolbar search={search} view={view} onChange={change} onView={choose} />
           <UploadList items={uploads.items} onClear={uploads.clear} onKeepCopy={uploads.keepCopy} />
           {canEdit && <p className="muted">Drop or paste files here to upload them into {folder ? folder.name : "the library"}.</p>}
           <div className="toolbar">
@@ -148,10 +126,17 @@ export function MediaScreen() {
               </label>
             )}
             <p className="muted" aria-live="polite">
-              {pages.isSuccess && `${n === 1 ? "1 file" : `${n} files`}${pages.hasNextPage ? " shown; more below" : ""}`}
+              {pages.isSuccess && countWords(n, total)}
             </p>
+            {canEdit && selection.allPicked && !selection.allMatching && total > n && (
+              <button type="button" className="btn btn-quiet" onClick={selection.selectAllMatching}>
+                {`Select all ${total.toLocaleString("en")} that match`}
+              </button>
+            )}
           </div>
-          {canEdit && <BulkBar project={project.id} selected={selection.selected} onDone={selection.clear} />}
+          {canEdit && (
+            <BulkBar project={project.id} selected={selection.selected} matching={selection.allMatching ? { filter, total } : null} onDone={selection.clear} />
+          )}
           {pages.isError ? (
             <Refusal error={pages.error} />
           ) : pages.isPending ? (
@@ -159,7 +144,13 @@ export function MediaScreen() {
           ) : n === 0 ? (
             <p>{search.q || search.kind ? "No files match." : canEdit ? "No files here yet. Use “Upload” or drop files here." : "No files here yet."}</p>
           ) : view === "list" ? (
-            <MediaTable files={pages.files} caption={`Files: ${place}`} pick={pick} />
+            <MediaTable
+              files={pages.files}
+              caption={`Files: ${place}`}
+              pick={pick}
+              sort={search.sort ?? "-createdAt"}
+              onSort={(sort) => change({ sort: sort === "-createdAt" ? undefined : sort })}
+            />
           ) : (
             <MediaGrid
               files={pages.files}

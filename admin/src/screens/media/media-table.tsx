@@ -1,8 +1,11 @@
-// The library as a list: name, kind, size, dimensions and when each file was uploaded.
+// The library as a list: name, kind, size, dimensions and when each file was uploaded. Name, Size
+// and Uploaded sort the list when their header is clicked (`aria-sort` says how), as the entry
+// lists do; a second click turns the order round.
 import type { ReactNode } from "react";
 import { Link } from "@tanstack/react-router";
 import { type MediaFile, sizeWords } from "../../api/media.ts";
-import { KIND_WORDS } from "../../api/types.ts";
+import { KIND_WORDS, type MediaSort } from "../../api/types.ts";
+import { SortHeader } from "../../ui/sort-header.tsx";
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -12,7 +15,19 @@ export function dimensionsOf(f: MediaFile): string {
 }
 
 /** The files as a table; each name opens the file's record; `pick(file)` is the row's checkbox. */
-export function MediaTable({ files, caption, pick }: { files: MediaFile[]; caption: string; pick?(f: MediaFile): ReactNode }) {
+export function MediaTable({
+  files,
+  caption,
+  pick,
+  sort,
+  onSort,
+}: {
+  files: MediaFile[];
+  caption: string;
+  pick?(f: MediaFile): ReactNode;
+  sort: MediaSort;
+  onSort(s: MediaSort): void;
+}) {
   return (
     <div className="table-wrap">
       <table>
@@ -24,15 +39,13 @@ export function MediaTable({ files, caption, pick }: { files: MediaFile[]; capti
                 <span className="visually-hidden">Selected</span>
               </th>
             )}
-            <th scope="col">Name</th>
+            <SortHeader label="Name" sortKey="name" sort={sort} onSort={(s) => onSort(s as MediaSort)} />
             <th scope="col">Kind</th>
-            <th scope="col">Size</th>
+            <SortHeader label="Size" sortKey="size" sort={sort} onSort={(s) => onSort(s as MediaSort)} />
             <th scope="col" className="hide-narrow">
               Dimensions
             </th>
-            <th scope="col" className="hide-narrow">
-              Uploaded
-            </th>
+            <SortHeader label="Uploaded" sortKey="createdAt" first="desc" sort={sort} onSort={(s) => onSort(s as MediaSort)} className="hide-narrow" />
           </tr>
         </thead>
         <tbody>

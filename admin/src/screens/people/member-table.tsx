@@ -1,14 +1,21 @@
 // The members of a project with their roles. Owners and admins change roles and remove members;
 // the only owner's row offers neither (the server refuses both, so the app does not offer them)
 // and, to that owner, `Transfer ownership` instead. Nobody is offered Remove on their own row:
-// they leave with `Leave project`.
+// they leave with `Leave project`. Member and Role sort the list when their header is clicked.
 import { ROLE_WORDS } from "../../api/people.ts";
 import type { Member } from "../../api/types.ts";
+import { SortHeader } from "../../ui/sort-header.tsx";
 
-/** The table; `me` is the signed-in person's user id. */
+/**
+ * The table; `me` is the signed-in person's user id; `members` every member (who the only owner
+ * is), `shown` the rows to show, sorted and searched.
+ */
 export function MemberTable(props: {
   projectName: string;
   members: Member[];
+  shown: Member[];
+  sort: string | undefined;
+  onSort(sort: string): void;
   me: string | null;
   manage: boolean;
   busy: boolean;
@@ -24,8 +31,8 @@ export function MemberTable(props: {
         <caption className="visually-hidden">Members of {props.projectName}</caption>
         <thead>
           <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
+            <SortHeader label="Member" sortKey="member" sort={props.sort} onSort={props.onSort} />
+            <SortHeader label="Role" sortKey="role" sort={props.sort} onSort={props.onSort} />
             {props.manage && (
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -34,7 +41,7 @@ export function MemberTable(props: {
           </tr>
         </thead>
         <tbody>
-          {props.members.map((m) => {
+          {props.shown.map((m) => {
             const only = m.userId === onlyOwner;
             const mine = m.userId === props.me;
             return (

@@ -2,10 +2,11 @@
 // server that sends mail the link is mailed; otherwise it is shown to copy), the invitations not yet
 // accepted (copy a fresh link or resend, revoke), changing a role, removing a member, transferring
 // ownership and leaving the project. Owners and admins manage; everyone else reads. Only an owner
-// may give or take the owner role: the server's 403 for that is said in those words.
+// may give or take the owner role: the server's 403 for that is said in those words. The members
+// are sorted by a header and searched as you type, in the browser, both in the URL.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { actInProject, keys } from "../../api/client.ts";
 import { invitationLink, peopleApi, peopleKeys, ROLE_WORDS } from "../../api/people.ts";
 import { meKey, profileApi } from "../../api/profile.ts";
@@ -16,6 +17,7 @@ import { useTitle } from "../shell/title.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
 import { SecretOnce } from "../../ui/secret-once.tsx";
+import { SmallListBar, type SmallListSearch, type SortColumn, sortAndFilter } from "../../ui/small-list.tsx";
 import { InviteForm } from "./invite-form.tsx";
 import { Invitations } from "./invitations.tsx";
 import { MemberTable } from "./member-table.tsx";
@@ -23,6 +25,15 @@ import { ownerOnly } from "./owner-only.tsx";
 import { LeaveDialog, TransferDialog } from "./ownership-dialogs.tsx";
 
 type Link = { email: string; token: string; fresh: boolean };
+
+const RANK = Object.keys(ROLE_WORDS);
+/** The sortable columns of the members: by address, and by role from owner down. */
+const COLUMNS: SortColumn<Member>[] = [
+  { key: "member", value: (m) => m.email },
+  { key: "role", value: (m) => RANK.indexOf(m.role) },
+];
+/** What a search finds: the address, the name and the role in words. */
+const textOf = (m: Member) => [m.email, m.name ?? "", ROLE_WORDS[m.role] ?? m.role].join(" ");
 
 /** The screen. */
 export function PeopleScreen() {
@@ -60,6 +71,9 @@ export function PeopleScreen() {
   const list = members.data ?? [];
   const owners = list.filter((m) => m.role === "owner");
   const onlyOwner = owners.length === 1 && owners[0]!.userId === myId;
+  const search = useSearch({ from: "/app/people" });
+  const changeList = (patch: SmallListSearch) => void navigate({ to: "/people", search: (s) => ({ ...s, ...patch }), replace: true });
+  const rows = sortAndFilter(list, COLUMNS, textOf, search);
 
   return (
     <>
@@ -113,16 +127,33 @@ export function PeopleScreen() {
       ) : !members.data ? (
         <p>Loading…</p>
       ) : (
-        <MemberTable
-          projectName={project.name}
-          members={members.data}
-          me={myId}
-          manage={manage}
-          busy={setRole.isPending}
-          onRole={(m, role) => setRole.mutate({ m, role })}
-          onRemove={setRemoving}
-          onTransfer={() => setDialog("transfer")}
-        />
+        <>
+          <SmallListBar
+            id="people-search"
+            q={search.q}
+            onSearch={(q) => changeList({ q: q || undefined })}
+            shown={rows.length}
+            total={list.length}
+            noun={["member", "members"]}
+          />
+          {rows.length === 0 ? (
+            <p>{`No members match “${search.q}”.`}</p>
+          ) : (
+            <MemberTable
+              projectName={project.name}
+              members={members.data}
+              shown={rows}
+              sort={search.sort}
+              onSort={(sort) => changeList({ sort })}
+              me={myId}
+              manage={manage}
+              busy={setRole.isPending}
+              onRole={(m, role) => setRole.mutate({ m, role })}
+              onRemove={setRemoving}
+              onTransfer={() => setDialog("transfer")}
+            />
+          )}
+        </>
       )}
       {/* Whether the server mails decides Resend or Copy link; either answer of a reissue is handled. */}
       {manage && (mail.data !== undefined || mail.isError) && (

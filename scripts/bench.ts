@@ -16,6 +16,7 @@ import { benchCors } from "./bench/cors.ts";
 import { benchOpenapi } from "./bench/openapi.ts";
 import { benchEdge } from "./bench/edge.ts";
 import { benchLists } from "./bench/lists.ts";
+import { benchLocales } from "./bench/locales.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -28,6 +29,11 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
   lists: {
     about: "the management list of 10,000 entries sorted by a field: page 1 and page 400 by cursor (with the count), the index made once, a search",
     run: figures(benchLists),
+  },
+  locales: {
+    about:
+      "a localized list read in de-CH (de-CH -> de -> en) with a filter and a sort on the localized field against the same values without locales, uncached and cached, and its keyset page 400 against page 1",
+    run: figures(benchLocales),
   },
   cors: { about: "a cached production read with an Origin header (CORS headers on the answer) against the same read without", run: figures(benchCors) },
   openapi: {

@@ -64,6 +64,12 @@ export const CATALOGUE = {
   invalid_sort: e(400, "The sort parameter is not valid.", "Example: sort=-publishedAt,title (up to 3 keys)."),
   invalid_limit: e(400, "The limit must be a whole number from 1 to 200.", "Example: limit=25"),
   invalid_cursor: e(400, "The cursor is not valid.", "Pass meta.page.next or meta.page.prev exactly as returned."),
+  // Localization (decisions.md 13; docs/localization.md).
+  invalid_locale: e(
+    400,
+    "That is not a locale of this project.",
+    "Send a BCP 47 code the project has (GET /v2/locales lists them), e.g. locale=de; fallbackLocale takes a comma list or none.",
+  ),
   // GraphQL codes.
   graphql_validation_failed: e(400, "The GraphQL document is not valid.", "Name every operation and pick one with operationName."),
   query_too_costly: e(400, "The query could return more entries than the budget allows.", "Lower first/last on connections."),
@@ -229,6 +235,11 @@ export const CATALOGUE = {
     400,
     "The entry breaks rules of its model's fields, so it was not published.",
     "Fix every field listed in `errors` (each names the field and the rule), save, and publish again.",
+  ),
+  locale_in_use: e(
+    409,
+    "Entries hold values in a locale the change removes.",
+    "The answer counts the entries and values of each locale; move or delete them first, or send the change again with ?force=true to drop them.",
   ),
   entry_in_trash: e(404, "The entry is in the trash.", "Restore it with POST /v2/trash/:id/restore, or find it with GET /v2/trash."),
   range_not_satisfiable: e(416, "The requested byte range is outside the file.", "Ask for a range within the size in the Content-Range header."),

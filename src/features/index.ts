@@ -11,6 +11,7 @@ import { keys } from "./keys.ts";
 import { layouts } from "./layouts.ts";
 import { media } from "./media.ts";
 import { legacy } from "./legacy.ts";
+import { locales } from "./locales.ts";
 import { models } from "./models.ts";
 import { openapi } from "./openapi.ts";
 import { operations } from "./operations.ts";
@@ -25,6 +26,7 @@ export const FEATURES: Feature[] = [
   operations,
   people,
   models,
+  locales,
   layouts,
   fieldChanges,
   workspaces,

@@ -80,6 +80,7 @@ export const D = {
     _version: "The version number of the copy this key reads.",
     _tags: "The entry's tags.",
     _folder: "The entry's folder id, or null.",
+    _locales: "The locales that hold a value (for a production key: that are published).",
   } as Record<string, string>,
   entryStatus: "The status of an entry.",
   status: {
@@ -135,6 +136,9 @@ export const D = {
     nestedFirst: "Ids from the window's start or from after, default 100.",
     nestedAfter: "A cursor of this relation; works under a single entry (<single>(id:), entry(id:), node(id:)).",
     nestedSort: "Sorts the related entries that resolve; without it the stored order.",
+    locale: "The locale to read (a code of the project); default: the default locale. Relations are read in it too (REST locale).",
+    fallbackLocales: "The locales a value falls back to, in order, instead of the locale's own chain; an empty list turns fallback off (REST fallbackLocale).",
+    fieldLocale: "This field's value in another locale of the project, falling back along that locale's chain; default: the locale read.",
   } as Record<string, string>,
   roots: {
     entry: "One entry of any readable model by id, or null (typed Entry; __typename is the model type).",

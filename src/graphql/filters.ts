@@ -75,6 +75,14 @@ const SYSTEM_FILTERS: [string, string, GraphQLInputType, string][] = [
   ["_tags", "$tags", SHARED.StringListFilter, `${D.sys._tags} exists: true means at least one tag; null: true means none.`],
 ];
 
+/** `_locales` (decisions.md 13): the codes that hold a value (published ones, for a production key); has, hasAny and hasAll. */
+const LOCALES_FILTER: [string, string, GraphQLInputType, string] = [
+  "_locales",
+  "$locales",
+  SHARED.StringListFilter,
+  `${D.sys._locales} has, hasAny and hasAll compare locale codes (exists and null are refused).`,
+];
+
 /** The filter input of a customer field when no hop is possible (a relation compares ids only). */
 export function flatFilterOf(f: FieldDef): GraphQLInputType {
   const t = itemType(f);
@@ -106,7 +114,13 @@ export interface ModelFilters {
  * Makes the three filter inputs of a model. `of` gives the inputs of another exposed model (for
  * relation fields); `describe` gives each field's description.
  */
-export function modelFilters(mn: ModelNames, naming: Naming, of: (target: ModelNames) => ModelFilters, describe: (f: FieldDef) => string): ModelFilters {
+export function modelFilters(
+  mn: ModelNames,
+  naming: Naming,
+  of: (target: ModelNames) => ModelFilters,
+  describe: (f: FieldDef) => string,
+  locales = false,
+): ModelFilters {
   const customer = (hop: boolean, skip: string[]): GraphQLInputFieldConfigMap => {
     const out: GraphQLInputFieldConfigMap = {};
     for (const { field, name } of mn.fields) {
@@ -118,8 +132,13 @@ export function modelFilters(mn: ModelNames, naming: Naming, of: (target: ModelN
     }
     return out;
   };
+  // `_locales` (decisions.md 13) only in a schema with locales, so a one-locale project's filters stay as they were.
   const system = (skip: string[]): GraphQLInputFieldConfigMap =>
-    Object.fromEntries(SYSTEM_FILTERS.filter(([n]) => !skip.includes(n)).map(([n, , type, description]) => [n, { type, description }]));
+    Object.fromEntries(
+      [...SYSTEM_FILTERS, ...(locales ? [LOCALES_FILTER] : [])]
+        .filter(([n]) => !skip.includes(n))
+        .map(([n, , type, description]) => [n, { type, description }]),
+    );
   const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
     name: `${mn.type}Filter`,
     description: derived.filter(mn.model),
@@ -150,7 +169,7 @@ export function modelFilters(mn: ModelNames, naming: Naming, of: (target: ModelN
 function keysOf(mn: ModelNames & { filterKeys?: Map<string, FilterKey> }, naming: Naming): Map<string, FilterKey> {
   let m = mn.filterKeys;
   if (!m) {
-    m = new Map(SYSTEM_FILTERS.map(([n, rest]) => [n, { rest, target: null }]));
+    m = new Map([...SYSTEM_FILTERS, LOCALES_FILTER].map(([n, rest]) => [n, { rest, target: null }]));
     for (const { field, name } of mn.fields) {
       m.set(name, { rest: field.namespace, target: field.relation ? (naming.byId.get(field.relation) ?? null) : null });
     }

@@ -10,6 +10,7 @@ import type { ModelTypes } from "./schema.ts";
 import { selectFor } from "./select.ts";
 import { systemName } from "./sorts.ts";
 import type { RootPlan, TranslateContext } from "./translate.ts";
+import type { ListArgs } from "../domain/reads/args.ts";
 import { TYPE_NAME } from "./types.ts";
 
 type Obj = Record<string, unknown>;
@@ -41,13 +42,13 @@ function typesOf(ctx: TranslateContext, ids: string[]): Map<string, ModelTypes> 
   return out;
 }
 
-/** `entry(id:)` and `node(id:)`: the entry in its own model's read. */
-export function planById(ctx: TranslateContext, id: string, nodes: readonly FieldNode[]): RootPlan {
+/** `entry(id:)` and `node(id:)`: the entry in its own model's read (in the locale asked for). */
+export function planById(ctx: TranslateContext, id: string, nodes: readonly FieldNode[], loc: Pick<ListArgs, "locale" | "fallbackLocale">): RootPlan {
   const t = typesOf(ctx, [id]).get(id);
   // An id of no entry, or of a model this schema does not expose, answers null with no error.
   if (!t) return { reads: [], finish: () => null };
   return {
-    reads: [{ ns: t.names.model.namespace, args: { kind: "item", id, select: selectFor(ctx, t, nodes, true) } }],
+    reads: [{ ns: t.names.model.namespace, args: { kind: "item", id, select: selectFor(ctx, t, nodes, true), ...loc } }],
     finish([o]) {
       if (!o!.ok && o!.error.code === "entry_not_found") return null;
       return tagged(dataOf(o!), t.names.type);
@@ -56,7 +57,7 @@ export function planById(ctx: TranslateContext, id: string, nodes: readonly Fiel
 }
 
 /** `nodes(ids:)`: one read per model, the entries back in the order of the ids. */
-export function planNodes(ctx: TranslateContext, raw: string[], nodes: readonly FieldNode[]): RootPlan {
+export function planNodes(ctx: TranslateContext, raw: string[], nodes: readonly FieldNode[], loc: Pick<ListArgs, "locale" | "fallbackLocale">): RootPlan {
   // interface.md: `nodes` is nullable, and when its read fails it is null with the error at its
   // path while the other root fields keep their data; too many ids is such a failure.
   if (raw.length > LIMITS.ids) {
@@ -84,6 +85,7 @@ export function planNodes(ctx: TranslateContext, raw: string[], nodes: readonly 
         count: false,
         after: null,
         before: null,
+        ...loc,
       },
     })),
     finish(outcomes) {

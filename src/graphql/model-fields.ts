@@ -15,7 +15,7 @@ import {
 } from "graphql";
 import { itemType, MEDIA_TYPES, type FieldDef } from "../domain/models/fields.ts";
 import type { SystemKey } from "../domain/reads/names.ts";
-import { MISSING_IDS } from "../domain/reads/render.ts";
+import { localeKey, MISSING_IDS } from "../domain/reads/render.ts";
 import { D } from "./descriptions.ts";
 import type { ExecContext } from "./execute.ts";
 import type { ModelNames, Naming } from "./naming.ts";
@@ -58,6 +58,7 @@ export function modelFields(
   naming: Naming,
   types: (target: ModelNames) => ModelTypes,
   describe: (f: FieldDef) => string,
+  locales = false,
 ): GraphQLFieldConfigMap<Record<string, unknown>, ExecContext> {
   const m = mn.model;
   const sys = systemFields() as GraphQLFieldConfigMap<Record<string, unknown>, ExecContext>;
@@ -67,8 +68,24 @@ export function modelFields(
     const rest = systemName(m, key);
     out[name] = { ...cfg, extensions: capa<FieldInfo>({ kind: "system", key, select: rest, out: rest }), resolve: (src) => src[rest] };
   }
+  if (locales) {
+    // `_locales` (decisions.md 13): REST `$locales`, which only a select that names it returns.
+    const rest = systemName(m, "locales");
+    out._locales = {
+      type: nn(new GraphQLList(nn(GraphQLString))),
+      description: D.sys._locales,
+      extensions: capa<FieldInfo>({ kind: "system", key: "locales", select: "$locales", out: rest }),
+      resolve: (src) => src[rest],
+    };
+  }
   for (const { field, name } of mn.fields) {
     const ns = field.namespace;
+    // A localized field takes its own locale (decisions.md 13): its value then sits under localeKey (render.ts).
+    const own = locales && field.localized ? { locale: { type: GraphQLString, description: D.args.fieldLocale } } : null;
+    const keyOf = (args: unknown) => {
+      const l = (args as { locale?: string | null } | undefined)?.locale;
+      return own && l != null ? localeKey(l, ns) : ns;
+    };
     const target = field.relation ? naming.byId.get(field.relation) : undefined;
     const description = describe(field);
     let cfg: GraphQLFieldConfig<Record<string, unknown>, ExecContext>;
@@ -82,10 +99,11 @@ export function modelFields(
           first: { type: GraphQLInt, description: D.args.nestedFirst },
           after: { type: GraphQLString, description: D.args.nestedAfter },
           sort: { type: tt.relationSort, description: D.args.nestedSort },
+          ...own,
         },
         extensions: capa<FieldInfo>({ kind: "relationList", field, target }),
         resolve: (src, args, ctx: ExecContext) => {
-          const w = relationWindow(src, ns, idKey, args as never);
+          const w = relationWindow(src, keyOf(args), idKey, args as never);
           ctx.actual += w.nodes.length;
           for (const id of w.omitted) ctx.missing.add(id);
           return w;
@@ -95,23 +113,32 @@ export function modelFields(
       cfg = {
         type: types(target).object,
         description,
+        ...(own ? { args: own } : {}),
         extensions: capa<FieldInfo>({ kind: "relation", field, target }),
-        resolve: (src, _args, ctx: ExecContext) => {
-          const v = src[ns] ?? null;
+        resolve: (src, args, ctx: ExecContext) => {
+          const key = keyOf(args);
+          const v = src[key] ?? null;
           if (v !== null) ctx.actual++;
-          else noteMissing(src, ns, ctx);
+          else noteMissing(src, key, ctx);
           return v;
         },
       };
     } else if (MEDIA_TYPES.has(itemType(field))) {
       // A media value whose file was deleted reads null (or leaves a list) and is named.
-      const resolve = (src: Record<string, unknown>, _args: unknown, ctx: ExecContext) => {
-        noteMissing(src, ns, ctx);
-        return src[ns];
+      const resolve = (src: Record<string, unknown>, args: unknown, ctx: ExecContext) => {
+        const key = keyOf(args);
+        noteMissing(src, key, ctx);
+        return src[key];
       };
-      cfg = { type: valueType(field), description, extensions: capa<FieldInfo>({ kind: "value", field }), resolve };
+      cfg = { type: valueType(field), description, ...(own ? { args: own } : {}), extensions: capa<FieldInfo>({ kind: "value", field }), resolve };
     } else {
-      cfg = { type: valueType(field), description, extensions: capa<FieldInfo>({ kind: "value", field }), resolve: (src) => src[ns] };
+      cfg = {
+        type: valueType(field),
+        description,
+        ...(own ? { args: own } : {}),
+        extensions: capa<FieldInfo>({ kind: "value", field }),
+        resolve: (src, args) => src[keyOf(args)],
+      };
     }
     out[name] = cfg;
   }

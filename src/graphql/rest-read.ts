@@ -21,6 +21,7 @@ function argParam(param: string | undefined, backward: boolean): string | undefi
   if (param === "where") return "filter";
   if (param === "limit") return backward ? "last" : "first";
   if (param === "select") return undefined;
+  if (param === "fallbackLocale") return "fallbackLocales";
   return param;
 }
 

@@ -25,10 +25,12 @@ export class SchemaCache {
   get(h: ProjectHandle, readable: (modelId: string) => boolean): Built {
     const ms = allModels(h);
     const models = ms.list.filter((m) => readable(m.id));
-    const key = `${h.id}|${ms.version}|${models.length === ms.list.length ? "*" : models.map((m) => m.id).join(",")}`;
+    // A second locale adds the locale arguments (schema.ts): the key says whether the project has one.
+    const locales = ms.locales.codes.length > 1;
+    const key = `${h.id}|${ms.version}|${locales ? "L" : "1"}|${models.length === ms.list.length ? "*" : models.map((m) => m.id).join(",")}`;
     let b = this.lru.get(key);
     if (!b) {
-      b = buildSchema(models);
+      b = buildSchema(models, { locales });
       this.builds++;
       this.lru.set(key, b);
     }

@@ -11,6 +11,7 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLNullableType,
   validateSchema,
@@ -49,6 +50,16 @@ export interface ModelTypes {
   relationSort: GraphQLEnumType;
 }
 
+/** What a schema exposes beside its models. */
+export interface SchemaOptions {
+  /**
+   * The project has more than one locale (decisions.md 13): roots take `locale` and
+   * `fallbackLocales`, localized fields `locale`, entry types have `_locales` and filters take
+   * it. A project with one locale keeps the schema it always had.
+   */
+  locales?: boolean;
+}
+
 /** A built schema and what translation needs beside it. */
 export interface Built {
   schema: GraphQLSchema;
@@ -64,8 +75,8 @@ const nn = <T extends GraphQLNullableType>(t: T) => new GraphQLNonNull(t);
 const capa = <T>(info: T) => ({ capa: info });
 
 /** Builds the schema of a set of readable models (all of `models` are readable). */
-export function buildSchema(models: Model[]): Built {
-  return buildNamed(models, nameModels(models));
+export function buildSchema(models: Model[], opts: SchemaOptions = {}): Built {
+  return buildNamed(models, nameModels(models), opts);
 }
 
 /**
@@ -74,16 +85,16 @@ export function buildSchema(models: Model[]): Built {
  * models are added one at a time and each whose types cannot be built is left out (and listed in
  * the `Query` description, like a model that could not be named).
  */
-export function buildNamed(models: Model[], naming: Naming): Built {
-  const whole = tryAssemble(models, naming);
+export function buildNamed(models: Model[], naming: Naming, opts: SchemaOptions = {}): Built {
+  const whole = tryAssemble(models, naming, opts);
   if (whole) return whole;
   const kept: ModelNames[] = [];
   const dropped: string[] = [];
   for (const mn of naming.models) {
-    if (tryAssemble(models, restrict(models, naming, [...kept, mn], dropped))) kept.push(mn);
+    if (tryAssemble(models, restrict(models, naming, [...kept, mn], dropped), opts)) kept.push(mn);
     else dropped.push(mn.model.namespace);
   }
-  return assemble(models, restrict(models, naming, kept, dropped));
+  return assemble(models, restrict(models, naming, kept, dropped), opts);
 }
 
 /** The naming with only `kept` exposed; `dropped` join the models left out, in model order. */
@@ -94,16 +105,17 @@ function restrict(models: Model[], naming: Naming, kept: ModelNames[], dropped: 
 }
 
 /** The schema, or null when graphql-js refuses it (on construction or validation). */
-function tryAssemble(models: Model[], naming: Naming): Built | null {
+function tryAssemble(models: Model[], naming: Naming, opts: SchemaOptions): Built | null {
   try {
-    const b = assemble(models, naming);
+    const b = assemble(models, naming, opts);
     return validateSchema(b.schema).length === 0 ? b : null;
   } catch {
     return null;
   }
 }
 
-function assemble(models: Model[], naming: Naming): Built {
+function assemble(models: Model[], naming: Naming, opts: SchemaOptions): Built {
+  const locales = opts.locales === true;
   const byId = new Map<string, ModelTypes>();
   const byType = new Map<string, ModelTypes>();
   const types = (mn: ModelNames) => byId.get(mn.model.id)!;
@@ -118,7 +130,7 @@ function assemble(models: Model[], naming: Naming): Built {
       name: mn.type,
       description: modelTypeDescription(m, mn.notExposed),
       interfaces: [Node, Entry],
-      fields: () => modelFields(mn, naming, types, describe),
+      fields: () => modelFields(mn, naming, types, describe, locales),
     });
     const edge = new GraphQLObjectType({
       name: `${mn.type}Edge`,
@@ -162,7 +174,14 @@ function assemble(models: Model[], naming: Naming): Built {
     byId.set(m.id, t);
     byType.set(mn.type, t);
   }
-  for (const t of byId.values()) t.filters = modelFilters(t.names, naming, (target) => types(target).filters, describe);
+  for (const t of byId.values()) t.filters = modelFilters(t.names, naming, (target) => types(target).filters, describe, locales);
+  // A root's locale arguments (decisions.md 13), on every entry root of a schema with locales.
+  const localeArgs: GraphQLFieldConfigArgumentMap = locales
+    ? {
+        locale: { type: GraphQLString, description: D.args.locale },
+        fallbackLocales: { type: new GraphQLList(nn(GraphQLString)), description: D.args.fallbackLocales },
+      }
+    : {};
 
   const root = (mnOrKind: RootInfo) => capa<RootInfo>(mnOrKind);
   // Root values are made before execution (one entries read per root field); errors fail their field.
@@ -187,6 +206,7 @@ function assemble(models: Model[], naming: Naming): Built {
         before: { type: GraphQLString, description: D.args.before },
         sort: { type: new GraphQLList(nn(t.sort)), description: D.args.sort },
         filter: { type: t.filters.filter, description: D.args.filter },
+        ...localeArgs,
       },
       extensions: root({ kind: "list", mn }),
       resolve: fromRoot,
@@ -194,7 +214,10 @@ function assemble(models: Model[], naming: Naming): Built {
     queryFields[mn.single] = {
       type: t.object,
       description: singleRootDescription(mn.model),
-      args: { id: mn.model.singleEntry ? { type: GraphQLID, description: D.args.singleId } : { type: nn(GraphQLID), description: D.args.id } },
+      args: {
+        id: mn.model.singleEntry ? { type: GraphQLID, description: D.args.singleId } : { type: nn(GraphQLID), description: D.args.id },
+        ...localeArgs,
+      },
       extensions: root({ kind: "single", mn }),
       resolve: fromRoot,
     };
@@ -202,21 +225,21 @@ function assemble(models: Model[], naming: Naming): Built {
   queryFields.entry = {
     type: Entry,
     description: D.roots.entry,
-    args: { id: { type: nn(GraphQLID), description: D.args.id } },
+    args: { id: { type: nn(GraphQLID), description: D.args.id }, ...localeArgs },
     extensions: root({ kind: "entry" }),
     resolve: fromRoot,
   };
   queryFields.node = {
     type: Node,
     description: D.roots.node,
-    args: { id: { type: nn(GraphQLID), description: D.args.id } },
+    args: { id: { type: nn(GraphQLID), description: D.args.id }, ...localeArgs },
     extensions: root({ kind: "node" }),
     resolve: fromRoot,
   };
   queryFields.nodes = {
     type: new GraphQLList(Node),
     description: D.roots.nodes,
-    args: { ids: { type: nn(new GraphQLList(nn(GraphQLID))), description: D.args.ids } },
+    args: { ids: { type: nn(new GraphQLList(nn(GraphQLID))), description: D.args.ids }, ...localeArgs },
     extensions: root({ kind: "nodes" }),
     resolve: fromRoot,
   };

@@ -41,13 +41,23 @@ export function selectFor(ctx: TranslateContext, t: ModelTypes, nodes: readonly 
 const systemItem = (rest: string): SelectItem =>
   rest.startsWith("$") ? { name: rest.slice(1), system: true, expand: null } : { name: rest, system: false, expand: null };
 
-/** The printed form of an item, which says when two items are one. */
-const itemKey = (i: SelectItem) => printSelect({ all: false, items: [i] });
+/** The printed form of an item (and its own locale), which says when two items are one. */
+const itemKey = (i: SelectItem) => `${printSelect({ all: false, items: [i] })}\u0000${i.locale ?? ""}`;
+
+/** A localized field's own `locale` argument (decisions.md 13), as its select item carries it. */
+function ownLocale(def: GraphQLField<unknown, unknown>, fn: FieldNode, ctx: TranslateContext): string | undefined {
+  if (!def.args.some((a) => a.name === "locale")) return undefined;
+  const l = (getArgumentValues(def, fn, ctx.variables) as { locale?: string | null }).locale;
+  return l == null ? undefined : l;
+}
 
 function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly FieldNode[], nestedAfter: boolean): SelectItem[] {
   const fields = collectSubfields(ctx.built.schema, ctx.fragments, ctx.variables, t.object, nodes);
   const items = new Map<string, SelectItem>();
-  const relations = new Map<string, { info: FieldInfo & { kind: "relation" | "relationList" }; nodes: FieldNode[]; extra: SelectItem[] }>();
+  const relations = new Map<
+    string,
+    { info: FieldInfo & { kind: "relation" | "relationList" }; nodes: FieldNode[]; extra: SelectItem[]; locale: string | undefined }
+  >();
   for (const [, fns] of fields) {
     const name = fns[0]!.name.value;
     if (name.startsWith("__")) continue;
@@ -55,40 +65,46 @@ function selectItems(ctx: TranslateContext, t: ModelTypes, nodes: readonly Field
     const info = def.extensions.capa as FieldInfo;
     if (info.kind === "system") {
       if (info.key !== "id") items.set(name, systemItem(info.select));
-    } else if (info.kind === "value") {
-      items.set(name, { name: info.field.namespace, system: false, expand: null });
-    } else {
-      let r = relations.get(name);
-      if (!r) {
-        r = { info, nodes: [], extra: [] };
-        relations.set(name, r);
+      continue;
+    }
+    // A localized field read in a locale of its own is a select item of its own.
+    const locale = ownLocale(def, fns[0]!, ctx);
+    const key = `${name}\u0000${locale ?? ""}`;
+    if (info.kind === "value") {
+      items.set(key, { name: info.field.namespace, system: false, expand: null, ...(locale === undefined ? {} : { locale }) });
+      continue;
+    }
+    let r = relations.get(key);
+    if (!r) {
+      r = { info, nodes: [], extra: [], locale };
+      relations.set(key, r);
+    }
+    if (info.kind === "relation") {
+      r.nodes.push(...fns);
+      continue;
+    }
+    const tt = ctx.built.byId.get(info.target.model.id)!;
+    for (const fn of fns) {
+      const args = getArgumentValues(def, fn, ctx.variables) as { after?: string | null; sort?: RelationOrder | null };
+      if (args.after != null && !nestedAfter) {
+        fail("invalid_parameter", {
+          message: `after on the nested connection ${name} works under a single entry only.`,
+          param: "after",
+          hint: "Page a relation list under <single>(id:), entry(id:) or node(id:).",
+        });
       }
-      if (info.kind === "relation") {
-        r.nodes.push(...fns);
-        continue;
-      }
-      const tt = ctx.built.byId.get(info.target.model.id)!;
-      for (const fn of fns) {
-        const args = getArgumentValues(def, fn, ctx.variables) as { after?: string | null; sort?: RelationOrder | null };
-        if (args.after != null && !nestedAfter) {
-          fail("invalid_parameter", {
-            message: `after on the nested connection ${name} works under a single entry only.`,
-            param: "after",
-            hint: "Page a relation list under <single>(id:), entry(id:) or node(id:).",
-          });
-        }
-        if (args.sort) r.extra.push(args.sort.field ? { name: args.sort.field, system: false, expand: null } : systemItem(args.sort.select));
-        r.nodes.push(...connectionParts(ctx, tt.relationConnection, [fn]).nodeNodes);
-      }
+      if (args.sort) r.extra.push(args.sort.field ? { name: args.sort.field, system: false, expand: null } : systemItem(args.sort.select));
+      r.nodes.push(...connectionParts(ctx, tt.relationConnection, [fn]).nodeNodes);
     }
   }
-  for (const [name, r] of relations) {
+  for (const [key, r] of relations) {
     const target = ctx.built.byId.get(r.info.target.model.id)!;
     // Under a relation list there are several parents again, so nested after is refused there.
     const sub = new Map<string, SelectItem>();
     for (const x of [...selectItems(ctx, target, r.nodes, nestedAfter && r.info.kind === "relation"), ...r.extra])
       if (!sub.has(itemKey(x))) sub.set(itemKey(x), x);
-    items.set(name, { name: r.info.field.namespace, system: false, expand: { all: false, items: [...sub.values()] } });
+    const expand = { all: false, items: [...sub.values()] };
+    items.set(key, { name: r.info.field.namespace, system: false, expand, ...(r.locale === undefined ? {} : { locale: r.locale }) });
   }
   return items.size ? [...items.values()] : [systemItem(systemName(t.names.model, "id"))];
 }

@@ -51,6 +51,24 @@ function checkFilterVariables(node: ValueNode, vars: Record<string, unknown>, de
   if (node.kind === Kind.LIST) for (const v of node.values) checkFilterVariables(v, vars, depth + 1);
 }
 
+/**
+ * A root's `locale` and `fallbackLocales` as the read's `locale` and `fallbackLocale` (decisions.md
+ * 13): an empty list turns fallback off. GraphQL reads one locale at a time: `*` (every locale
+ * keyed by code) has no GraphQL type, so it is refused; the read checks the codes.
+ */
+export function localeArgs(args: Obj): Pick<ListArgs, "locale" | "fallbackLocale"> {
+  const locale = (args.locale as string | null | undefined) ?? null;
+  const list = args.fallbackLocales as string[] | null | undefined;
+  if (locale === "*") {
+    fail("invalid_parameter", {
+      message: "GraphQL reads one locale at a time; every locale keyed by code is REST's locale=*.",
+      param: "locale",
+      hint: 'Example: posts(locale: "de", fallbackLocales: ["en"])',
+    });
+  }
+  return { locale, fallbackLocale: list == null ? null : list.length === 0 ? "none" : list };
+}
+
 /** The plan of one root field (its nodes share one response key). */
 export function planRoot(ctx: TranslateContext, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]): RootPlan {
   const info = field.extensions.capa as RootInfo;
@@ -59,12 +77,12 @@ export function planRoot(ctx: TranslateContext, field: GraphQLField<unknown, unk
     case "list":
       return planList(ctx, ctx.built.byId.get(info.mn.model.id)!, args, nodes);
     case "single":
-      return planSingle(ctx, ctx.built.byId.get(info.mn.model.id)!, args.id, nodes);
+      return planSingle(ctx, ctx.built.byId.get(info.mn.model.id)!, args.id, nodes, localeArgs(args));
     case "entry":
     case "node":
-      return planById(ctx, uuidOrFail(args.id, "id"), nodes);
+      return planById(ctx, uuidOrFail(args.id, "id"), nodes, localeArgs(args));
     case "nodes":
-      return planNodes(ctx, args.ids as string[], nodes);
+      return planNodes(ctx, args.ids as string[], nodes, localeArgs(args));
     default:
       return { reads: [], finish: () => null };
   }
@@ -110,6 +128,7 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
     count: totalCount,
     after: backward ? null : (after ?? null),
     before: backward ? (before ?? "end") : null,
+    ...localeArgs(args),
   };
   const read: RestRead = { ns: t.names.model.namespace, args: listArgs };
   return {
@@ -137,16 +156,22 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
   };
 }
 
-function planSingle(ctx: TranslateContext, t: ModelTypes, id: unknown, nodes: readonly FieldNode[]): RootPlan {
+function planSingle(
+  ctx: TranslateContext,
+  t: ModelTypes,
+  id: unknown,
+  nodes: readonly FieldNode[],
+  loc: Pick<ListArgs, "locale" | "fallbackLocale">,
+): RootPlan {
   const ns = t.names.model.namespace;
   const select = selectFor(ctx, t, nodes, true);
   if (id == null) {
     // A single-entry model without id: its one entry (REST limit=1).
-    const args: ListArgs = { kind: "list", select, where: null, sort: null, limit: 1, count: false, after: null, before: null };
+    const args: ListArgs = { kind: "list", select, where: null, sort: null, limit: 1, count: false, after: null, before: null, ...loc };
     return { reads: [{ ns, args }], finish: ([o]) => (dataOf(o!) as Obj[])[0] ?? null };
   }
   return {
-    reads: [{ ns, args: { kind: "item", id: String(id), select } }],
+    reads: [{ ns, args: { kind: "item", id: String(id), select, ...loc } }],
     finish([o]) {
       if (!o!.ok && o!.error.code === "entry_not_found") return null;
       return dataOf(o!);

@@ -2,7 +2,7 @@
 // decisions.md 7). The domain adds what a shape cannot say: the ids name entries of this project,
 // entries are named one way (ids, or a model with a filter), the filter is the /api grammar.
 import { Type } from "@sinclair/typebox";
-import { RuleErrors } from "../entries/bodies.ts";
+import { Locales, RuleErrors } from "../entries/bodies.ts";
 import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
 import { WallTime, ZoneOrDefault } from "../scheduling/bodies.ts";
 
@@ -29,17 +29,32 @@ const SELECTION = {
   expectedCount: Type.Optional(Type.Integer({ minimum: 0, error: "expectedCount must be a whole number from 0" })),
 };
 
+/**
+ * The locales each selected entry publishes or unpublishes (decisions.md 13). Left out of the
+ * refusal sentences of unknown keys, which stay as clients have read them.
+ */
+const LOCALES = Type.Optional(
+  Type.Union([Type.Null(), Locales], {
+    error: Locales.error,
+    description: "The locales each entry publishes or unpublishes (decisions.md 13); default as publishing now. Not taken by bulk-delete.",
+  }),
+);
+
 /** POST /v2/model-instances/bulk-publish, bulk-unpublish and bulk-delete. */
-export const BulkBody = Type.Object(SELECTION, {
-  $id: "BulkBody",
-  additionalProperties: false,
-  unknown: "{field} is not a field of a bulk request; send instanceIds or modelId with where, q and status, and optionally dryRun and expectedCount",
-});
+export const BulkBody = Type.Object(
+  { ...SELECTION, locales: LOCALES },
+  {
+    $id: "BulkBody",
+    additionalProperties: false,
+    unknown: "{field} is not a field of a bulk request; send instanceIds or modelId with where, q and status, and optionally dryRun and expectedCount",
+  },
+);
 
 /** POST /v2/model-instances/bulk-schedule: the same selection, and when. */
 export const BulkScheduleBody = Type.Object(
   {
     ...SELECTION,
+    locales: LOCALES,
     action: Type.Union([Type.Literal("publish"), Type.Literal("unpublish")], { error: "action must be publish or unpublish" }),
     wallTime: WallTime,
     timezone: Type.Optional(ZoneOrDefault),

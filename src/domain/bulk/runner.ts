@@ -36,7 +36,7 @@ export function runChunk(s: Services, h: ProjectHandle, batchId: string, now: nu
       const mine = and(eq(bulkBatchItems.batchId, b.id), eq(bulkBatchItems.position, item.position), isNull(bulkBatchItems.result));
       // Another runner did it in the meantime.
       if (!h.db.select({ p: bulkBatchItems.position }).from(bulkBatchItems).where(mine).get()) return;
-      const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId);
+      const r = applyOne(s, h, b.createdBy, b.action as BulkAction, item.entryId, b.locales === null ? null : (JSON.parse(b.locales) as string[]));
       h.db
         .update(bulkBatchItems)
         .set({ result: r.result, error: r.error ?? null, errors: r.errors ? JSON.stringify(r.errors) : null })

@@ -14,10 +14,12 @@ import { resolveTime } from "../scheduling/resolve-time.ts";
 import { write } from "../unit-of-work.ts";
 import type { BulkScheduleBody } from "./bodies.ts";
 import { select } from "./service.ts";
+import { type EntryLocale, localesOf } from "../locales/entry-locale.ts";
 
 /** `POST /v2/model-instances/bulk-schedule`. */
-export function bulkSchedule(s: Services, h: ProjectHandle, actor: string, body: Static<typeof BulkScheduleBody>) {
-  const sel = select(h, body);
+export function bulkSchedule(s: Services, h: ProjectHandle, actor: string, body: Static<typeof BulkScheduleBody>, loc?: EntryLocale) {
+  const locales = localesOf(h, body.locales);
+  const sel = select(h, body, loc);
   const count = sel.ids.length;
   // The time is checked before anything else is said, a dry run included: a bad time is the first thing to fix.
   const when = resolveTime(body.wallTime, zoneOf(s, h.id, body.timezone), s.clock.now());
@@ -32,7 +34,7 @@ export function bulkSchedule(s: Services, h: ProjectHandle, actor: string, body:
   const targets = sel.ids.map((id) => ({ type: "instance" as const, id }));
   const out = write(s, h, (tx) => {
     tx.afterCommit(() => s.wake.actions.note(h.id, Date.parse(when.at)));
-    return insertActions(s, h, actor, body.action, targets, null, { ...when, resolved: when }, null);
+    return insertActions(s, h, actor, body.action, targets, null, { ...when, resolved: when }, null, locales);
   });
   const { wallTime: _w, timezone: _t, ...resolved } = when;
   return {

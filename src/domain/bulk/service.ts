@@ -7,12 +7,12 @@ import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { bulkBatches, bulkBatchItems, entries } from "../../storage/project/schema.ts";
 import { AppError, badField, fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
-import { allModels } from "../models/catalog.ts";
+import { allModels, isLocalizedModel } from "../models/catalog.ts";
 import type { Static } from "@sinclair/typebox";
 import type { BulkBody } from "./bodies.ts";
 import { isUuid } from "../models/fields.ts";
-import { publishEntry, unpublishEntry } from "../entries/publish.ts";
-import { statusOf } from "../entries/status.ts";
+import { defaultPublishLocales, liveAsDrafted, notLive, publishEntry, unpublishEntry } from "../entries/publish.ts";
+import { type EntryLocale, localesOf } from "../locales/entry-locale.ts";
 import { selectedIds, selectionOf } from "../entries/selection.ts";
 import { trashEntry } from "../entries/trash.ts";
 import { actorFrom } from "../events/outbox.ts";
@@ -36,7 +36,7 @@ export interface Selection {
  * Resolves the body's selection to entry ids (oldest first), refusing unknown ids and bad filters.
  * A selection by model selects exactly what the entry list shows for the same where, q and status.
  */
-export function select(h: ProjectHandle, body: Static<typeof BulkBody>): Selection {
+export function select(h: ProjectHandle, body: Omit<Static<typeof BulkBody>, "locales">, loc?: EntryLocale): Selection {
   if (body.where !== undefined && body.filter !== undefined) badField("filter", "Send where or filter, not both (they are the same)");
   const filter = body.where ?? body.filter;
   if (body.instanceIds !== undefined) {
@@ -56,7 +56,8 @@ export function select(h: ProjectHandle, body: Static<typeof BulkBody>): Selecti
     return { ids, describe: { instanceIds: ids.length } };
   }
   if (body.modelId === undefined) badField("instanceIds", "Name the entries by instanceIds, or by modelId with an optional where filter");
-  const sel = selectionOf(h, { model: body.modelId, where: filter, q: body.q, status: body.status }, { model: "modelId" });
+  // In a locale (?locale=), status and q are the listed locale's, as the entry list selects.
+  const sel = selectionOf(h, { model: body.modelId, where: filter, q: body.q, status: body.status, locale: loc }, { model: "modelId" });
   const m = sel.model!;
   const describe: Record<string, unknown> = { modelId: m.id, model: m.namespace, where: sel.where };
   if (body.q !== undefined) describe.q = body.q;
@@ -71,16 +72,20 @@ export interface OneResult {
   errors?: Problem[];
 }
 
-/** Publishes or unpublishes one entry as part of a bulk request; a refusal is a result, not an error. */
-export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string): OneResult {
+/**
+ * Publishes or unpublishes one entry as part of a bulk request (in `locales`, for an entry with
+ * localized fields); a refusal is a result, not an error. An entry already as asked is skipped.
+ */
+export function applyOne(s: Services, h: ProjectHandle, actor: string, action: BulkAction, id: string, locales: string[] | null = null): OneResult {
   const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
   if (!row) return { result: "failed", error: "The entry no longer exists." };
   // An entry moved to the trash after it was selected is left there; deleting it again is nothing to do.
   if (row.deletedAt !== null) return action === "delete" ? { result: "skipped" } : { result: "failed", error: "The entry is in the trash." };
-  if (action === "publish" ? statusOf(row) === "published" : action === "unpublish" && row.publishedVersionId === null) return { result: "skipped" };
+  const m = allModels(h).byId.get(row.modelId)!;
+  if (action === "publish" ? liveAsDrafted(h, m, row, locales) : action === "unpublish" && notLive(m, row, locales)) return { result: "skipped" };
   try {
-    if (action === "publish") publishEntry(s, h, actor, id);
-    else if (action === "unpublish") unpublishEntry(s, h, actor, id);
+    if (action === "publish") publishEntry(s, h, actor, id, undefined, { locales });
+    else if (action === "unpublish") unpublishEntry(s, h, actor, id, { locales });
     else trashEntry(s, h, actor, id);
     return { result: "done" };
   } catch (e) {
@@ -94,16 +99,17 @@ export function applyOne(s: Services, h: ProjectHandle, actor: string, action: B
  * What a dry run of a publish says would fail: each selected entry that is not live yet and whose
  * latest draft breaks a rule, with the rules (an entry of a trashed or missing row is not selected).
  */
-function wouldFail(h: ProjectHandle, ids: string[]): { id: string; errors: Problem[] }[] {
+function wouldFail(h: ProjectHandle, ids: string[], locales: string[] | null): { id: string; errors: Problem[] }[] {
   const models = allModels(h).byId;
   const out: { id: string; errors: Problem[] }[] = [];
-  const read = h.sqlite.query(
-    "SELECT model_id AS modelId, draft_data AS data, published_version_id AS pv, published_version AS pn, draft_version AS dn FROM entries WHERE id = ?",
-  );
   for (const id of ids) {
-    const r = read.get(id) as { modelId: string; data: string; pv: string | null; pn: number | null; dn: number } | null;
-    if (!r || statusOf({ publishedVersionId: r.pv, publishedVersion: r.pn, draftVersion: r.dn }) === "published") continue;
-    const errors = problemsOf(h, models.get(r.modelId)!, JSON.parse(r.data));
+    const r = h.db.select().from(entries).where(eq(entries.id, id)).get();
+    const m = r ? models.get(r.modelId) : undefined;
+    if (!r || !m || liveAsDrafted(h, m, r, locales)) continue;
+    const data = JSON.parse(r.draftData) as Record<string, unknown>;
+    // The locales a publish would move: those named, or by default those the draft holds values in.
+    const moving = isLocalizedModel(m) ? (locales ?? defaultPublishLocales(h, m, data)) : undefined;
+    const errors = problemsOf(h, m, data, moving);
     if (errors.length > 0) out.push({ id, errors });
   }
   return out;
@@ -118,15 +124,20 @@ export type BulkOutcome =
   | { kind: "batch"; batchId: string; count: number };
 
 /**
- * `POST /v2/model-instances/bulk-publish` and `bulk-unpublish`. A dry run writes nothing; a
+ * `POST /v2/model-instances/bulk-publish`, `bulk-unpublish` and `bulk-delete`. A dry run writes nothing; a
  * real request with `expectedCount` proceeds only when the selection still has that many entries.
  */
-export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Static<typeof BulkBody>): BulkOutcome {
-  const sel = select(h, body);
+export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkAction, body: Static<typeof BulkBody>, loc?: EntryLocale): BulkOutcome {
+  // A move to the trash takes the whole entry, every locale with it.
+  if (action === "delete" && body.locales !== undefined && body.locales !== null) {
+    badField("locales", "locales names what a publish or unpublish moves; bulk-delete moves whole entries to the trash");
+  }
+  const locales = localesOf(h, body.locales);
+  const sel = select(h, body, loc);
   const count = sel.ids.length;
   if (body.dryRun === true) {
     // A dry run of a publish also says who would fail the rules and why; an unpublish has no rules.
-    const failures = action === "publish" ? wouldFail(h, sel.ids) : [];
+    const failures = action === "publish" ? wouldFail(h, sel.ids, locales) : [];
     return { kind: "dry_run", body: { dryRun: true, action, count, ids: sel.ids, failures } };
   }
   if (body.expectedCount !== undefined && body.expectedCount !== count) {
@@ -136,7 +147,7 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
     });
   }
   if (count <= INLINE_LIMIT) {
-    const results = sel.ids.map((id) => ({ id, ...applyOne(s, h, actor, action, id) }));
+    const results = sel.ids.map((id) => ({ id, ...applyOne(s, h, actor, action, id, locales) }));
     const counts: Record<ItemResult, number> = { done: 0, skipped: 0, failed: 0 };
     for (const r of results) counts[r.result]++;
     return { kind: "done", body: { action, count, counts, results } };
@@ -152,6 +163,7 @@ export function bulk(s: Services, h: ProjectHandle, actor: string, action: BulkA
         status: "queued",
         total: count,
         selection: JSON.stringify(sel.describe),
+        locales: locales === null ? null : JSON.stringify(locales),
         createdAt: iso(s.clock.now()),
         createdBy: actor,
       })
@@ -193,6 +205,7 @@ export function getBatch(h: ProjectHandle, batchId: unknown) {
     counts,
     failures,
     selection: JSON.parse(b.selection),
+    ...(b.locales === null ? {} : { locales: JSON.parse(b.locales) as string[] }),
     createdAt: b.createdAt,
     createdBy: actorFrom(b.createdBy),
     startedAt: b.startedAt,

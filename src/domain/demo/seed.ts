@@ -1,12 +1,16 @@
 // The demo project's content: models that use every field kind, with relations between them,
-// and a few dozen entries in every status, so a first start has something real to read.
-// Everything goes through the same domain functions the management routes call.
+// and a few dozen entries in every status, so a first start has something real to read. It has
+// a second locale, German (falling back to English), with a few translated posts and the
+// categories' names (decisions.md 13): `?locale=de` shows the translations and falls back for
+// the rest. Everything goes through the same domain functions the management routes call.
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { createModel } from "../models/service.ts";
 import { createEntry, updateEntry } from "../entries/service.ts";
 import { publishEntry } from "../entries/publish.ts";
 import { demoImageMaker } from "./images.ts";
+import { putLocales } from "../locales/service.ts";
+import { entryLocaleOf } from "../locales/entry-locale.ts";
 
 /** What the seed created, for the first-start summary. */
 export interface DemoCounts {
@@ -35,10 +39,10 @@ const CATEGORY = {
   namespace: "category",
   description: "Sections of the blog.",
   fields: [
-    { namespace: "name", label: "Name", type: "string", required: true },
+    { namespace: "name", label: "Name", type: "string", required: true, localized: true },
     { namespace: "slug", label: "Slug", type: "string", required: true },
     { namespace: "color", label: "Colour", type: "color" },
-    { namespace: "description", label: "Description", type: "markdown" },
+    { namespace: "description", label: "Description", type: "markdown", localized: true },
   ],
 };
 
@@ -48,10 +52,10 @@ const POST = {
   namespace: "post",
   description: "Blog posts.",
   fields: [
-    { namespace: "title", label: "Title", type: "string", required: true },
+    { namespace: "title", label: "Title", type: "string", required: true, localized: true },
     { namespace: "slug", label: "Slug", type: "string", required: true },
-    { namespace: "excerpt", label: "Excerpt", type: "string" },
-    { namespace: "body", label: "Body", type: "markdown" },
+    { namespace: "excerpt", label: "Excerpt", type: "string", localized: true },
+    { namespace: "body", label: "Body", type: "markdown", localized: true },
     { namespace: "bodyHtml", label: "Body (HTML)", type: "html" },
     { namespace: "snippet", label: "Code sample", type: "code" },
     { namespace: "kind", label: "Kind", type: "enum", options: { values: ["article", "tutorial", "news"] } },
@@ -124,6 +128,20 @@ const TOPICS = [
   "Previewing drafts",
 ];
 const FORMS = ["A first look at", "Notes on"];
+
+/** German names of the categories and of a few posts (by topic, first form), for the second locale. */
+const CATEGORIES_DE: Record<string, string> = {
+  engineering: "Technik",
+  design: "Gestaltung",
+  product: "Produkt",
+  company: "Unternehmen",
+  guides: "Anleitungen",
+};
+const TOPICS_DE: Record<string, string> = {
+  "Draft and publish": "Entwurf und Veröffentlichung",
+  "Webhooks you can trust": "Webhooks, denen man vertrauen kann",
+  "API keys and scopes": "API-Schlüssel und Berechtigungen",
+};
 const KINDS = ["article", "tutorial", "news"];
 const ACCENTS = ["#0ea5e9", "#f59e0b", "#10b981", "#ef4444"];
 
@@ -148,10 +166,29 @@ export function seedDemo(s: Services, h: ProjectHandle, actor: string): DemoCoun
   const counts: DemoCounts = { models: 0, entries: 0, published: 0, drafts: 0, changed: 0 };
   // Pictures made here and kept in the media library (issue 12 item 8); hosted URLs only without a local store.
   const image = demoImageMaker(s, h, actor) ?? hostedImage;
+  putLocales(
+    s,
+    h,
+    {
+      default: "en",
+      locales: [
+        { code: "en", name: "English" },
+        { code: "de", name: "Deutsch", fallback: ["en"] },
+      ],
+    },
+    false,
+    actor,
+  );
   for (const m of [AUTHOR, CATEGORY, POST, SETTINGS]) {
     createModel(s, h, m);
     counts.models++;
   }
+  const de = entryLocaleOf(h, "de");
+  // A translation saved as the German draft; published in German when `live` (the English copy is untouched).
+  const translate = (id: string, data: Record<string, unknown>, live: boolean) => {
+    updateEntry(s, h, actor, id, { data }, null, { locale: de });
+    if (live) publishEntry(s, h, actor, id, undefined, { locales: ["de"] });
+  };
   const create = (model: string, data: Record<string, unknown>, tags: string[] = []) => {
     counts.entries++;
     return createEntry(s, h, actor, { model, data, tags }).id;
@@ -178,6 +215,8 @@ export function seedDemo(s: Services, h: ProjectHandle, actor: string): DemoCoun
     const id = create("category", { name, slug, color, description: `Posts about ${name.toLowerCase()}.` });
     if (i < CATEGORIES.length - 1) publish(id);
     else counts.drafts++;
+    const german = CATEGORIES_DE[slug];
+    if (german) translate(id, { name: german, description: `Beiträge zum Thema ${german}.` }, true);
     return id;
   });
 
@@ -224,6 +263,15 @@ export function seedDemo(s: Services, h: ProjectHandle, actor: string): DemoCoun
           counts.published--;
           counts.changed++;
         }
+      }
+      // A few published posts read in German; the last one's translation is still a draft.
+      const german = f === 0 ? TOPICS_DE[topic] : undefined;
+      if (german) {
+        translate(
+          id,
+          { title: `Ein erster Blick auf ${german}`, excerpt: `${german}: was Capa tut und warum.`, body: `# ${german}\n\n${german} in wenigen Absätzen.\n` },
+          topic !== "API keys and scopes",
+        );
       }
     });
   });

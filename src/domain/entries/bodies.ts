@@ -48,11 +48,39 @@ export const ValidateBody = Type.Object(
   { $id: "ValidateBody", additionalProperties: false, unknown: "{field} is not checked here; send model or id, and data" },
 );
 
-/** POST /v2/model-instances/:id/publish: the latest draft, or the version named. */
+/** The locales a publish or unpublish moves (decisions.md 13): codes of the project, checked by the domain. */
+export const Locales = Type.Array(Type.String({ minLength: 1, maxLength: 35, error: "{field} must be a locale code of this project" }), {
+  minItems: 1,
+  maxItems: 50,
+  error: "locales must list 1 to 50 locale codes",
+  description:
+    "Locale codes of the project. Publish default: every locale whose draft holds a value (the default locale when none does); unpublish default: every published locale. Ignored for a model without localized fields.",
+});
+
+/** POST /v2/model-instances/:id/publish: the latest draft, or the version named; `locales` of a localized entry. */
 export const PublishBody = Type.Object(
-  { versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ pattern: UUID })], { error: "versionId must be a version id (UUID)" })) },
+  {
+    versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ pattern: UUID })], { error: "versionId must be a version id (UUID)" })),
+    locales: Type.Optional(Type.Union([Type.Null(), Locales], { error: Locales.error })),
+  },
   { $id: "PublishBody" },
 );
+
+/** POST /v2/model-instances/:id/unpublish: `locales` of a localized entry (any other key is ignored, as before). */
+export const UnpublishBody = Type.Object(
+  { locales: Type.Optional(Type.Union([Type.Null(), Locales], { error: Locales.error })) },
+  { $id: "UnpublishBody", description: "Ignored except `locales`, and that a repeated Idempotency-Key must come with the same body." },
+);
+
+/** `?locale=` of an entry route (decisions.md 13). */
+const LocaleParam = Type.Optional(
+  Type.String({
+    description: "The locale localized fields are read and written in (default: the project's default); * reads and writes them as objects keyed by code.",
+  }),
+);
+
+/** The query of an entry route that reads or writes one entry. */
+export const LocaleQuery = Type.Object({ locale: LocaleParam });
 
 /** POST /v2/preview-tokens: which drafts the token shows (entries, a model or both) and for how long. */
 export const PreviewTokenBody = Type.Object(
@@ -77,6 +105,7 @@ export const RuleErrors = Type.Array(
     field: Type.String({ description: "The field as a body names it: data.<namespace>." }),
     rule: Type.String({ enum: ["required", "minLength", "maxLength", "pattern", "min", "max", "slug", "unique"] }),
     message: Type.String({ description: "A sentence naming the field's label." }),
+    locale: Type.Optional(Type.String({ description: "A localized field: the locale whose value breaks the rule." })),
   }),
   { $id: "RuleErrors" },
 );
@@ -97,6 +126,12 @@ export const EntryRecord = record(
     publishedVersion: nullable(Type.Integer()),
     tags: Type.Array(Type.String()),
     folder: nullable(Type.String()),
+    locale: Type.Optional(Type.String({ description: "An entry with localized fields: the locale shown (or *)." })),
+    locales: Type.Optional(
+      Type.Record(Type.String(), record({ status: Type.String({ enum: ["draft", "published", "changed"] }), publishedAt: nullable(Time) }), {
+        description: "An entry with localized fields: each locale that holds a value or is published, with its status and publishedAt.",
+      }),
+    ),
     draft: record(Copy),
     published: nullable(record({ ...Copy, updatedAt: nullable(Time), tags: Type.Array(Type.String()), folder: nullable(Type.String()) })),
   },
@@ -130,6 +165,7 @@ export const EntryPage = listOf(
 );
 
 export const EntryQuery = Type.Object({
+  locale: LocaleParam,
   model: Type.Optional(Type.String({ description: "A model id or namespace." })),
   status: Type.Optional(Type.String({ enum: ["draft", "published", "changed"] })),
   q: Type.Optional(Type.String({ description: "Search text, up to 200 characters: the model's text fields (all text values without a model)." })),
@@ -186,6 +222,7 @@ export const SavedEntry = Type.Composite(
 );
 
 export const SaveQuery = Type.Object({
+  locale: LocaleParam,
   autosave: Type.Optional(
     Type.String({ enum: ["true", "false"], description: "true: replace your own autosave of the last 30 minutes instead of adding a version." }),
   ),

@@ -2,7 +2,8 @@
 // they are, a date as saved, a relation by the related entry's title, a media value by its file
 // name, a list as a list of those, a mixed value as JSON text; the system columns as their words
 // (status, times, who saved the latest version by name). Related titles and file names are
-// looked up once per chunk of rows.
+// looked up once per chunk of rows. A localized field is its value in the locale exported (the one
+// the list shows), and an entry with localized fields has that locale's status and publishedAt.
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, type Model } from "../models/catalog.ts";
@@ -12,6 +13,9 @@ import type { Column } from "./columns.ts";
 import { draftActors, editorsOf, type Editor } from "./editors.ts";
 import type { EntryRow } from "./service.ts";
 import { statusOf } from "./status.ts";
+import { isLocalizedModel } from "../models/catalog.ts";
+import { parseState } from "../locales/state.ts";
+import { valueIn } from "../locales/values.ts";
 
 export type Cell = string | number | boolean | null | Cell[];
 
@@ -31,14 +35,14 @@ interface Lookups {
 }
 
 /** The related titles, file names and editors a chunk of rows needs. */
-function lookups(s: Services, h: ProjectHandle, m: Model, columns: Column[], rows: EntryRow[]): Lookups {
+function lookups(s: Services, h: ProjectHandle, m: Model, columns: Column[], rows: EntryRow[], code: string): Lookups {
   const relIds = new Set<string>();
   const mediaIds = new Set<string>();
   const fields = columns.map((c) => m.fields.find((f) => f.id === c.fieldId)).filter((f): f is FieldDef => f !== undefined);
   for (const r of rows) {
     const data = JSON.parse(r.draftData) as Record<string, unknown>;
     for (const f of fields) {
-      const v = data[f.id];
+      const v = valueIn(data, f, code);
       const items = f.type === "array" ? (Array.isArray(v) ? v : []) : [v];
       for (const x of items) {
         if (itemType(f) === "relation" && typeof x === "string") relIds.add(x);
@@ -54,7 +58,7 @@ function lookups(s: Services, h: ProjectHandle, m: Model, columns: Column[], row
       .all(JSON.stringify([...relIds])) as { id: string; modelId: string; data: string }[];
     for (const e of found) {
       const target = models.get(e.modelId);
-      titles.set(e.id, target ? titleOf(target, JSON.parse(e.data)) : null);
+      titles.set(e.id, target ? titleOf(target, JSON.parse(e.data), code) : null);
     }
   }
   const files = new Map<string, string>();
@@ -90,18 +94,18 @@ function itemCell(f: FieldDef, v: unknown, l: Lookups): Cell {
   return JSON.stringify(v);
 }
 
-function systemCell(c: Column, r: EntryRow, l: Lookups): Cell {
+function systemCell(c: Column, r: EntryRow, l: Lookups, mine: { status: string; publishedAt: string | null } | null): Cell {
   switch (c.key) {
     case "$id":
       return r.id;
     case "$status":
-      return statusOf(r);
+      return mine ? mine.status : statusOf(r);
     case "$createdAt":
       return r.createdAt;
     case "$updatedAt":
       return r.updatedAt;
     case "$publishedAt":
-      return r.publishedAt;
+      return mine ? mine.publishedAt : r.publishedAt;
     case "$tags":
       return JSON.parse(r.draftTags) as string[];
     case "$lastEditedBy": {
@@ -114,14 +118,18 @@ function systemCell(c: Column, r: EntryRow, l: Lookups): Cell {
 }
 
 /** The cells of a chunk of rows, one list per row in the columns' order. */
-export function cellsOf(s: Services, h: ProjectHandle, m: Model, columns: Column[], rows: EntryRow[]): Cell[][] {
-  const l = lookups(s, h, m, columns, rows);
+export function cellsOf(s: Services, h: ProjectHandle, m: Model, columns: Column[], rows: EntryRow[], code: string): Cell[][] {
+  const l = lookups(s, h, m, columns, rows, code);
+  const localized = isLocalizedModel(m);
   return rows.map((r) => {
     const data = JSON.parse(r.draftData) as Record<string, unknown>;
+    // The locale's own state (a locale it holds nothing in and never published is a draft there), as entryRecord says.
+    const own = localized ? parseState(r.localeState)?.[code] : undefined;
+    const mine = localized ? { status: own?.status ?? "draft", publishedAt: own?.publishedAt ?? null } : null;
     return columns.map((c) => {
-      if (c.system) return systemCell(c, r, l);
+      if (c.system) return systemCell(c, r, l, mine);
       const f = m.fields.find((x) => x.id === c.fieldId)!;
-      const v = data[f.id];
+      const v = valueIn(data, f, code);
       if (f.type === "array") return Array.isArray(v) ? v.map((x) => itemCell(f, x, l)) : null;
       return itemCell(f, v, l);
     });

@@ -11,11 +11,13 @@ import { allModels } from "../models/catalog.ts";
 import { comparisonKeys } from "../models/fields.ts";
 import { isEmpty } from "../models/rules.ts";
 import { write } from "../unit-of-work.ts";
-import { getEntry, getRow } from "./service.ts";
+import { getEntry, getRow, stateAfter } from "./service.ts";
+import type { EntryLocale } from "../locales/entry-locale.ts";
+import { fieldValues, setSlot } from "../locales/values.ts";
 import { checkUnique, fillSlugs, freeSlug } from "./unique.ts";
 
 /** Copies an entry's latest draft into a new draft entry (version 1); answers its record. */
-export function duplicateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown) {
+export function duplicateEntry(s: Services, h: ProjectHandle, actor: string, id: unknown, loc?: EntryLocale) {
   const src = getRow(h, id);
   const m = allModels(h).byId.get(src.modelId)!;
   if (m.singleEntry) {
@@ -27,10 +29,16 @@ export function duplicateEntry(s: Services, h: ProjectHandle, actor: string, id:
   write(s, h, () => {
     const data = JSON.parse(getRow(h, src.id).draftData) as Record<string, unknown>;
     for (const f of m.fields) {
-      const v = data[f.id];
-      // `post-2` copies as `post-3`, not `post-2-2`.
-      if (f.slug && typeof v === "string" && !isEmpty(v)) data[f.id] = freeSlug(h, m, f, v.replace(/-\d+$/, "") || v, newId);
-      else if (f.unique && !f.slug) data[f.id] = null;
+      // Every locale of a localized field alike (decisions.md 13: unique per locale).
+      for (const { locale, value: v } of fieldValues(data, f)) {
+        const put = (x: unknown) => {
+          if (locale === null) data[f.id] = x;
+          else setSlot(data, f, locale, x);
+        };
+        // `post-2` copies as `post-3`, not `post-2-2`.
+        if (f.slug && typeof v === "string" && !isEmpty(v)) put(freeSlug(h, m, f, v.replace(/-\d+$/, "") || v, newId, locale));
+        else if (f.unique && !f.slug) put(null);
+      }
     }
     fillSlugs(h, m, newId, data);
     checkUnique(h, m, newId, data);
@@ -52,8 +60,9 @@ export function duplicateEntry(s: Services, h: ProjectHandle, actor: string, id:
         draftTags: src.draftTags,
         draftFolder: src.draftFolder,
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+        localeState: stateAfter(h, m, { data, tags: JSON.parse(src.draftTags), folder: src.draftFolder }, null, null),
       })
       .run();
   });
-  return getEntry(h, newId);
+  return getEntry(h, newId, loc);
 }

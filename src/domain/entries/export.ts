@@ -7,7 +7,8 @@ import type { Static } from "@sinclair/typebox";
 import { badField } from "../../errors.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import type { Model } from "../models/catalog.ts";
+import { allModels, type Model } from "../models/catalog.ts";
+import type { EntryLocale } from "../locales/entry-locale.ts";
 import type { ExportBody } from "./bodies.ts";
 import { cellsOf, type Cell } from "./cells.ts";
 import { columnOf, defaultColumns, type Column } from "./columns.ts";
@@ -58,13 +59,15 @@ function jsonLine(columns: Column[], cells: Cell[], first: boolean): string {
 }
 
 /** Builds the export: refuses a bad body now, then streams. */
-export function exportEntries(s: Services, h: ProjectHandle, body: Static<typeof ExportBody>): ExportAnswer {
+export function exportEntries(s: Services, h: ProjectHandle, body: Static<typeof ExportBody>, loc?: EntryLocale): ExportAnswer {
   if (body.instanceIds !== undefined && (body.where !== undefined || body.q !== undefined || body.status !== undefined)) {
     badField("instanceIds", "Name entries by instanceIds, or by where, q and status, not both");
   }
-  const sel: Selection = selectionOf(h, { model: body.model, where: body.where, q: body.q, status: body.status, ids: body.instanceIds });
+  const sel: Selection = selectionOf(h, { model: body.model, where: body.where, q: body.q, status: body.status, ids: body.instanceIds, locale: loc });
   const m = sel.model!;
-  const order: ListOrder = listOrder(h, m, body.sort);
+  const order: ListOrder = listOrder(h, m, body.sort, loc);
+  // The locale exported: the one listed (`*`: the default's values, as the list's filters read them).
+  const code = loc?.code ?? allModels(h).locales.default;
   const columns = chosenColumns(m, body.columns);
   const total = countSelection(h, sel);
   const csv = body.format === "csv";
@@ -92,7 +95,7 @@ export function exportEntries(s: Services, h: ProjectHandle, body: Static<typeof
           held,
           found.map((r) => r.id as string),
         );
-        const cells = cellsOf(s, held, m, columns, rows);
+        const cells = cellsOf(s, held, m, columns, rows, code);
         let out = "";
         for (const c of cells) {
           out += csv ? csvLine(c) : jsonLine(columns, c, first);

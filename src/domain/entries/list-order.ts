@@ -13,7 +13,8 @@ import { ensureIndex } from "../reads/indexes.ts";
 import { carry, resolveDigests } from "../reads/keyset.ts";
 import { DRAFTS } from "../reads/names.ts";
 import { resolveSort, type SortKey } from "../reads/sort.ts";
-import { naming } from "./selection.ts";
+import { listReadLocale, naming } from "./selection.ts";
+import type { EntryLocale } from "../locales/entry-locale.ts";
 
 /** A resolved order: the keys and the sort as written, which its cursors carry. */
 export interface ListOrder {
@@ -29,8 +30,11 @@ function legacyKey(name: string, desc: boolean): SortKey {
   return { expr: name === "createdAt" ? "e.created_at" : "e.updated_at", desc, nullable: false, sig: `${name}${desc ? "-" : "+"}` };
 }
 
-/** Resolves `sort` (absent: newest first). A field sort needs the model; a bad one is refused naming `sort`. */
-export function listOrder(h: ProjectHandle, m: Model | null, raw: unknown): ListOrder {
+/**
+ * Resolves `sort` (absent: newest first). A field sort needs the model; a bad one is refused naming
+ * `sort`. A localized field sorts by its value in the locale listed (`loc`), and its cursors say so.
+ */
+export function listOrder(h: ProjectHandle, m: Model | null, raw: unknown, loc?: EntryLocale): ListOrder {
   if (raw === undefined || raw === "") return { keys: [legacyKey("createdAt", true)], text: "-createdAt" };
   if (typeof raw !== "string") badField("sort", LEGACY_MESSAGE);
   if (!m) {
@@ -39,11 +43,13 @@ export function listOrder(h: ProjectHandle, m: Model | null, raw: unknown): List
     return { keys: [legacyKey(legacy[2]!, legacy[1] === "-")], text: raw };
   }
   const terms: SortTerm[] = naming("sort", () => parseSort(raw));
-  const reader = { vis: DRAFTS, readable: () => true };
+  const reader = { vis: DRAFTS, readable: () => true, loc: listReadLocale(h, loc) };
   const keys = naming("sort", () => resolveSort(m, reader, allModels(h).byId, terms));
   // A sort on one field reads the same lazily made index a development key's read would.
   if (keys.length === 1 && keys[0]!.expr.startsWith("json_extract(e.")) ensureIndex(h, DRAFTS, m, keys[0]!.expr);
-  return { keys, text: printSort(terms) };
+  // The locale is part of the order (a cursor of one locale's order is refused in another's).
+  const localized = keys.some((k) => k.sig.includes("@"));
+  return { keys, text: localized ? `${printSort(terms)}@${reader.loc.code}` : printSort(terms) };
 }
 
 /** The ORDER BY of a list read by page number: the keyset order, nulls last on every key, then id. */
@@ -89,7 +95,7 @@ export function decodeListCursor(h: ProjectHandle, m: Model | null, order: ListO
   });
   if (!m) return { vals: values.map((v) => ("v" in v ? v.v : null)), id };
   try {
-    return { vals: resolveDigests(h, m, DRAFTS, order.keys, { sig: text, values, id }, "after"), id };
+    return { vals: resolveDigests(h, m, DRAFTS.visible("e"), order.keys, { sig: text, values, id }, "after"), id };
   } catch (e) {
     // The entry a digest points at changed or left: the read API's sentence, in this route's shape.
     if (e instanceof AppError) badField("after", e.message);

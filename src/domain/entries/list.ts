@@ -12,8 +12,9 @@ import { draftActors, editorsOf } from "./editors.ts";
 import { decodeListCursor, encodeListCursor, listOrder, orderBy, type ListOrder } from "./list-order.ts";
 import { countSelection, selectionOf, type Selection, type SelectionInput } from "./selection.ts";
 import { entryRecord, type EntryRow } from "./service.ts";
+import type { EntryLocale } from "../locales/entry-locale.ts";
 
-export interface ListQuery extends SelectionInput {
+export interface ListQuery extends Omit<SelectionInput, "locale"> {
   limit?: unknown;
   page?: unknown;
   after?: unknown;
@@ -51,14 +52,15 @@ export function rowsOf(h: ProjectHandle, ids: string[]): EntryRow[] {
  * (the `next` cursor of the previous page; as fast at page 400 as at page 1, on the model's
  * indexes and the expression index a field sort makes) or, for older callers, by `page`.
  */
-export function listEntries(s: Services, h: ProjectHandle, q: ListQuery) {
-  const sel = selectionOf(h, q);
+export function listEntries(s: Services, h: ProjectHandle, q: ListQuery, loc?: EntryLocale) {
+  // In a locale (`?locale=`): its status, its values searched, filtered, sorted and shown (decisions.md 13).
+  const sel = selectionOf(h, { ...q, locale: loc });
   const limit = q.limit === undefined ? 25 : Number(q.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) badField("limit", "limit must be a whole number from 1 to 200");
   if (q.after !== undefined && q.page !== undefined) badField("after", "after and page cannot be combined; follow `next` from the previous page");
   const page = q.page === undefined ? 1 : Number(q.page);
   if (!Number.isInteger(page) || page < 1) badField("page", "page must be a whole number from 1");
-  const order = listOrder(h, sel.model, q.sort);
+  const order = listOrder(h, sel.model, q.sort, loc);
   const anchor = q.after === undefined ? null : decodeListCursor(h, sel.model, order, q.after);
   const total = countSelection(h, sel);
   const found = page > 1 ? offsetPage(h, sel, order, page, limit) : keysetPage(h, sel, order, anchor, limit + 1);
@@ -75,7 +77,7 @@ export function listEntries(s: Services, h: ProjectHandle, q: ListQuery) {
   const editors = editorsOf(s, actors.values());
   const data = rows.map((r) => {
     const by = actors.get(r.draftVersionId) ?? null;
-    return { ...entryRecord(h, r), updatedBy: by, lastEditedBy: by === null ? null : (editors.get(by) ?? { kind: "system" as const }) };
+    return { ...entryRecord(h, r, loc), updatedBy: by, lastEditedBy: by === null ? null : (editors.get(by) ?? { kind: "system" as const }) };
   });
   const last = found[found.length - 1];
   const next =

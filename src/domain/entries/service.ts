@@ -9,7 +9,9 @@ import { fail } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { allModels, modelOrFail } from "../models/catalog.ts";
+import { allModels, isLocalizedModel, type Model, modelOrFail } from "../models/catalog.ts";
+import { defaultLocale, type EntryLocale } from "../locales/entry-locale.ts";
+import { type Copy, copiesOfRow, parseState, publishedAtOf, stateOf } from "../locales/state.ts";
 import { write } from "../unit-of-work.ts";
 import { comparisonKeys, isUuid } from "../models/fields.ts";
 import { statusOf } from "./status.ts";
@@ -31,22 +33,38 @@ export function getRow(h: ProjectHandle, id: unknown): EntryRow {
   return row;
 }
 
-/** The management record of an entry: draft copy, published copy, status and version numbers. */
-export function entryRecord(h: ProjectHandle, row: EntryRow) {
-  const m = allModels(h).byId.get(row.modelId)!;
-  return {
+/**
+ * The management record of an entry: draft copy, published copy, status and version numbers. An
+ * entry of a model with localized fields shows them in `loc`'s locale (or every locale with `*`)
+ * and adds `locale` and `locales` (each locale's status and publishedAt); its `status` and
+ * `publishedAt` are those of the locale shown (decisions.md 13).
+ */
+export function entryRecord(h: ProjectHandle, row: EntryRow, l?: EntryLocale) {
+  const cat = allModels(h);
+  const m = cat.byId.get(row.modelId)!;
+  const loc = l ?? defaultLocale(cat.locales);
+  const localized = isLocalizedModel(m);
+  const state = localized ? (parseState(row.localeState) ?? {}) : null;
+  const mine = state?.[loc.code];
+  const record = {
     id: row.id,
     model: m.namespace,
     modelId: m.id,
-    status: statusOf(row),
+    status: state ? (mine?.status ?? "draft") : statusOf(row),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    publishedAt: row.publishedAt,
+    publishedAt: state ? (mine?.publishedAt ?? null) : row.publishedAt,
     version: row.draftVersion,
     publishedVersion: row.publishedVersion,
     tags: JSON.parse(row.draftTags) as string[],
     folder: row.draftFolder,
-    draft: { versionId: row.draftVersionId, version: row.draftVersion, data: dataOut(m, JSON.parse(row.draftData)) },
+    ...(state
+      ? {
+          locale: loc.all ? "*" : loc.code,
+          locales: Object.fromEntries(Object.entries(state).map(([c, st]) => [c, { status: st.status, publishedAt: st.publishedAt }])),
+        }
+      : {}),
+    draft: { versionId: row.draftVersionId, version: row.draftVersion, data: dataOut(m, JSON.parse(row.draftData), loc) },
     published: row.publishedVersionId
       ? {
           versionId: row.publishedVersionId,
@@ -54,21 +72,41 @@ export function entryRecord(h: ProjectHandle, row: EntryRow) {
           updatedAt: row.publishedUpdatedAt,
           tags: JSON.parse(row.publishedTags ?? "[]"),
           folder: row.publishedFolder,
-          data: dataOut(m, JSON.parse(row.publishedData!)),
+          data: dataOut(m, JSON.parse(row.publishedData!), loc),
         }
       : null,
   };
+  return record;
 }
 
-export function getEntry(h: ProjectHandle, id: unknown) {
-  return entryRecord(h, getRow(h, id));
+export function getEntry(h: ProjectHandle, id: unknown, loc?: EntryLocale) {
+  return entryRecord(h, getRow(h, id), loc);
 }
 
-/** Creates a draft entry (version 1): defaults for the fields `data` leaves out, empty slugs filled, unique values checked. */
-export function createEntry(s: Services, h: ProjectHandle, actor: string, body: Record<string, unknown>) {
+/**
+ * The locale state of a row's copies after a write (locales/state.ts), keeping when each locale
+ * was published; null for a model without localized fields.
+ */
+export function stateAfter(
+  h: ProjectHandle,
+  m: Model,
+  draft: Copy,
+  published: Copy | null,
+  prev: string | null,
+  publishedAt = publishedAtOf(parseState(prev)),
+): string | null {
+  return stateOf(m, allModels(h).locales.codes, draft, published, publishedAt);
+}
+
+/**
+ * Creates a draft entry (version 1): defaults for the fields `data` leaves out, empty slugs
+ * filled, unique values checked; localized fields are written in `loc`'s locale.
+ */
+export function createEntry(s: Services, h: ProjectHandle, actor: string, body: Record<string, unknown>, l?: EntryLocale) {
   const m = modelOrFail(h, body.model);
+  const loc = l ?? defaultLocale(allModels(h).locales);
   const sent = body.data ?? {};
-  const merged = withDefaults(m, sent, mergeData(h, m, sent, {}));
+  const merged = withDefaults(m, sent, mergeData(h, m, sent, {}, loc), loc.code);
   const tags = body.tags === undefined ? [] : checkTags(body.tags);
   const folder = body.folder === undefined ? null : checkFolder(body.folder);
   const now = iso(s.clock.now());
@@ -97,10 +135,11 @@ export function createEntry(s: Services, h: ProjectHandle, actor: string, body: 
         draftTags: JSON.stringify(tags),
         draftFolder: folder,
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+        localeState: stateAfter(h, m, { data, tags, folder }, null, null),
       })
       .run();
   });
-  return getEntry(h, id);
+  return getEntry(h, id, loc);
 }
 
 /** How long an autosave version may be replaced in place by the same person's next autosave. */
@@ -125,9 +164,10 @@ export function updateEntry(
   id: unknown,
   body: Record<string, unknown>,
   expected: number | null = null,
-  opts: { autosave?: boolean } = {},
+  opts: { autosave?: boolean; locale?: EntryLocale } = {},
 ) {
   checkValue(UpdateEntryBody, body, "");
+  const loc = opts.locale;
   const autosave = opts.autosave === true;
   const first = getRow(h, id);
   const nowMs = s.clock.now();
@@ -138,7 +178,7 @@ export function updateEntry(
     checkVersion(row.draftVersion, expected);
     const m = allModels(h).byId.get(row.modelId)!;
     const current = { data: JSON.parse(row.draftData), tags: JSON.parse(row.draftTags), folder: row.draftFolder };
-    const merged = body.data === undefined ? { ...current.data } : mergeData(h, m, body.data, current.data);
+    const merged = body.data === undefined ? { ...current.data } : mergeData(h, m, body.data, current.data, loc);
     const tags = body.tags === undefined ? current.tags : checkTags(body.tags);
     const folder = body.folder === undefined ? current.folder : checkFolder(body.folder);
     const data = fillSlugs(h, m, row.id, merged);
@@ -174,11 +214,12 @@ export function updateEntry(
         draftTags: copy.tags,
         draftFolder: folder,
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+        localeState: stateAfter(h, m, { data, tags, folder }, copiesOfRow(row).published, row.localeState),
       })
       .where(eq(entries.id, row.id))
       .run();
     return replace ? "replaced" : "created";
   });
-  const record = getEntry(h, first.id);
+  const record = getEntry(h, first.id, loc);
   return { ...record, save: { outcome, versionId: record.draft.versionId, version: record.version } };
 }

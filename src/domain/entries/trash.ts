@@ -19,7 +19,9 @@ import { isEmpty } from "../models/rules.ts";
 import { write } from "../unit-of-work.ts";
 import { purgeEntry } from "../edge/changes.ts";
 import { titleOf } from "./publish.ts";
-import { entryRecord, getRow, type EntryRow } from "./service.ts";
+import { entryRecord, getRow, stateAfter, type EntryRow } from "./service.ts";
+import { fieldValues, setSlot } from "../locales/values.ts";
+import { copiesOfRow } from "../locales/state.ts";
 import { statusOf } from "./status.ts";
 import { checkUnique, freeSlug, holderOf } from "./unique.ts";
 
@@ -48,13 +50,13 @@ export function trashEntry(s: Services, h: ProjectHandle, actor: string, id: unk
   });
 }
 
-/** An entry in the trash as the trash list shows it. */
-function trashItem(m: Model | undefined, r: EntryRow) {
+/** An entry in the trash as the trash list shows it (a localized title in the default locale). */
+function trashItem(m: Model | undefined, r: EntryRow, defaultCode: string) {
   return {
     id: r.id,
     model: m?.namespace ?? null,
     modelId: r.modelId,
-    title: m ? titleOf(m, JSON.parse(r.draftData)) : null,
+    title: m ? titleOf(m, JSON.parse(r.draftData), defaultCode) : null,
     status: statusOf(r),
     deletedAt: r.deletedAt!,
     deletedBy: r.deletedBy,
@@ -72,7 +74,7 @@ function trashedRow(h: ProjectHandle, id: unknown): EntryRow {
 /** `GET /v2/trash/:id`: one entry of the trash. */
 export function getTrashed(h: ProjectHandle, id: unknown) {
   const row = trashedRow(h, id);
-  return trashItem(allModels(h).byId.get(row.modelId), row);
+  return trashItem(allModels(h).byId.get(row.modelId), row, allModels(h).locales.default);
 }
 
 function decodeCursor(v: unknown): [string, string] {
@@ -117,26 +119,32 @@ export function listTrash(h: ProjectHandle, q: { model?: unknown; limit?: unknow
   const models = allModels(h).byId;
   const last = rows.at(-1);
   const next = more && last ? Buffer.from(JSON.stringify([last.deletedAt, last.id])).toString("base64url") : null;
-  return { data: rows.map((r) => trashItem(models.get(r.modelId), r)), limit, total, next };
+  const defaultCode = allModels(h).locales.default;
+  return { data: rows.map((r) => trashItem(models.get(r.modelId), r, defaultCode)), limit, total, next };
 }
 
-/** One slug a restore had to change: the field, where (draft, published copy), the old and the new value. */
+/** One slug a restore had to change: the field, where (draft, published copy), the old and the new value; the locale of a localized slug. */
 interface SlugChange {
   field: string;
   copy: "draft" | "published";
   from: string;
   to: string;
+  locale?: string;
 }
 
 /** Gives each slug another entry took meanwhile a new unique value, in place; answers what changed. */
 function freeSlugs(h: ProjectHandle, m: Model, id: string, data: Record<string, unknown>, copy: SlugChange["copy"], out: SlugChange[]): void {
   for (const f of m.fields) {
-    const v = data[f.id];
-    if (!f.slug || isEmpty(v) || typeof v !== "string" || !holderOf(h, m, f, v, id)) continue;
-    // The draft and the published copy often hold one slug: they keep holding one after the restore.
-    const same = out.find((c) => c.field === `data.${f.namespace}` && c.from === v);
-    data[f.id] = same ? same.to : freeSlug(h, m, f, v, id);
-    out.push({ field: `data.${f.namespace}`, copy, from: v, to: data[f.id] as string });
+    if (!f.slug) continue;
+    for (const { locale, value: v } of fieldValues(data, f)) {
+      if (isEmpty(v) || typeof v !== "string" || !holderOf(h, m, f, v, id, locale)) continue;
+      // The draft and the published copy often hold one slug: they keep holding one after the restore.
+      const same = out.find((c) => c.field === `data.${f.namespace}` && c.from === v && (c.locale ?? null) === locale);
+      const to = same ? same.to : freeSlug(h, m, f, v, id, locale);
+      if (locale === null) data[f.id] = to;
+      else setSlot(data, f, locale, to);
+      out.push({ field: `data.${f.namespace}`, copy, from: v, to, ...(locale === null ? {} : { locale }) });
+    }
   }
 }
 
@@ -170,11 +178,15 @@ export function restoreEntry(s: Services, h: ProjectHandle, actor: string, id: u
       Object.assign(patch, { publishedData: JSON.stringify(published), publishedKeys: JSON.stringify(comparisonKeys(m.fields, published)) });
       h.db.update(entryVersions).set({ data: patch.publishedData! }).where(eq(entryVersions.id, row.publishedVersionId!)).run();
     }
+    if (changed.length > 0 && row.localeState !== null) {
+      const copies = copiesOfRow({ ...row, ...patch } as EntryRow);
+      patch.localeState = stateAfter(h, m, copies.draft, copies.published, row.localeState);
+    }
     h.db.update(entries).set(patch).where(eq(entries.id, row.id)).run();
     tx.emit({
       type: "instance.restored",
       actor: actorFrom(actor),
-      data: { instanceId: row.id, modelId: m.id, namespace: m.namespace, status: statusOf(row), title: titleOf(m, draft) },
+      data: { instanceId: row.id, modelId: m.id, namespace: m.namespace, status: statusOf(row), title: titleOf(m, draft, allModels(h).locales.default) },
       links: { self: `${s.config.apiUrl}/v2/agent/model-instances/${row.id}` },
     });
     tx.contentChanged();

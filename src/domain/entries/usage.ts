@@ -5,7 +5,8 @@
 // each candidate's relation fields are then read to be sure.
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels } from "../models/catalog.ts";
-import { isRelation } from "../models/fields.ts";
+import { type FieldDef, isRelation } from "../models/fields.ts";
+import { fieldValues } from "../locales/values.ts";
 import { titleOf } from "./publish.ts";
 import { getRow } from "./service.ts";
 
@@ -20,9 +21,9 @@ export interface EntryUse {
   fields: string[];
 }
 
-/** The ids a stored relation value names (one id or a list). */
-function idsOf(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [v];
+/** The ids a stored relation field names (one id or a list; every locale of a localized field). */
+function idsOf(data: Record<string, unknown>, f: FieldDef): unknown[] {
+  return fieldValues(data, f).flatMap(({ value: v }) => (Array.isArray(v) ? v : [v]));
 }
 
 /** The live entries whose draft or published copy relates to entry `id`, oldest first. */
@@ -47,11 +48,12 @@ export function entryUsage(h: ProjectHandle, id: unknown): { entries: EntryUse[]
     published_data: string | null;
   }[];
   const out: EntryUse[] = [];
+  const defaultCode = allModels(h).locales.default;
   for (const r of rows) {
     const { m, fields } = byId.get(r.model_id)!;
     const draft = JSON.parse(r.draft_data) as Record<string, unknown>;
     const published = r.published_data === null ? null : (JSON.parse(r.published_data) as Record<string, unknown>);
-    const through = (d: Record<string, unknown> | null) => (d === null ? [] : fields.filter((f) => idsOf(d[f.id]).includes(target.id)));
+    const through = (d: Record<string, unknown> | null) => (d === null ? [] : fields.filter((f) => idsOf(d, f).includes(target.id)));
     const inDraft = through(draft);
     const inPublished = through(published);
     const copies: EntryUse["copies"] = [];
@@ -59,7 +61,7 @@ export function entryUsage(h: ProjectHandle, id: unknown): { entries: EntryUse[]
     if (inPublished.length) copies.push("published");
     if (copies.length === 0) continue;
     const names = fields.filter((f) => inDraft.includes(f) || inPublished.includes(f)).map((f) => f.namespace);
-    out.push({ id: r.id, modelId: m.id, namespace: m.namespace, title: titleOf(m, draft), copies, fields: names });
+    out.push({ id: r.id, modelId: m.id, namespace: m.namespace, title: titleOf(m, draft, defaultCode), copies, fields: names });
   }
   return { entries: out };
 }

@@ -9,21 +9,40 @@ import { allModels, type Model, modelOrFail } from "../models/catalog.ts";
 import { fieldName, isEmpty, valueProblems } from "../models/rules.ts";
 import type { ValidateBody } from "./bodies.ts";
 import { getRow } from "./service.ts";
+import { codesWithValues, fieldValues, valueIn } from "../locales/values.ts";
+import type { EntryLocale } from "../locales/entry-locale.ts";
 import { fillSlugs, holderOf, uniqueFields } from "./unique.ts";
 import { mergeData, withDefaults } from "./values.ts";
 
-/** One broken rule: the field as a body names it (`data.<namespace>`), the rule, a sentence naming the field's label. */
+/**
+ * One broken rule: the field as a body names it (`data.<namespace>`), the rule, a sentence naming
+ * the field's label, and for a localized field the locale whose value breaks it.
+ */
 export interface Problem {
   field: string;
   rule: string;
   message: string;
+  locale?: string;
 }
 
-/** Every rule the data (stored form, keyed by field id) breaks, in field order. */
-export function problemsOf(h: ProjectHandle, m: Model, data: Record<string, unknown>): Problem[] {
+/**
+ * Every rule the data (stored form, keyed by field id) breaks, in field order. A localized field
+ * is checked in each of `locales` (default: the project's default locale), its sentences naming
+ * the locale: `required` means a value in each locale being published (docs/localization.md).
+ */
+export function problemsOf(h: ProjectHandle, m: Model, data: Record<string, unknown>, locales?: readonly string[]): Problem[] {
   const out: Problem[] = [];
+  const codes = locales ?? [allModels(h).locales.default];
   for (const f of m.fields) {
-    for (const p of valueProblems(h, f, data[f.id])) out.push({ field: `data.${f.namespace}`, rule: p.rule, message: p.message });
+    if (!f.localized) {
+      for (const p of valueProblems(h, f, data[f.id])) out.push({ field: `data.${f.namespace}`, rule: p.rule, message: p.message });
+      continue;
+    }
+    for (const code of codes) {
+      const named = { ...f, label: `${fieldName(f)} (${code})` };
+      for (const p of valueProblems(h, named, valueIn(data, f, code)))
+        out.push({ field: `data.${f.namespace}`, rule: p.rule, message: p.message, locale: code });
+    }
   }
   return out;
 }
@@ -33,8 +52,8 @@ export function problemsOf(h: ProjectHandle, m: Model, data: Record<string, unkn
  * names the first field at fault (as every /v2 refusal does), and `error` its sentence when it
  * is the only one.
  */
-export function checkPublishable(h: ProjectHandle, m: Model, data: Record<string, unknown>): void {
-  const errors = problemsOf(h, m, data);
+export function checkPublishable(h: ProjectHandle, m: Model, data: Record<string, unknown>, locales?: readonly string[]): void {
+  const errors = problemsOf(h, m, data, locales);
   if (errors.length === 0) return;
   const first = errors[0]!;
   fail("validation_failed", {
@@ -57,7 +76,7 @@ export function validationErrors(e: unknown): Problem[] | null {
  * lists every rule publishing checks plus each unique value another entry holds (`rule:
  * "unique"`, with `entryId`). The editor calls it as a person types and before Publish.
  */
-export function validateValues(h: ProjectHandle, body: Static<typeof ValidateBody>) {
+export function validateValues(h: ProjectHandle, body: Static<typeof ValidateBody>, loc?: EntryLocale) {
   let m: Model;
   let merged: Record<string, unknown>;
   let selfId: string | null = null;
@@ -66,25 +85,31 @@ export function validateValues(h: ProjectHandle, body: Static<typeof ValidateBod
     m = allModels(h).byId.get(row.modelId)!;
     if (body.model !== undefined && modelOrFail(h, body.model).id !== m.id) badField("model", `The entry ${row.id} is not of the model ${body.model}`);
     selfId = row.id;
-    merged = mergeData(h, m, body.data ?? {}, JSON.parse(row.draftData));
+    merged = mergeData(h, m, body.data ?? {}, JSON.parse(row.draftData), loc);
   } else {
     if (body.model === undefined) badField("model", "Send model (for a new entry) or id (for an entry's draft)");
     m = modelOrFail(h, body.model);
-    merged = withDefaults(m, body.data ?? {}, mergeData(h, m, body.data ?? {}, {}));
+    merged = withDefaults(m, body.data ?? {}, mergeData(h, m, body.data ?? {}, {}, loc), loc?.code ?? allModels(h).locales.default);
   }
   const data = fillSlugs(h, m, selfId, merged);
   const errors: (Problem & { entryId?: string })[] = [];
   for (const f of uniqueFields(m)) {
-    const v = data[f.id];
-    const holder = isEmpty(v) ? null : holderOf(h, m, f, v, selfId);
-    if (holder)
+    for (const { locale, value: v } of fieldValues(data, f)) {
+      const holder = isEmpty(v) ? null : holderOf(h, m, f, v, selfId, locale);
+      if (!holder) continue;
+      const where = locale === null ? "" : ` in ${locale}`;
       errors.push({
         field: `data.${f.namespace}`,
         rule: "unique",
-        message: `${fieldName(f)} must be unique: another entry of this model already has ${JSON.stringify(v)}.`,
+        message: `${fieldName(f)} must be unique${where}: another entry of this model already has ${JSON.stringify(v)}.`,
+        ...(locale === null ? {} : { locale }),
         entryId: holder,
       });
+    }
   }
-  errors.push(...problemsOf(h, m, data));
+  // A locale's rules are checked where the check writes: its locale, or with `*` every locale holding a value.
+  const pl = allModels(h).locales;
+  const codes = !loc ? [pl.default] : loc.all ? codesWithValues(m.fields, data, pl.codes) : [loc.code];
+  errors.push(...problemsOf(h, m, data, codes.length ? codes : [pl.default]));
   return { valid: errors.length === 0, errors };
 }

@@ -8,7 +8,9 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels } from "../models/catalog.ts";
 import { comparisonKeys, isUuid } from "../models/fields.ts";
 import { write } from "../unit-of-work.ts";
-import { getEntry, getRow } from "./service.ts";
+import { getEntry, getRow, stateAfter } from "./service.ts";
+import { defaultLocale, type EntryLocale } from "../locales/entry-locale.ts";
+import { copiesOfRow } from "../locales/state.ts";
 import { dataOut } from "./values.ts";
 import { checkUnique, fillSlugs } from "./unique.ts";
 import { checkVersion } from "./conflicts.ts";
@@ -18,7 +20,15 @@ import { checkVersion } from "./conflicts.ts";
  * (the history keeps every version; nothing is published). With `expected` (If-Match), an entry
  * whose latest version differs is refused.
  */
-export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id: unknown, versionId: unknown, expected: number | null = null) {
+export function restoreVersion(
+  s: Services,
+  h: ProjectHandle,
+  actor: string,
+  id: unknown,
+  versionId: unknown,
+  expected: number | null = null,
+  loc?: EntryLocale,
+) {
   const row = getRow(h, id);
   if (!isUuid(versionId)) badField("versionId", "versionId must be a version id (UUID)");
   const v = h.db
@@ -52,17 +62,20 @@ export function restoreVersion(s: Services, h: ProjectHandle, actor: string, id:
         draftTags: v.tags,
         draftFolder: v.folder,
         draftKeys: JSON.stringify(comparisonKeys(m.fields, data)),
+        localeState: stateAfter(h, m, { data, tags: JSON.parse(v.tags), folder: v.folder }, copiesOfRow(cur).published, cur.localeState),
       })
       .where(eq(entries.id, row.id))
       .run();
   });
-  return getEntry(h, row.id);
+  return getEntry(h, row.id, loc);
 }
 
-/** The versions of an entry, newest first. */
-export function listVersions(h: ProjectHandle, id: unknown) {
+/** The versions of an entry, newest first; each holds every locale's values, shown in `loc`'s locale (or all with `*`). */
+export function listVersions(h: ProjectHandle, id: unknown, l?: EntryLocale) {
   const row = getRow(h, id);
-  const m = allModels(h).byId.get(row.modelId)!;
+  const cat = allModels(h);
+  const m = cat.byId.get(row.modelId)!;
+  const loc = l ?? defaultLocale(cat.locales);
   return h.db
     .select()
     .from(entryVersions)
@@ -78,7 +91,7 @@ export function listVersions(h: ProjectHandle, id: unknown) {
       autosave: v.autosave,
       tags: JSON.parse(v.tags),
       folder: v.folder,
-      data: dataOut(m, JSON.parse(v.data)),
+      data: dataOut(m, JSON.parse(v.data), loc),
     }));
 }
 

@@ -32,9 +32,10 @@ export interface Op {
   /**
    * `change`: type, array type or relation (perhaps with a new namespace); `rename`: namespace
    * only; `remove`; `rule`: new or tighter rules on the values (rule-ops.ts), whose id is
-   * `<fieldId>.rules` so a field renamed and given rules in one change has two ops.
+   * `<fieldId>.rules` so a field renamed and given rules in one change has two ops; `localize`:
+   * `localized` turned on or off (localize.ts), id `<fieldId>.localized`.
    */
-  kind: "change" | "rename" | "remove" | "rule";
+  kind: "change" | "rename" | "remove" | "rule" | "localize";
   fieldId: string;
   /** The field's namespace before the change. */
   namespace: string;
@@ -45,6 +46,8 @@ export interface Op {
   keepBothNamespace: string | null;
   /** For a `rule` op: the settings whose rules changed (unique, min, max, minLength, maxLength, pattern, slug). */
   rules?: string[];
+  /** For a `localize` op: whether the field becomes localized (true) or shared (false). */
+  localized?: boolean;
 }
 
 /** A field-change body read against a model. */
@@ -118,6 +121,24 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFi
       // Uniqueness is counted on the values as stored; on converted ones it could not be.
       badField(paths.get(id)!, `${paths.get(id)}: make "${before.namespace}" unique (or a slug) in a change of its own, after its change of type`);
     }
+    const localizedChanged = (after.localized === true) !== (before.localized === true);
+    if (localizedChanged && (typeChanged || rules.length > 0)) {
+      // Values change shape (one per locale, or one) in a localize op: counted on other shapes, the rest could not be.
+      badField(paths.get(id)!, `${paths.get(id)}: turn localized on or off for "${before.namespace}" in a change of its own`);
+    }
+    const localizeOp: Op | null = localizedChanged
+      ? {
+          id: `${id}.localized`,
+          kind: "localize",
+          fieldId: id,
+          namespace: before.namespace,
+          from: shapeOf(before),
+          to: shapeOf(after),
+          choices: ["convert"],
+          keepBothNamespace: null,
+          localized: after.localized === true,
+        }
+      : null;
     const ruleOp: Op | null =
       !typeChanged && rules.length > 0
         ? {
@@ -134,6 +155,7 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFi
         : null;
     if (!typeChanged && after.namespace === before.namespace) {
       if (ruleOp) ops.push(ruleOp);
+      if (localizeOp) ops.push(localizeOp);
       continue;
     }
     const kind = typeChanged ? "change" : "rename";
@@ -142,6 +164,7 @@ export function readDiff(s: Services, h: ProjectHandle, m: Model, body: { editFi
     if (keep) names.add(keep);
     ops.push({ id, kind, fieldId: id, namespace: before.namespace, from: shapeOf(before), to: shapeOf(after), choices, keepBothNamespace: keep });
     if (ruleOp) ops.push(ruleOp);
+    if (localizeOp) ops.push(localizeOp);
   }
   for (const id of removeIds) {
     const before = m.fields.find((f) => f.id === id)!;

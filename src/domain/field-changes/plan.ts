@@ -5,6 +5,7 @@
 import type { FieldDef } from "../models/fields.ts";
 import { convertValue, convertible, quote, type Lookup } from "./convert.ts";
 import type { Op } from "./diff.ts";
+import { localizeValue } from "./localize.ts";
 
 /** A value a plan shows as an example of failing or losing detail. */
 export interface Example {
@@ -15,22 +16,27 @@ export interface Example {
   reason: string;
 }
 
-/** The counts of one op, with its examples. */
+/** The counts of one op, with its examples; a `localize` op also names the values kept and dropped. */
 export interface OpCounts {
   values: number;
   convert: number;
   loseDetail: number;
   fail: number;
+  kept?: number;
+  dropped?: number;
   examples: Example[];
 }
 
-/** What the conversion of entries needs: the ops, the fields before and after, and the relation lookup. */
+/** What the conversion of entries needs: the ops, the fields before and after, the relation lookup and the project's locales. */
 export interface ConvertCtx {
   modelId: string;
   ops: Op[];
   before: Map<string, FieldDef>;
   after: Map<string, FieldDef>;
   lookup: Lookup;
+  /** The default locale (a localize op moves values into or out of it) and every code, in order. */
+  defaultCode: string;
+  codes: string[];
 }
 
 /** An entry row as counting and staging read it. */
@@ -43,13 +49,41 @@ export interface EntryCopies {
   draftData: string;
   publishedVersionId: string | null;
   publishedData: string | null;
+  /** What the new locale state is made from (COPIES_SQL): tags, folders, the state and when it was published. */
+  draftTags?: string;
+  draftFolder?: string | null;
+  publishedTags?: string | null;
+  publishedFolder?: string | null;
+  localeState?: string | null;
+  publishedAt?: string | null;
 }
 
 const MAX_EXAMPLES = 5;
 
 /** Zero counts for every op. */
 export function emptyCounts(ops: Op[]): Record<string, OpCounts> {
-  return Object.fromEntries(ops.map((o) => [o.id, { values: 0, convert: 0, loseDetail: 0, fail: 0, examples: [] }]));
+  return Object.fromEntries(
+    ops.map((o) => [o.id, { values: 0, convert: 0, loseDetail: 0, fail: 0, ...(o.kind === "localize" ? { kept: 0, dropped: 0 } : {}), examples: [] }]),
+  );
+}
+
+/** Counts one value of a localize op: kept values convert, dropped ones lose detail (with an example). */
+function countLocalize(ctx: ConvertCtx, op: Op, c: OpCounts, e: EntryCopies, copy: "draft" | "published", v: unknown): void {
+  const x = localizeValue(ctx.before.get(op.fieldId)!, v, op.localized === true, ctx.defaultCode);
+  c.values += x.kept + x.dropped;
+  c.convert += x.kept;
+  c.loseDetail += x.dropped;
+  c.kept = (c.kept ?? 0) + x.kept;
+  c.dropped = (c.dropped ?? 0) + x.dropped;
+  if (x.dropped > 0 && c.examples.length < MAX_EXAMPLES) {
+    const kept = x.kept ? `; ${ctx.defaultCode} is kept` : `; ${ctx.defaultCode} has none, so the field is emptied`;
+    c.examples.push({ entryId: e.id, copy, value: v, outcome: "loseDetail", reason: `the values in ${x.droppedLocales.join(", ")} are dropped${kept}` });
+  }
+}
+
+/** The values one stored value of a field stands for: itself, or a localized field's one per locale. */
+function valuesOf(f: FieldDef, v: unknown): unknown[] {
+  return f.localized ? Object.values(v !== null && typeof v === "object" && !Array.isArray(v) ? v : {}) : [v];
 }
 
 /** The copies of an entry that count: the draft, and the published copy when it is another version. */
@@ -66,34 +100,38 @@ export function countEntries(ctx: ConvertCtx, rows: EntryCopies[], acc: Record<s
       for (const op of ctx.ops) {
         // Rule ops are counted over the whole model at once (rule-ops.ts countRuleOps).
         if (op.kind === "rule") continue;
-        const v = data[op.fieldId];
-        if (v === undefined || v === null) continue;
+        const stored = data[op.fieldId];
+        if (stored === undefined || stored === null) continue;
         const c = acc[op.id]!;
-        if (op.kind === "remove") {
-          c.values++;
-          continue;
-        }
-        if (op.kind === "rename") {
-          c.values++;
-          c.convert++;
+        if (op.kind === "localize") {
+          countLocalize(ctx, op, c, e, copy, stored);
           continue;
         }
         const before = ctx.before.get(op.fieldId)!;
-        const after = ctx.after.get(op.fieldId)!;
-        const r = convertible(before, after)
-          ? convertValue(before, after, v, ctx.lookup)
-          : { kind: "fail" as const, reason: `a ${after.type} field cannot hold ${before.type} values` };
-        if (r.kind === "empty") continue;
-        c.values++;
-        if (r.kind === "ok" && !r.lossy) {
-          c.convert++;
-          continue;
-        }
-        const outcome = r.kind === "ok" ? "loseDetail" : "fail";
-        c[outcome]++;
-        if (c.examples.length < MAX_EXAMPLES) {
-          const reason = r.kind === "fail" ? r.reason : `only the first of ${(v as unknown[]).length} items is kept: ${quote(r.value)}`;
-          c.examples.push({ entryId: e.id, copy, value: v, outcome, reason });
+        // A localized field's values count one per locale.
+        for (const v of valuesOf(before, stored)) {
+          if (v === undefined || v === null) continue;
+          if (op.kind === "remove" || op.kind === "rename") {
+            c.values++;
+            if (op.kind === "rename") c.convert++;
+            continue;
+          }
+          const after = ctx.after.get(op.fieldId)!;
+          const r = convertible(before, after)
+            ? convertValue(before, after, v, ctx.lookup)
+            : { kind: "fail" as const, reason: `a ${after.type} field cannot hold ${before.type} values` };
+          if (r.kind === "empty") continue;
+          c.values++;
+          if (r.kind === "ok" && !r.lossy) {
+            c.convert++;
+            continue;
+          }
+          const outcome = r.kind === "ok" ? "loseDetail" : "fail";
+          c[outcome]++;
+          if (c.examples.length < MAX_EXAMPLES) {
+            const reason = r.kind === "fail" ? r.reason : `only the first of ${(v as unknown[]).length} items is kept: ${quote(r.value)}`;
+            c.examples.push({ entryId: e.id, copy, value: v, outcome, reason });
+          }
         }
       }
     }

@@ -16,12 +16,13 @@ import { DRAFTS, fieldExpr, PUBLISHED } from "../reads/names.ts";
 import type { Op } from "./diff.ts";
 import type { OpCounts } from "./plan.ts";
 
-/** A value that breaks a new rule, as a plan shows it. */
+/** A value that breaks a new rule, as a plan shows it (with its locale, for a localized field). */
 export interface RuleBreak {
   entryId: string;
   copy: "draft" | "published";
   value: unknown;
   reason: string;
+  locale?: string;
 }
 
 /** The counts of one field's new rules over the saved values. */
@@ -80,21 +81,29 @@ export function countRuleBreaks(h: ProjectHandle, m: Model, before: FieldDef, af
       ["published", r.p],
     ] as const) {
       if (text === null) continue;
-      const v = JSON.parse(text) as unknown;
-      if (isEmpty(v)) continue;
-      out.values++;
-      const reasons: string[] = [];
-      const local = localBreak(h, after, rules, v);
-      if (local) reasons.push(local);
-      const key = unique ? uniqueKey(after, v) : null;
-      if (key !== null) {
-        const holder = holders.get(key);
-        if (holder !== undefined && holder !== r.id) reasons.push(`${fieldName(after)} holds the same value as the older entry ${holder}`);
-        else holders.set(key, r.id);
+      const stored = JSON.parse(text) as unknown;
+      // A localized field's values are checked locale by locale, and unique per locale (decisions.md 13).
+      const values: [string | null, unknown][] = after.localized
+        ? Object.entries(stored !== null && typeof stored === "object" && !Array.isArray(stored) ? stored : {})
+        : [[null, stored]];
+      for (const [locale, v] of values) {
+        if (isEmpty(v)) continue;
+        out.values++;
+        const reasons: string[] = [];
+        const local = localBreak(h, after, rules, v);
+        if (local) reasons.push(local);
+        const key = unique ? uniqueKey(after, v) : null;
+        if (key !== null) {
+          const slot = locale === null ? key : `${locale}\u0000${key}`;
+          const holder = holders.get(slot);
+          if (holder !== undefined && holder !== r.id) reasons.push(`${fieldName(after)} holds the same value as the older entry ${holder}`);
+          else holders.set(slot, r.id);
+        }
+        if (reasons.length === 0) continue;
+        out.fail++;
+        if (out.examples.length < MAX_EXAMPLES)
+          out.examples.push({ entryId: r.id, copy, value: v, reason: reasons.join("; "), ...(locale === null ? {} : { locale }) });
       }
-      if (reasons.length === 0) continue;
-      out.fail++;
-      if (out.examples.length < MAX_EXAMPLES) out.examples.push({ entryId: r.id, copy, value: v, reason: reasons.join("; ") });
     }
   }
   return out;
@@ -148,6 +157,7 @@ export function ruleBreakOf(
   after: FieldDef,
   entry: { id: string; createdAt: string },
   v: unknown,
+  locale: string | null = null,
 ): string | null {
   if (isEmpty(v)) return null;
   const rules = changedRules(before, after);
@@ -156,8 +166,10 @@ export function ruleBreakOf(
   if (local) reasons.push(local);
   if (comparesEntries(rules) && after.type !== "array") {
     const key = itemType(after) === "date" ? instantKey(v) : v;
-    const draft = fieldExpr(DRAFTS, "e", after);
-    const published = fieldExpr(PUBLISHED, "e", after);
+    // A localized value is compared with other entries' values in its own locale.
+    const chain = after.localized && locale !== null ? [locale] : null;
+    const draft = fieldExpr(DRAFTS, "e", after, chain);
+    const published = fieldExpr(PUBLISHED, "e", after, chain);
     const older = h.sqlite
       .query(
         `SELECT e.id FROM entries e WHERE e.model_id = ?1 AND e.deleted_at IS NULL AND (e.created_at, e.id) < (?2, ?3)

@@ -155,7 +155,8 @@ function moveStep(s: Services, h: ProjectHandle, row: FieldChangeRow, now: strin
   const stale = h.sqlite
     .query(
       `SELECT e.id, e.created_at AS createdAt, e.deleted_at AS deletedAt, e.draft_version_id AS draftVersionId, e.draft_data AS draftData, e.published_version_id AS publishedVersionId,
-            e.published_data AS publishedData
+            e.published_data AS publishedData, e.draft_tags AS draftTags, e.draft_folder AS draftFolder, e.published_tags AS publishedTags,
+            e.published_folder AS publishedFolder, e.locale_state AS localeState, e.published_at AS publishedAt
        FROM entries e LEFT JOIN field_change_rows r ON r.change_id = ? AND r.entry_id = e.id
       WHERE e.model_id = ? AND (r.entry_id IS NULL OR r.draft_version_id <> e.draft_version_id OR r.published_version_id IS NOT e.published_version_id)`,
     )
@@ -176,7 +177,8 @@ function moveStep(s: Services, h: ProjectHandle, row: FieldChangeRow, now: strin
     .query(
       `UPDATE entries SET draft_data = r.draft_data, draft_keys = r.draft_keys,
             published_data = CASE WHEN entries.published_version_id IS NULL THEN entries.published_data ELSE r.published_data END,
-            published_keys = CASE WHEN entries.published_version_id IS NULL THEN entries.published_keys ELSE r.published_keys END
+            published_keys = CASE WHEN entries.published_version_id IS NULL THEN entries.published_keys ELSE r.published_keys END,
+            locale_state = r.locale_state
        FROM field_change_rows r WHERE r.change_id = ? AND r.entry_id = entries.id`,
     )
     .run(row.id);

@@ -6,6 +6,9 @@ import type { ProjectHandle } from "../../storage/pool.ts";
 import { comparisonKeys, type FieldDef } from "../models/fields.ts";
 import { convertValue } from "./convert.ts";
 import { ruleBreakOf } from "./rule-ops.ts";
+import { localizeValue } from "./localize.ts";
+import { isBlank } from "../locales/values.ts";
+import { parseState, publishedAtOf, stateOf } from "../locales/state.ts";
 import type { Choice } from "./diff.ts";
 import type { ConvertCtx, EntryCopies } from "./plan.ts";
 
@@ -33,6 +36,33 @@ interface Failure {
   reason: string;
 }
 
+/** A localized field's slots (an empty object when it holds none). */
+const slotsOf = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/**
+ * Converts a localized field's value locale by locale; a value that fails is emptied and its
+ * locale named (one failure per field and copy, listing every locale that failed).
+ */
+function convertSlots(ctx: StageCtx, op: { fieldId: string }, v: unknown, onFail: (value: unknown, reason: string) => void, history = false): unknown {
+  const before = ctx.before.get(op.fieldId)!;
+  const after = ctx.after.get(op.fieldId)!;
+  const out: Record<string, unknown> = {};
+  const failed: Record<string, unknown> = {};
+  const reasons: string[] = [];
+  for (const [code, x] of Object.entries(slotsOf(v))) {
+    const r = convertValue(before, after, x, ctx.lookup);
+    if (r.kind === "ok" && !isBlank(after, r.value)) out[code] = r.value;
+    else if (r.kind === "fail") {
+      // History keeps a value that does not convert as stored (it reads as null).
+      if (history) out[code] = x;
+      failed[code] = x;
+      reasons.push(`${code}: ${r.reason}`);
+    }
+  }
+  if (reasons.length) onFail(failed, reasons.join("; "));
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** Converts a current copy (the draft or the published copy); failures are emptied and listed. */
 function convertCopy(
   h: ProjectHandle,
@@ -49,18 +79,39 @@ function convertCopy(
     if (op.kind === "rule") {
       // `clear` empties only the values that break the new rules; an entry in the trash keeps its own.
       if (d.choice !== "clear" || e.deletedAt) continue;
-      const why = ruleBreakOf(
-        h,
-        ctx.modelId,
-        ctx.before.get(op.fieldId)!,
-        ctx.after.get(op.fieldId)!,
-        { id: e.id, createdAt: e.createdAt ?? "" },
-        out[op.fieldId],
-      );
-      if (why) {
-        failures.push({ fieldId: op.fieldId, copy, value: out[op.fieldId], reason: why });
-        out[op.fieldId] = null;
+      const before = ctx.before.get(op.fieldId)!;
+      const after = ctx.after.get(op.fieldId)!;
+      const entry = { id: e.id, createdAt: e.createdAt ?? "" };
+      if (!after.localized) {
+        const why = ruleBreakOf(h, ctx.modelId, before, after, entry, out[op.fieldId]);
+        if (why) {
+          failures.push({ fieldId: op.fieldId, copy, value: out[op.fieldId], reason: why });
+          out[op.fieldId] = null;
+        }
+        continue;
       }
+      // Locale by locale: each value that breaks the rules in its locale is emptied.
+      const slots = { ...slotsOf(out[op.fieldId]) };
+      const broken: Record<string, unknown> = {};
+      const reasons: string[] = [];
+      for (const [code, x] of Object.entries(slots)) {
+        const why = ruleBreakOf(h, ctx.modelId, before, after, entry, x, code);
+        if (!why) continue;
+        broken[code] = x;
+        reasons.push(`${code}: ${why}`);
+        delete slots[code];
+      }
+      if (reasons.length) {
+        failures.push({ fieldId: op.fieldId, copy, value: broken, reason: reasons.join("; ") });
+        if (Object.keys(slots).length) out[op.fieldId] = slots;
+        else delete out[op.fieldId];
+      }
+      continue;
+    }
+    if (op.kind === "localize") {
+      const x = localizeValue(ctx.before.get(op.fieldId)!, v, op.localized === true, ctx.defaultCode);
+      if (x.value === undefined) delete out[op.fieldId];
+      else out[op.fieldId] = x.value;
       continue;
     }
     if (d.choice === "delete") {
@@ -73,6 +124,13 @@ function convertCopy(
     }
     if (op.kind === "rename") continue;
     if (d.choice === "keep_both" && v !== undefined && v !== null) out[ctx.keepBoth[op.id]!.id] = v;
+    if (ctx.before.get(op.fieldId)!.localized) {
+      const next = convertSlots(ctx, op, v, (value, reason) => failures.push({ fieldId: op.fieldId, copy, value, reason }));
+      if (next === undefined) {
+        if (v !== undefined) delete out[op.fieldId];
+      } else out[op.fieldId] = next;
+      continue;
+    }
     const r = convertValue(ctx.before.get(op.fieldId)!, ctx.after.get(op.fieldId)!, v, ctx.lookup);
     if (r.kind === "ok") out[op.fieldId] = r.value;
     else if (r.kind === "empty") {
@@ -94,13 +152,41 @@ function convertHistory(ctx: StageCtx, data: Record<string, unknown>): Record<st
   const out = { ...data };
   for (const op of ctx.ops) {
     const d = ctx.decisions[op.id]!;
-    if ((d.choice !== "convert" && d.choice !== "keep_both") || op.kind === "rename") continue;
+    if (op.kind === "localize") {
+      // The shape follows the field, so a restored version reads as it did (its other locales go with `off`).
+      const x = localizeValue(ctx.before.get(op.fieldId)!, out[op.fieldId], op.localized === true, ctx.defaultCode);
+      if (x.value === undefined) delete out[op.fieldId];
+      else out[op.fieldId] = x.value;
+      continue;
+    }
+    if ((d.choice !== "convert" && d.choice !== "keep_both") || op.kind === "rename" || op.kind === "rule") continue;
     const v = data[op.fieldId];
     if (d.choice === "keep_both" && v !== undefined && v !== null) out[ctx.keepBoth[op.id]!.id] = v;
+    if (ctx.before.get(op.fieldId)!.localized) {
+      const next = convertSlots(ctx, op, v, () => {}, true);
+      if (next !== undefined) out[op.fieldId] = next;
+      continue;
+    }
     const r = convertValue(ctx.before.get(op.fieldId)!, ctx.after.get(op.fieldId)!, v, ctx.lookup);
     if (r.kind === "ok") out[op.fieldId] = r.value;
   }
   return out;
+}
+
+/**
+ * The entry's locale state under the new fields: a model that becomes localized keeps an entry
+ * published in the default locale (when it was published), one that stops being so has none.
+ */
+function newState(ctx: StageCtx, e: EntryCopies, draft: Record<string, unknown>, published: Record<string, unknown> | null): string | null {
+  const was = parseState(e.localeState ?? null);
+  const at = was ? publishedAtOf(was) : published && e.publishedAt ? { [ctx.defaultCode]: e.publishedAt } : {};
+  return stateOf(
+    { fields: ctx.targetFields },
+    ctx.codes,
+    { data: draft, tags: JSON.parse(e.draftTags ?? "[]"), folder: e.draftFolder ?? null },
+    published ? { data: published, tags: JSON.parse(e.publishedTags ?? "[]"), folder: e.publishedFolder ?? null } : null,
+    at,
+  );
 }
 
 /** Stages one entry (replacing anything staged for it before); must run inside a transaction. */
@@ -118,8 +204,8 @@ export function stageEntry(h: ProjectHandle, ctx: StageCtx, e: EntryCopies): voi
   for (const f of failures) addFailure.run(ctx.changeId, e.id, f.fieldId, f.copy, JSON.stringify(f.value), f.reason, ctx.now);
   h.sqlite
     .query(
-      `INSERT OR REPLACE INTO field_change_rows (change_id, entry_id, draft_version_id, published_version_id, draft_data, draft_keys, published_data, published_keys)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO field_change_rows (change_id, entry_id, draft_version_id, published_version_id, draft_data, draft_keys, published_data, published_keys, locale_state)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       ctx.changeId,
@@ -130,6 +216,7 @@ export function stageEntry(h: ProjectHandle, ctx: StageCtx, e: EntryCopies): voi
       JSON.stringify(comparisonKeys(ctx.targetFields, draft)),
       published ? JSON.stringify(published) : null,
       published ? JSON.stringify(comparisonKeys(ctx.targetFields, published)) : null,
+      newState(ctx, e, draft, published),
     );
   h.sqlite.query("DELETE FROM field_change_versions WHERE change_id = ? AND entry_id = ?").run(ctx.changeId, e.id);
   const versions = h.sqlite.query("SELECT id, data FROM entry_versions WHERE entry_id = ?").all(e.id) as { id: string; data: string }[];

@@ -45,7 +45,7 @@ function entryFacts(
     out.set(r.id, {
       model: m.namespace,
       modelName: m.name,
-      title: titleOf(m, JSON.parse(r.data)),
+      title: titleOf(m, JSON.parse(r.data), allModels(h).locales.default),
       status: statusOf({ publishedVersionId: r.pv, publishedVersion: r.pn, draftVersion: r.dn }),
       updatedAt: r.updatedAt,
     });

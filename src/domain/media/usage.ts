@@ -5,6 +5,8 @@
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { titleOf } from "../entries/publish.ts";
 import { type FieldDef, isMediaField, itemType } from "../models/fields.ts";
+import { allModels } from "../models/catalog.ts";
+import { fieldValues } from "../locales/values.ts";
 
 /** One entry that uses a file, its title (from the draft), and which of its copies do. */
 export interface MediaUse {
@@ -25,13 +27,13 @@ export function mediaIdsOf(value: unknown): string[] {
   return out;
 }
 
-/** The models with media fields (those `which` keeps), by model id: namespace, every field (for the title) and the media field ids. */
-function mediaFieldsByModel(h: ProjectHandle, which: (f: FieldDef) => boolean): Map<string, { namespace: string; all: FieldDef[]; fields: string[] }> {
+/** The models with media fields (those `which` keeps), by model id: namespace, every field (for the title) and the media fields. */
+function mediaFieldsByModel(h: ProjectHandle, which: (f: FieldDef) => boolean): Map<string, { namespace: string; all: FieldDef[]; fields: FieldDef[] }> {
   const rows = h.sqlite.query("SELECT id, namespace, fields FROM models").all() as { id: string; namespace: string; fields: string }[];
-  const out = new Map<string, { namespace: string; all: FieldDef[]; fields: string[] }>();
+  const out = new Map<string, { namespace: string; all: FieldDef[]; fields: FieldDef[] }>();
   for (const r of rows) {
     const all = JSON.parse(r.fields) as FieldDef[];
-    const fields = all.filter((f) => isMediaField(f) && which(f)).map((f) => f.id);
+    const fields = all.filter((f) => isMediaField(f) && which(f));
     if (fields.length) out.set(r.id, { namespace: r.namespace, all, fields });
   }
   return out;
@@ -51,16 +53,19 @@ export function mediaUsage(h: ProjectHandle, mediaId: string, which: (f: FieldDe
     )
     .all(needle) as { id: string; model_id: string; draft_data: string; published_data: string | null }[];
   const out: MediaUse[] = [];
+  const defaultCode = allModels(h).locales.default;
   for (const r of rows) {
     const m = models.get(r.model_id);
     if (!m) continue;
     const draft = JSON.parse(r.draft_data) as Record<string, unknown>;
-    const uses = (d: Record<string, unknown> | null) => d !== null && m.fields.some((f) => mediaIdsOf(d[f]).includes(mediaId));
+    // Every locale of a localized media field counts (decisions.md 13).
+    const uses = (d: Record<string, unknown> | null) =>
+      d !== null && m.fields.some((f) => fieldValues(d, f).some(({ value }) => mediaIdsOf(value).includes(mediaId)));
     const copies: MediaUse["copies"] = [];
     if (uses(draft)) copies.push("draft");
     if (uses(r.published_data === null ? null : (JSON.parse(r.published_data) as Record<string, unknown>))) copies.push("published");
     // The title lets a person (the admin's usage list, the in-use warning) tell the entries apart.
-    if (copies.length) out.push({ id: r.id, modelId: r.model_id, namespace: m.namespace, title: titleOf({ fields: m.all }, draft), copies });
+    if (copies.length) out.push({ id: r.id, modelId: r.model_id, namespace: m.namespace, title: titleOf({ fields: m.all }, draft, defaultCode), copies });
   }
   return out;
 }

@@ -36,6 +36,13 @@ const fieldParts = {
   ),
   label: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { error: "{field} must be text of at most 200 characters" })),
   required: Type.Optional(Type.Boolean({ error: "{field} must be true or false" })),
+  localized: Type.Optional(
+    Type.Boolean({
+      error: "{field} must be true or false",
+      description:
+        "One value per locale of the project (any kind, relations and media included); on a model with entries, turning it on or off goes through a field change.",
+    }),
+  ),
   options: Type.Optional(
     Type.Union(
       [
@@ -185,6 +192,7 @@ export const FieldDefinition = record(
     relation: nullable(Uuid),
     required: Type.Boolean(),
     options: nullable(Type.Object({})),
+    localized: Type.Optional(Type.Literal(true, { description: "Present when the field keeps one value per locale." })),
     unique: Type.Optional(Type.Literal(true)),
     min: Type.Optional(Type.Number()),
     max: Type.Optional(Type.Number()),

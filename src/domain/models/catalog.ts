@@ -5,6 +5,7 @@ import { models } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { FieldDef } from "./fields.ts";
+import { projectLocales, type ProjectLocales, type StoredLocales } from "../locales/codes.ts";
 
 type ModelRow = typeof models.$inferSelect;
 
@@ -42,16 +43,44 @@ function toModel(r: ModelRow): Model {
   };
 }
 
+/** A project's models and locales, as cached on an open file. */
+export interface Catalog {
+  list: Model[];
+  byId: Map<string, Model>;
+  byNamespace: Map<string, Model>;
+  version: number;
+  /** The project's locales (decisions.md 13): the default, the codes and their fallback chains. */
+  locales: ProjectLocales;
+  /** Whether any model has a localized field: reads of a project without one run exactly as before. */
+  localized: boolean;
+  /** The locale of a read that names none (reads/locale.ts), made once per catalogue. */
+  defaultRead?: unknown;
+}
+
+/** Whether a model has a localized field, so its entries keep one value per locale in those fields. */
+export function isLocalizedModel(m: Pick<Model, "fields">): boolean {
+  return m.fields.some((f) => f.localized);
+}
+
 /**
- * Every model of a project, cached on the open handle until a model changes. The cache is the
- * read path's source of model definitions, so reads never query the models table.
+ * Every model of a project and its locales, cached on the open handle until a model or the
+ * locales change (both go through the same notice, so read workers drop this cache for both). The
+ * cache is the read path's source of model definitions, so reads never query the models table.
  */
-export function allModels(h: ProjectHandle): { list: Model[]; byId: Map<string, Model>; byNamespace: Map<string, Model>; version: number } {
-  let c = h.cache.get("models") as ReturnType<typeof allModels> | undefined;
+export function allModels(h: ProjectHandle): Catalog {
+  let c = h.cache.get("models") as Catalog | undefined;
   if (!c) {
     const list = h.db.select().from(models).orderBy(models.createdAt, models.id).all().map(toModel);
-    const v = h.sqlite.query("SELECT value FROM settings WHERE name = 'model_set_version'").get() as { value: string } | null;
-    c = { list, byId: new Map(list.map((m) => [m.id, m])), byNamespace: new Map(list.map((m) => [m.namespace, m])), version: Number(v?.value ?? 0) };
+    const setting = (name: string) => (h.sqlite.query("SELECT value FROM settings WHERE name = ?").get(name) as { value: string } | null)?.value;
+    const loc = setting("locales");
+    c = {
+      list,
+      byId: new Map(list.map((m) => [m.id, m])),
+      byNamespace: new Map(list.map((m) => [m.namespace, m])),
+      version: Number(setting("model_set_version") ?? 0),
+      locales: projectLocales(loc === undefined ? null : (JSON.parse(loc) as StoredLocales)),
+      localized: list.some(isLocalizedModel),
+    };
     h.cache.set("models", c);
   }
   return c;

@@ -39,6 +39,11 @@ export interface FieldDef {
   relation: string | null;
   required: boolean;
   options: { values?: string[] } | null;
+  /**
+   * One value per locale of the project (decisions.md 13): stored as an object keyed by locale
+   * code, a blank value left out so it falls back (locales/values.ts). Stored only when set.
+   */
+  localized?: true;
   // The editing rules of decisions.md 15 (settings.ts checks them; entries/rules.ts enforces
   // them). Each is stored only when set, so a field without settings keeps its old shape.
   /** No other entry of the model may hold the same value (checked on every save). */
@@ -220,14 +225,23 @@ export function instantKey(v: unknown): string | null {
   }
 }
 
-/** The comparison keys of stored data: normalised instants for date fields and lists of dates. */
+/**
+ * The comparison keys of stored data: normalised instants for date fields and lists of dates; a
+ * localized date field keeps one key per locale slot (`{ <code>: key }`), like its data.
+ */
 export function comparisonKeys(fields: FieldDef[], data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const key = (v: unknown) => (Array.isArray(v) ? v.map(instantKey) : instantKey(v));
   for (const f of fields) {
     if (itemType(f) !== "date") continue;
     const v = data[f.id];
     if (v === undefined || v === null) continue;
-    out[f.id] = Array.isArray(v) ? v.map(instantKey) : instantKey(v);
+    if (!f.localized) out[f.id] = key(v);
+    else if (typeof v === "object" && !Array.isArray(v)) {
+      const slots: Record<string, unknown> = {};
+      for (const [code, x] of Object.entries(v)) if (x !== null && x !== undefined) slots[code] = key(x);
+      out[f.id] = slots;
+    }
   }
   return out;
 }

@@ -14,6 +14,7 @@ import type { FieldDef } from "./fields.ts";
 import { checkPreviewUrl, checkUniqueFields, parseField } from "./validate.ts";
 import { checkSlugSources, followRenames } from "./settings.ts";
 import { refuseBrokenRules } from "../field-changes/rule-ops.ts";
+import { countLocalize } from "../field-changes/localize.ts";
 import type { Static } from "@sinclair/typebox";
 import { checkValue } from "../access/body-check.ts";
 import { CreateModelBody, UpdateModelBody } from "./bodies.ts";
@@ -122,6 +123,19 @@ export function updateModel(
         fail("field_change_required", {
           message: `Changing the type, array type, relation or namespace of field "${before.namespace}" on a model with entries needs a field change.`,
           extra: { field: `${path}`, plan: `/v2/models/${m.id}/field-changes/plan` },
+        });
+      }
+      // Turning localized on or off moves the values into or out of the default locale (decisions.md 13).
+      if ((after.localized === true) !== (before.localized === true) && withEntries && !opts.fieldChange) {
+        const on = after.localized === true;
+        const def = allModels(h).locales.default;
+        const n = countLocalize(h, m.id, before, on, def);
+        const what = on
+          ? `its ${n.kept} value${n.kept === 1 ? "" : "s"} move into the default locale ${def}`
+          : `${n.kept} value${n.kept === 1 ? "" : "s"} in ${def} would be kept and ${n.dropped} in other locales dropped`;
+        fail("field_change_required", {
+          message: `Turning localized ${on ? "on" : "off"} for field "${before.namespace}" on a model with entries needs a field change: ${what}.`,
+          extra: { field: `${path}.localized`, plan: `/v2/models/${m.id}/field-changes/plan`, kept: n.kept, dropped: n.dropped },
         });
       }
       next.fields[idx] = after;

@@ -132,7 +132,8 @@ export function changedRules(before: FieldDef, after: FieldDef): string[] {
  * applying it leaves exactly its settings: a field change moving a model edits it this way.
  */
 export function explicitSettings(f: FieldDef): FieldDef {
-  const out: Record<string, unknown> = { ...f };
+  // `localized` too: a change that turns it off must say so, or the edit would keep it.
+  const out: Record<string, unknown> = { ...f, localized: f.localized === true };
   for (const k of SETTING_KEYS) if (out[k] === undefined) out[k] = k === "unique" ? false : null;
   return out as unknown as FieldDef;
 }

@@ -50,13 +50,16 @@ export function parseField(s: Services, h: ProjectHandle, o: FieldInput, path: s
     if (values !== undefined && new Set(values).size !== values.length) badField(`${path}.options.values`, `${path}.options.values holds a value twice`);
     options = { ...o.options, ...(values ? { values } : {}) };
   }
+  const localized = o.localized === undefined ? existing?.localized === true : o.localized;
   const isEnum = type === "enum" || arrayType === "enum";
   if (isEnum && !(options?.values && options.values.length > 0)) badField(`${path}.options.values`, `${path}.options.values must list the enum's values`);
   let id = existing?.id ?? s.ids.uuid();
   if (!existing && o.id !== undefined) id = o.id.toLowerCase();
   const sent = new Set(SETTING_KEYS.filter((k) => Object.hasOwn(o, k)));
   // A change of type drops nothing silently: a setting the new kind cannot hold is refused.
-  const f = applySettings({ id, namespace, label, type, arrayType, relation, required, options }, o, existing);
+  // `localized` is stored only when set, so a field without it keeps the shape it had.
+  const base: FieldDef = { id, namespace, label, type, arrayType, relation, required, options, ...(localized ? { localized: true as const } : {}) };
+  const f = applySettings(base, o, existing);
   checkSettings(f, path, sent);
   return f;
 }

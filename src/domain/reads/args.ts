@@ -20,6 +20,10 @@ export interface ListArgs {
   /** Cursors as sent (opaque; checked against the sort by the read). `before` may be `end`. */
   after: string | null;
   before: string | null;
+  /** The locale read, as sent (`*` for every locale), or null for the default (decisions.md 13). */
+  locale: string | null;
+  /** The fallback chain for this read, as sent (`none` turns fallback off), or null for the locale's own. */
+  fallbackLocale: string[] | "none" | null;
 }
 
 /** One entry by id: `GET /api/entries/{ns}/{id}`. */
@@ -27,6 +31,8 @@ export interface ItemArgs {
   kind: "item";
   id: string;
   select: SelectList | null;
+  locale: string | null;
+  fallbackLocale: string[] | "none" | null;
 }
 
 export type ReadArgs = ListArgs | ItemArgs;
@@ -60,13 +66,38 @@ export function listArgsOf(q: URLSearchParams): ListArgs {
       fail("invalid_where", { message: "where is not valid JSON.", param: "where", hint: 'Example: where={"title":{"contains":"news"}}' });
     }
   }
-  return { kind: "list", select, sort, where, limit, count, after, before };
+  return { kind: "list", select, sort, where, limit, count, after, before, ...localeArgsOf(q) };
 }
 
 /** An item read's arguments from its id and query string. */
 export function itemArgsOf(id: string, q: URLSearchParams): ItemArgs {
   const rawSelect = q.get("select");
-  return { kind: "item", id, select: rawSelect === null ? null : parseSelect(rawSelect, MAX_EXPAND_DEPTH) };
+  return { kind: "item", id, select: rawSelect === null ? null : parseSelect(rawSelect, MAX_EXPAND_DEPTH), ...localeArgsOf(q) };
+}
+
+/**
+ * `locale` and `fallbackLocale` as sent. Each may be sent once (a URL repeating one is refused at
+ * once, whatever its length); `*` reads every locale with no fallback, so a fallback beside it is
+ * refused. Whether the codes are the project's is the read's to check (query.ts), with the
+ * project's codes in the hint.
+ */
+export function localeArgsOf(q: URLSearchParams): Pick<ListArgs, "locale" | "fallbackLocale"> {
+  if (!q.has("locale") && !q.has("fallbackLocale")) return { locale: null, fallbackLocale: null };
+  for (const param of ["locale", "fallbackLocale"]) {
+    const n = q.getAll(param).length;
+    if (n > 1) fail("invalid_parameter", { message: `${param} is sent ${n} times; send it once.`, param, hint: "Example: ?locale=de-CH&fallbackLocale=de,en" });
+  }
+  const locale = q.get("locale");
+  const raw = q.get("fallbackLocale");
+  if (locale === "*" && raw !== null) {
+    fail("invalid_parameter", {
+      message: "locale=* reads every locale's own value, with no fallback; leave fallbackLocale out.",
+      param: "fallbackLocale",
+      hint: "Example: ?locale=* or ?locale=de&fallbackLocale=en",
+    });
+  }
+  const fallbackLocale = raw === null ? null : raw === "none" ? "none" : raw.split(",").map((x) => x.trim());
+  return { locale, fallbackLocale };
 }
 
 /** Refuses expansions deeper than REST allows (a built select never went through parseSelect). */
@@ -96,13 +127,17 @@ export function sortName(ns: string): string {
   return /[,."]/.test(ns) || /^[$\- ]/.test(ns) || ns.trim() !== ns ? quote(ns) : ns;
 }
 
-/** A select list as REST writes it. */
+/**
+ * A select list as REST writes it. A field GraphQL reads in a locale of its own has no REST
+ * syntax: it prints as the plain name, once.
+ */
 export function printSelect(list: SelectList): string {
   const items = list.items.map((i) => {
     const name = i.system ? `$${i.name}` : selectName(i.name);
     return i.expand ? `${name}(${printSelect(i.expand)})` : name;
   });
-  return list.all ? ["*", ...items].join(",") : items.join(",");
+  const once = [...new Set(items)];
+  return list.all ? ["*", ...once].join(",") : once.join(",");
 }
 
 /** A sort as REST writes it. */
@@ -122,6 +157,8 @@ export function printArgs(args: ReadArgs): string {
     else if (args.after !== null) pairs.push(["after", args.after]);
     if (args.count) pairs.push(["count", "true"]);
   }
+  if (args.locale !== null) pairs.push(["locale", args.locale]);
+  if (args.fallbackLocale !== null) pairs.push(["fallbackLocale", args.fallbackLocale === "none" ? "none" : args.fallbackLocale.join(",")]);
   if (pairs.length === 0) return "";
   const enc = (v: string) =>
     encodeURIComponent(v).replace(/%2C/g, ",").replace(/%28/g, "(").replace(/%29/g, ")").replace(/%24/g, "$").replace(/%2A/g, "*").replace(/%3A/g, ":");

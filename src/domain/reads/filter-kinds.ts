@@ -36,6 +36,7 @@ export type Kind =
   | "json"
   | "id"
   | "tags"
+  | "locales"
   | "sysDatetime";
 
 /** The operators each kind takes. */
@@ -50,6 +51,8 @@ export const OPS: Record<Kind, string[]> = {
   booleanList: ["has", "hasAny", "hasAll", "exists", "null"],
   datetimeList: ["has", "hasAny", "hasAll", "exists", "null"],
   tags: ["has", "hasAny", "hasAll", "exists", "null"],
+  // `$locales` (decisions.md 13): list operators only.
+  locales: ["has", "hasAny", "hasAll"],
   relation: ["eq", "ne", "in", "nin", "exists", "null"],
   relationId: ["eq", "ne", "in", "nin", "exists", "null"],
   relationList: ["has", "hasAny", "hasAll", "exists", "null"],

@@ -15,6 +15,7 @@ function scalar(kind: Kind, v: unknown, key: string, op: string): unknown {
     case "string":
     case "stringList":
     case "tags":
+    case "locales":
       if (typeof v !== "string") bad("text");
       return v;
     case "float":
@@ -86,9 +87,9 @@ export function opCondition(ctx: FilterContext, kind: Kind, expr: string, op: st
     const present = `${expr} IS NOT NULL`;
     return (op === "exists") === v ? present : `${expr} IS NULL`;
   }
-  const isList = kind.endsWith("List") || kind === "tags";
+  const isList = kind.endsWith("List") || kind === "tags" || kind === "locales";
   if (isList) {
-    const src = kind === "tags" ? expr : listSource(ctx.vis, alias, f!);
+    const src = kind === "tags" || kind === "locales" ? expr : listSource(ctx.vis, alias, f!, ctx.loc?.chain ?? null);
     const member = "j.value";
     if (op === "has") {
       p.push(scalar(kind, v, key, op));
@@ -102,7 +103,7 @@ export function opCondition(ctx: FilterContext, kind: Kind, expr: string, op: st
   }
   if (kind === "media") {
     p.push(scalar(kind, v, key, op));
-    return `json_extract(${listSource(ctx.vis, alias, f!)}, '$.id') = ?`;
+    return `json_extract(${listSource(ctx.vis, alias, f!, ctx.loc?.chain ?? null)}, '$.id') = ?`;
   }
   if (op === "in" || op === "nin") {
     const vals = list(kind, v, key, op);

@@ -9,6 +9,7 @@ import { itemType, type FieldDef } from "../models/fields.ts";
 import { fieldKind, OPS, valueError, whereError, type Kind } from "./filter-kinds.ts";
 import { opCondition } from "./filter-ops.ts";
 import { type Vis, fieldExpr, listSource, resolveName, type Resolved, systemExpr } from "./names.ts";
+import { localeFor, oneLocaleFor, localePublishedAtExpr, localesListExpr, localeStatusExpr, type ReadLocale, visibleIn } from "./locale.ts";
 
 export interface FilterContext {
   models: { byId: Map<string, Model> };
@@ -17,6 +18,8 @@ export interface FilterContext {
   params: unknown[];
   /** Customer fields used by range or equality filters, to index lazily. */
   used: { model: Model; field: FieldDef }[];
+  /** The read's locale: a localized field compares its value after fallback along the chain. */
+  loc?: ReadLocale;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -79,13 +82,24 @@ function compileKey(ctx: FilterContext, m: Model, key: string, value: unknown, a
   if (r.kind === "system") {
     const k = r.key;
     if (k === "version" || k === "folder" || k === "model") whereError(`${k} cannot be filtered.`);
-    const kind: Kind = k === "id" ? "id" : k === "tags" ? "tags" : k === "status" ? "string" : "sysDatetime";
-    const expr = k === "status" ? statusExpr(alias) : systemExpr(ctx.vis, alias, k);
+    const kind: Kind = k === "id" ? "id" : k === "tags" ? "tags" : k === "locales" ? "locales" : k === "status" ? "string" : "sysDatetime";
+    // A localized model's status and publishedAt are the locale read's (locale.ts).
+    const mloc = oneLocaleFor(ctx.loc, m);
+    let expr: string;
+    if (k === "status") expr = mloc ? localeStatusExpr(ctx.vis, alias, mloc, statusExpr(alias)) : statusExpr(alias);
+    else if (k === "locales") expr = localesListExpr(ctx.vis, alias);
+    else if (k === "publishedAt" && mloc) expr = localePublishedAtExpr(alias, mloc);
+    else expr = systemExpr(ctx.vis, alias, k);
     return ops(ctx, kind, expr, value, key, alias, null);
   }
   const f = r.field;
   const kind = fieldKind(f, ctx.readable);
-  return ops(ctx, kind, fieldExpr(ctx.vis, alias, f), value, key, alias, f, m, allowHop, depth);
+  return ops(ctx, kind, fieldExpr(ctx.vis, alias, f, chainOf(ctx)), value, key, alias, f, m, allowHop, depth);
+}
+
+/** The chain a localized field of this read falls back along (null without locales). */
+function chainOf(ctx: FilterContext): string[] | null {
+  return ctx.loc?.chain ?? null;
 }
 
 /** An entry's status from its columns; the same for every key's view (a draft is a draft to all). */
@@ -100,9 +114,9 @@ function hop(ctx: FilterContext, f: FieldDef, sub: unknown, alias: string, key: 
   if (!target) fail("unknown_field", { message: `"${key}" hops into a model that no longer exists.`, param: "where" });
   const t = alias === "e" ? "t" : `${alias}t`;
   const cond = compileWhere(ctx, target, sub, t, false, depth + 1);
-  const inner = `SELECT ${t}.id FROM entries ${t} WHERE ${t}.model_id = '${target.id}' AND ${ctx.vis.visible(t)} AND ${cond}`;
-  if (f.type === "array") return `EXISTS (SELECT 1 FROM json_each(${listSource(ctx.vis, alias, f)}) j WHERE j.value IN (${inner}))`;
-  return `${fieldExpr(ctx.vis, alias, f)} IN (${inner})`;
+  const inner = `SELECT ${t}.id FROM entries ${t} WHERE ${t}.model_id = '${target.id}' AND ${visibleIn(ctx.vis, t, localeFor(ctx.loc, target))} AND ${cond}`;
+  if (f.type === "array") return `EXISTS (SELECT 1 FROM json_each(${listSource(ctx.vis, alias, f, chainOf(ctx))}) j WHERE j.value IN (${inner}))`;
+  return `${fieldExpr(ctx.vis, alias, f, chainOf(ctx))} IN (${inner})`;
 }
 
 /** The conditions of one key's operators (a bare value is eq, or has for lists); on a relation, a field name in operator place is a hop. */

@@ -13,6 +13,12 @@ export interface SelectItem {
   system: boolean;
   /** `rel(...)`: the expansion's own list. */
   expand: SelectList | null;
+  /**
+   * GraphQL only (a localized field's own `locale` argument): the value of this field in that
+   * locale, kept beside the read's own under localeKey(locale, name) (render.ts). REST has no
+   * syntax for it: printSelect writes the plain name.
+   */
+  locale?: string;
 }
 
 const SELECT_HINT = 'Example: select=title,author(name,avatar),"odd,name" (relations expand up to 3 levels)';

@@ -1,7 +1,9 @@
 // Indexes made on demand: a sort or filter on a customer field reads `json_extract` of the
 // stored data, which only an expression index of that exact expression can serve. Each is made
 // the first time a read needs it, partial to the model (and to published rows for the published
-// copy), so a project pays only for the fields it really sorts and filters by.
+// copy), so a project pays only for the fields it really sorts and filters by. A localized field
+// read along a fallback chain is a `COALESCE` of one `json_extract` per locale of the chain: one
+// index per field, chain and copy, made the same way (docs/localization.md, "Filters and sorts").
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Model } from "../models/catalog.ts";
@@ -9,7 +11,7 @@ import type { Vis } from "./names.ts";
 
 /** Creates (once) the partial expression index that serves a customer-field sort or filter. */
 export function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string): void {
-  if (vis.tag === "v" || !expr.startsWith("json_extract(e.")) return;
+  if (vis.tag === "v" || !(expr.startsWith("json_extract(e.") || expr.startsWith("COALESCE(json_extract(e."))) return;
   const name = `cx_${vis.tag}_${sha256Hex(`${m.id}|${expr}|v2`).slice(0, 24)}`;
   const made = (h.cache.get("indexes") as Set<string> | undefined) ?? new Set<string>();
   h.cache.set("indexes", made);

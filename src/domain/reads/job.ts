@@ -35,6 +35,9 @@ export type ReadOutcome =
       missingReferences: string[];
       models: string[];
       entryIds: string[];
+      /** The locale read and the values that fell back, when the read named a locale (meta.locale, meta.fallbacks). */
+      locale?: string;
+      fallbacks?: { id: string; field: string; locale: string }[];
     }
   | { ok: false; error: { code: ErrorCode; message: string; param?: string; hint?: string; extra?: Record<string, unknown> } };
 
@@ -58,10 +61,20 @@ export function runReadJob(h: ProjectHandle, job: ReadJob): ReadOutcome {
         missingReferences: r.missingReferences,
         models: r.models,
         entryIds: r.entryIds,
+        ...(r.locale === undefined ? {} : { locale: r.locale }),
+        ...(r.fallbacks === undefined ? {} : { fallbacks: r.fallbacks }),
       };
     }
     const r = readOne(h, reader, job.ns, job.args);
-    return { ok: true, dataJson: JSON.stringify(r.entry), missingReferences: r.missingReferences, models: r.models, entryIds: r.entryIds };
+    return {
+      ok: true,
+      dataJson: JSON.stringify(r.entry),
+      missingReferences: r.missingReferences,
+      models: r.models,
+      entryIds: r.entryIds,
+      ...(r.locale === undefined ? {} : { locale: r.locale }),
+      ...(r.fallbacks === undefined ? {} : { fallbacks: r.fallbacks }),
+    };
   } catch (e) {
     if (e instanceof AppError) return { ok: false, error: { code: e.code, message: e.message, param: e.param, hint: e.hint, extra: e.extra } };
     throw e;

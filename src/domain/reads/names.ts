@@ -5,7 +5,11 @@ import type { Model } from "../models/catalog.ts";
 import { itemType, type FieldDef } from "../models/fields.ts";
 
 export const SYSTEM_KEYS = ["id", "model", "status", "createdAt", "updatedAt", "publishedAt", "version", "tags", "folder"] as const;
-export type SystemKey = (typeof SYSTEM_KEYS)[number];
+/**
+ * A system key: those of every entry object, and `locales` (decisions.md 13), which only `$locales`
+ * names and only a select that names it returns, so no answer that does not ask for it changes.
+ */
+export type SystemKey = (typeof SYSTEM_KEYS)[number] | "locales";
 
 /** Which copy a key sees: SQL snippets per table alias. */
 export interface Vis {
@@ -72,10 +76,13 @@ export function previewVis(entryIds: string[] | null, modelId: string | null): V
   };
 }
 
-/** The columns of an entry row as a read renders it (EntryRowOut), for one visibility: the one list. */
-export function rowColumns(vis: Vis): string {
+/**
+ * The columns of an entry row as a read renders it (EntryRowOut), for one visibility: the one
+ * list. `state` adds the locale state, which a project with a localized model renders from.
+ */
+export function rowColumns(vis: Vis, state = false): string {
   return `e.id, e.model_id, e.created_at, e.published_at, e.published_version_id, e.published_version, e.draft_version,
-  ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data`;
+  ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data${state ? ", e.locale_state AS ls" : ""}`;
 }
 
 /** A row as rowColumns selects it; a list read adds its sort values as s0, s1, ... */
@@ -92,6 +99,8 @@ export interface EntryRowOut {
   tags: string;
   folder: string | null;
   data: string;
+  /** The locale state (rowColumns with `state`). */
+  ls?: string | null;
   [k: `s${number}`]: unknown;
 }
 
@@ -101,6 +110,7 @@ const ALIASES: Record<string, SystemKey> = { _tags: "tags", _version: "version",
 
 /** Resolves a name: `$name` is always a system key; a plain name is a customer field when one has it. */
 export function resolveName(m: Model, name: string, system: boolean): Resolved | null {
+  if (system && name === "locales") return { kind: "system", key: "locales" };
   if (!system) {
     const f = m.fields.find((x) => x.namespace === name);
     if (f) return { kind: "field", field: f };
@@ -115,15 +125,34 @@ export function path(f: FieldDef): string {
   return `'$."${f.id}"'`;
 }
 
-/** The comparable scalar expression of a field: dates compare through their normalised keys. */
-export function fieldExpr(v: Vis, a: string, f: FieldDef): string {
-  return itemType(f) === "date" && f.type !== "array" ? `json_extract(${v.keys(a)}, ${path(f)})` : `json_extract(${v.data(a)}, ${path(f)})`;
+/** JSON path of one locale's slot of a localized field (codes are canonical tags of letters, digits and hyphens). */
+export function slotPath(f: FieldDef, code: string): string {
+  return `'$."${f.id}"."${code}"'`;
+}
+
+/**
+ * The value of a field at `col`: a shared field's, or a localized field's after fallback along
+ * `chain` (the first slot that holds one: blank values are never stored, locales/values.ts), so
+ * filters and sorts see what the reader sees, and an expression index of this exact text serves
+ * the chain (docs/localization.md, "Filters and sorts after fallback").
+ */
+function valueAt(col: string, f: FieldDef, chain: readonly string[] | null): string {
+  if (!f.localized || chain === null) return `json_extract(${col}, ${path(f)})`;
+  const parts = chain.map((c) => `json_extract(${col}, ${slotPath(f, c)})`);
+  return parts.length === 1 ? parts[0]! : `COALESCE(${parts.join(", ")})`;
+}
+
+/**
+ * The comparable scalar expression of a field: dates compare through their normalised keys. A
+ * localized field reads along `chain` (null only for a shared field).
+ */
+export function fieldExpr(v: Vis, a: string, f: FieldDef, chain: readonly string[] | null): string {
+  return valueAt(itemType(f) === "date" && f.type !== "array" ? v.keys(a) : v.data(a), f, chain);
 }
 
 /** The JSON list a list filter iterates (`json_each(<this>)`), or the media object of a media field. */
-export function listSource(v: Vis, a: string, f: FieldDef): string {
-  const col = itemType(f) === "date" ? v.keys(a) : v.data(a);
-  return `json_extract(${col}, ${path(f)})`;
+export function listSource(v: Vis, a: string, f: FieldDef, chain: readonly string[] | null): string {
+  return valueAt(itemType(f) === "date" ? v.keys(a) : v.data(a), f, chain);
 }
 
 /** The expression of a system key. */

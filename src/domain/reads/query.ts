@@ -16,6 +16,7 @@ import { carry, fetchPage, resolveDigests } from "./keyset.ts";
 import { fieldExpr, rowColumns, type EntryRowOut, type Vis } from "./names.ts";
 import { renderPage, resolveSelect, type Rendered } from "./render.ts";
 import { resolveSort } from "./sort.ts";
+import { localeFor, readLocaleOf, type ReadLocale, visibleIn } from "./locale.ts";
 
 /** Who reads: which copy, and which models the key may read. */
 export interface Reader {
@@ -25,10 +26,14 @@ export interface Reader {
   graphql?: boolean;
   /** The base of public file URLs (CAPA_MEDIA_BASE_URL), for media references. */
   mediaBase?: string;
+  /** The locale of the read (locale.ts), set by readList and readOne from the arguments. */
+  loc?: ReadLocale;
 }
 
 export interface ListResult extends Rendered {
   page: { limit: number; next: string | null; prev: string | null };
+  /** The locale read, when the request named one (meta.locale). */
+  locale?: string;
   count?: number;
   /** Each row's cursor (GraphQL reads only). */
   cursors?: string[];
@@ -47,9 +52,11 @@ export function readModel(h: ProjectHandle, reader: Reader, ns: string): Model {
 }
 
 /** Reads one page of a model's entries: the whole grammar of `GET /api/entries/{ns}`. */
-export function readList(h: ProjectHandle, reader: Reader, ns: string, args: ListArgs): ListResult {
+export function readList(h: ProjectHandle, base0: Reader, ns: string, args: ListArgs): ListResult {
   const models = allModels(h);
-  const m = readModel(h, reader, ns);
+  const m = readModel(h, base0, ns);
+  const loc = readLocaleOf(models, args);
+  const reader: Reader = { ...base0, loc };
   const vis = reader.vis;
   const { limit, count, after, before } = args;
   checkExpandDepth(args.select);
@@ -57,14 +64,15 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, args: Lis
   const keys = resolveSort(m, reader, models.byId, args.sort);
   const sig = sha256Hex(keys.map((k) => k.sig).join(",")).slice(0, 12);
 
-  const fctx: FilterContext = { models, vis, readable: reader.readable, params: [], used: [] };
+  const fctx: FilterContext = { models, vis, readable: reader.readable, params: [], used: [], loc };
   const filterSql = args.where === null ? "1" : compileWhere(fctx, m, args.where.value, "e");
-  for (const u of fctx.used) if (u.model.id === m.id) ensureIndex(h, vis, m, fieldExpr(vis, "e", u.field));
-  if (keys.length === 1 && keys[0]!.expr.startsWith("json_extract(e.")) ensureIndex(h, vis, m, keys[0]!.expr);
+  for (const u of fctx.used) if (u.model.id === m.id) ensureIndex(h, vis, m, fieldExpr(vis, "e", u.field, loc.chain));
+  if (keys.length === 1 && keys[0]!.indexable) ensureIndex(h, vis, m, keys[0]!.expr);
 
-  const base = `e.model_id = '${m.id}' AND ${vis.visible("e")} AND (${filterSql})`;
+  const mloc = localeFor(loc, m);
+  const base = `e.model_id = '${m.id}' AND ${visibleIn(vis, "e", mloc)} AND (${filterSql})`;
   const baseParams = fctx.params;
-  const select_ = `SELECT ${rowColumns(vis)}${keys.map((k, i) => `, ${k.expr} AS s${i}`).join("")} FROM entries e WHERE ${base}`;
+  const select_ = `SELECT ${rowColumns(vis, loc.active)}${keys.map((k, i) => `, ${k.expr} AS s${i}`).join("")} FROM entries e WHERE ${base}`;
 
   // The anchor of a cursor, with digests re-read from the entry they point at.
   let anchor: { vals: unknown[]; id: string } | null = null;
@@ -83,7 +91,7 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, args: Lis
           hint: "Pass meta.page.next or meta.page.prev exactly as returned, with the same sort.",
         });
       }
-      anchor = { vals: resolveDigests(h, m, vis, keys, c, param), id: c.id };
+      anchor = { vals: resolveDigests(h, m, visibleIn(vis, "e", mloc), keys, c, param), id: c.id };
     }
   }
 
@@ -103,6 +111,7 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, args: Lis
   }
   const rendered = renderPage(h, reader, m, sel, rows, models.byId);
   const out: ListResult = { ...rendered, page: { limit, next, prev }, models: [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)] };
+  if (loc.asked) out.locale = loc.all ? "*" : loc.code;
   if (reader.graphql) out.cursors = rows.map(cursorOf);
   if (count) {
     out.count = (h.sqlite.query(`SELECT count(*) AS n FROM entries e WHERE ${base}`).get(...(baseParams as never[])) as { n: number }).n;
@@ -111,19 +120,22 @@ export function readList(h: ProjectHandle, reader: Reader, ns: string, args: Lis
 }
 
 /** Reads one entry by id (`GET /api/entries/{ns}/{id}`). */
-export function readOne(h: ProjectHandle, reader: Reader, ns: string, args: ItemArgs) {
+export function readOne(h: ProjectHandle, base0: Reader, ns: string, args: ItemArgs) {
   const models = allModels(h);
-  const m = readModel(h, reader, ns);
+  const m = readModel(h, base0, ns);
   const id = args.id;
   if (!isUuid(id))
     fail("invalid_parameter", { message: "Entry ids are UUIDs.", param: "id", hint: "Entry ids are UUIDs, e.g. 0192f2c4-7d3a-7b6e-9a1c-2f4b5c6d7e8f." });
+  const loc = readLocaleOf(models, args);
+  const reader: Reader = { ...base0, loc };
   checkExpandDepth(args.select);
   const sel = resolveSelect(m, args.select, reader, models.byId, "select");
   const vis = reader.vis;
   const row = h.sqlite
-    .query(`SELECT ${rowColumns(vis)} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${vis.visible("e")}`)
+    .query(`SELECT ${rowColumns(vis, loc.active)} FROM entries e WHERE e.id = ? AND e.model_id = '${m.id}' AND ${visibleIn(vis, "e", localeFor(loc, m))}`)
     .get(id.toLowerCase()) as EntryRowOut | null;
   if (!row) fail("entry_not_found", { message: "No entry with that id can be read with this key." });
   const rendered = renderPage(h, reader, m, sel, [row], models.byId);
-  return { ...rendered, entry: rendered.data[0]!, models: [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)] };
+  const models_ = [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)];
+  return { ...rendered, entry: rendered.data[0]!, models: models_, ...(loc.asked ? { locale: loc.all ? "*" : loc.code } : {}) };
 }

@@ -1,6 +1,10 @@
 // Rendering entry objects for the read API: system keys first in a fixed order (a customer
 // field of the same name takes the plain name and the system value moves to `$name`), then
-// customer fields in model order. Relations expand with one query per level.
+// customer fields in model order. Relations expand with one query per level. A localized field
+// shows its value in the locale read, falling back along the chain (each value taken from another
+// locale is named in `fallbacks`), or with `*` every locale's own value keyed by code; its
+// entries' status and publishedAt are the locale's (locale.ts), and expansions are read in the
+// same locale.
 import { fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { Model } from "../models/catalog.ts";
@@ -10,6 +14,8 @@ import { statusOf } from "../entries/status.ts";
 import type { SelectList } from "./grammar.ts";
 import { resolveName, rowColumns, SYSTEM_KEYS, type EntryRowOut, type SystemKey, type Vis } from "./names.ts";
 import type { Reader } from "./query.ts";
+import { localeFor, type ReadLocale, renderedLocale, type RowState, visibleIn } from "./locale.ts";
+import { pickInChain } from "../locales/values.ts";
 
 export interface ResolvedSelect {
   model: Model;
@@ -17,6 +23,20 @@ export interface ResolvedSelect {
   fields: FieldDef[];
   /** Relation fields to expand, by field id. */
   expand: Map<string, ResolvedSelect>;
+  /** GraphQL: localized fields also read in a locale of their own (SelectItem.locale), with its chain. */
+  localeItems: { field: FieldDef; locale: string; chain: string[]; expand: ResolvedSelect | null }[];
+}
+
+/** The key under which a GraphQL read keeps a field's value in a locale of its own (no namespace holds a control character). */
+export function localeKey(locale: string, ns: string): string {
+  return `\u0000locale:${locale}:${ns}`;
+}
+
+/** A value that came from another locale than the one read (meta.fallbacks). */
+export interface Fallback {
+  id: string;
+  field: string;
+  locale: string;
 }
 
 /**
@@ -49,13 +69,15 @@ export interface Rendered {
   missingReferences: string[];
   entryIds: string[];
   models: string[];
+  /** With a locale read, each value taken from another locale of the chain. */
+  fallbacks?: Fallback[];
 }
 
 const SELECT_HINT = 'Example: select=title,author(name),"odd,name"';
 
 /** Resolves a parsed select against a model (null: everything, relations as ids). */
 export function resolveSelect(m: Model, list: SelectList | null, reader: Reader, byId: Map<string, Model>, param: string): ResolvedSelect {
-  const out: ResolvedSelect = { model: m, system: ["id"], fields: [], expand: new Map() };
+  const out: ResolvedSelect = { model: m, system: ["id"], fields: [], expand: new Map(), localeItems: [] };
   if (list === null || list.all) {
     out.system = [...SYSTEM_KEYS];
     out.fields = [...m.fields];
@@ -76,39 +98,55 @@ export function resolveSelect(m: Model, list: SelectList | null, reader: Reader,
       wantSystem.add(r.key);
       continue;
     }
-    wantFields.add(r.field.id);
+    let expand: ResolvedSelect | null = null;
     if (item.expand) {
       if (!isRelation(r.field)) fail("invalid_select", { message: `"${item.name}" is not a relation, so it cannot be expanded.`, param, hint: SELECT_HINT });
       const target = byId.get(r.field.relation!);
       if (!target) fail("invalid_select", { message: `"${item.name}" relates to a model that no longer exists.`, param, hint: SELECT_HINT });
-      out.expand.set(r.field.id, resolveSelect(target, item.expand, reader, byId, param));
+      expand = resolveSelect(target, item.expand, reader, byId, param);
     }
+    if (item.locale !== undefined && r.field.localized && reader.loc) {
+      out.localeItems.push({ field: r.field, locale: item.locale, chain: reader.loc.chainFor(item.locale), expand });
+      continue;
+    }
+    wantFields.add(r.field.id);
+    if (expand) out.expand.set(r.field.id, expand);
   }
   out.system = SYSTEM_KEYS.filter((k) => wantSystem.has(k));
+  // `$locales` only when named, after the others (names.ts).
+  if (wantSystem.has("locales")) out.system.push("locales");
   out.fields = m.fields.filter((f) => wantFields.has(f.id));
   return out;
 }
 
-function systemValue(k: SystemKey, m: Model, r: EntryRowOut): unknown {
+/**
+ * A system value of a row. `local`: the locale read's status, publishedAt and `$locales` (an
+ * entry of a localized model); `*` reads no one locale, so its status and publishedAt are the
+ * entry's own (`whole`).
+ */
+function systemValue(k: SystemKey, m: Model, r: EntryRowOut, local: ReturnType<typeof renderedLocale> | null, whole: boolean): unknown {
   switch (k) {
     case "id":
       return r.id;
     case "model":
       return m.namespace;
     case "status":
+      if (local && !whole) return local.status;
       return statusOf({ publishedVersionId: r.published_version_id, publishedVersion: r.published_version, draftVersion: r.draft_version });
     case "createdAt":
       return r.created_at;
     case "updatedAt":
       return r.u;
     case "publishedAt":
-      return r.published_at;
+      return local && !whole ? local.publishedAt : r.published_at;
     case "version":
       return r.ver;
     case "tags":
       return JSON.parse(r.tags ?? "[]");
     case "folder":
       return r.folder;
+    case "locales":
+      return local ? local.locales : [];
   }
 }
 
@@ -120,23 +158,51 @@ interface Ref {
   sel: ResolvedSelect;
 }
 
-function renderOne(sel: ResolvedSelect, r: EntryRowOut, refs: Ref[], media: MediaSlot[]): Record<string, unknown> {
+/** What rendering one page needs besides the rows: the read's view and locale, the values that fell back, and what waits for resolution. */
+interface RenderCtx {
+  vis: Vis;
+  loc: ReadLocale | undefined;
+  fallbacks: Fallback[];
+  media: MediaSlot[];
+}
+
+/** One value into `into[key]`: a misfit reads null; media and relations to expand wait in `media` and `refs`. */
+function put(ctx: RenderCtx, refs: Ref[], into: Record<string, unknown>, key: string, f: FieldDef, raw: unknown, sub: ResolvedSelect | undefined | null): void {
+  const v = raw === undefined || !fits(f, raw) ? null : raw;
+  into[key] = v;
+  if (v !== null && isMediaField(f)) noteMedia(ctx.media, into, key, v);
+  if (sub && v !== null) {
+    const list = Array.isArray(v);
+    refs.push({ obj: into, key, ids: list ? (v as string[]) : [v as string], list, sel: sub });
+  }
+}
+
+function renderOne(ctx: RenderCtx, sel: ResolvedSelect, r: EntryRowOut, refs: Ref[]): Record<string, unknown> {
   const m = sel.model;
   const names = new Set(m.fields.map((f) => f.namespace));
+  const loc = localeFor(ctx.loc, m);
+  const state = loc && r.ls ? (JSON.parse(r.ls) as RowState) : null;
+  const local = loc && state ? renderedLocale(ctx.vis, loc, state) : null;
   const o: Record<string, unknown> = {};
-  for (const k of sel.system) o[names.has(k) ? `$${k}` : k] = systemValue(k, m, r);
+  for (const k of sel.system) o[names.has(k) ? `$${k}` : k] = systemValue(k, m, r, local, ctx.loc?.all === true);
   const data = JSON.parse(r.data ?? "{}") as Record<string, unknown>;
   for (const f of sel.fields) {
-    const raw = data[f.id];
-    const v = raw === undefined || !fits(f, raw) ? null : raw;
-    o[f.namespace] = v;
-    if (v !== null && isMediaField(f)) noteMedia(media, o, f.namespace, v);
     const sub = sel.expand.get(f.id);
-    if (sub && v !== null) {
-      const list = Array.isArray(v);
-      refs.push({ obj: o, key: f.namespace, ids: list ? (v as string[]) : [v as string], list, sel: sub });
+    if (!f.localized || !ctx.loc) {
+      put(ctx, refs, o, f.namespace, f, f.localized ? undefined : data[f.id], sub);
+    } else if (ctx.loc.all) {
+      // Every locale's own value, keyed by code, no fallback.
+      const byCode: Record<string, unknown> = {};
+      for (const c of ctx.loc.codes) put(ctx, refs, byCode, c, f, pickInChain(data, f, [c])?.value, sub);
+      o[f.namespace] = byCode;
+    } else {
+      const got = pickInChain(data, f, ctx.loc.chain);
+      if (got && got.code !== ctx.loc.code) ctx.fallbacks.push({ id: r.id, field: f.namespace, locale: got.code });
+      put(ctx, refs, o, f.namespace, f, got?.value, sub);
     }
   }
+  for (const li of sel.localeItems)
+    put(ctx, refs, o, localeKey(li.locale, li.field.namespace), li.field, pickInChain(data, li.field, li.chain)?.value, li.expand);
   return o;
 }
 
@@ -145,17 +211,20 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
   let refs: Ref[] = [];
   // Media references of every level, resolved together at the end: one query per page.
   const media: MediaSlot[] = [];
-  const data = rows.map((r) => renderOne(sel, r, refs, media));
+  const vis: Vis = reader.vis;
+  const ctx: RenderCtx = { vis, loc: reader.loc, fallbacks: [], media };
+  const data = rows.map((r) => renderOne(ctx, sel, r, refs));
   const entryIds = rows.map((r) => r.id);
   const models = new Set<string>([m.namespace]);
   const missing = new Set<string>();
-  const vis: Vis = reader.vis;
-  const cols = rowColumns(vis);
+  const cols = rowColumns(vis, reader.loc?.active === true);
   while (refs.length) {
     const ids = [...new Set(refs.flatMap((x) => x.ids))];
     const found = new Map<string, EntryRowOut>();
+    // Related entries of a localized model are visible in the locale read (locale.ts); the clause is true of any other.
+    const visible = visibleIn(vis, "e", refs.some((x) => localeFor(reader.loc, x.sel.model)) ? (reader.loc ?? null) : null);
     for (const row of h.sqlite
-      .query(`SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${vis.visible("e")}`)
+      .query(`SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${visible}`)
       .all(JSON.stringify(ids)) as EntryRowOut[])
       found.set(row.id, row);
     const nextRefs: Ref[] = [];
@@ -173,7 +242,7 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
           if (reader.graphql && !ref.list) noteMissing(ref.obj, ref.key, id);
           continue;
         }
-        out.push(renderOne(ref.sel, row, nextRefs, media));
+        out.push(renderOne(ctx, ref.sel, row, nextRefs));
         entryIds.push(row.id);
       }
       ref.obj[ref.key] = ref.list ? out : (out[0] ?? null);
@@ -182,5 +251,7 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
     refs = nextRefs;
   }
   resolveMedia(h, reader.mediaBase ?? "", media, missing, reader.graphql ? noteMissing : undefined);
-  return { data, missingReferences: [...missing], entryIds: [...new Set(entryIds)], models: [...models] };
+  const out: Rendered = { data, missingReferences: [...missing], entryIds: [...new Set(entryIds)], models: [...models] };
+  if (reader.loc?.asked && !reader.loc.all) out.fallbacks = ctx.fallbacks;
+  return out;
 }

@@ -8,6 +8,7 @@ import { TEXT_TYPES, itemType } from "../models/fields.ts";
 import type { SortTerm } from "./grammar.ts";
 import { fieldExpr, resolveName, systemExpr } from "./names.ts";
 import type { Reader } from "./query.ts";
+import { localeFor, localePublishedAtExpr, oneLocaleFor, visibleIn } from "./locale.ts";
 
 /** One sort key, resolved. */
 export interface SortKey {
@@ -15,6 +16,8 @@ export interface SortKey {
   desc: boolean;
   nullable: boolean;
   sig: string;
+  /** A customer field of the read model: an expression index made on demand serves it (indexes.ts). */
+  indexable?: boolean;
 }
 
 const SORTABLE = new Set([...TEXT_TYPES, "number", "true_false", "date"]);
@@ -43,12 +46,18 @@ export function resolveSort(m: Model, reader: Reader, byId: Map<string, Model>, 
     if (r.kind === "system") {
       if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key))
         bad(`sort takes createdAt, updatedAt, publishedAt, id and text, number, true_false or date fields; not ${r.key}.`);
+      // A localized model's publishedAt is the locale read's (locale.ts): a cursor is for one chain.
+      const mloc = r.key === "publishedAt" ? oneLocaleFor(reader.loc, m) : null;
+      if (mloc) return { expr: localePublishedAtExpr("e", mloc), desc: t.desc, nullable: true, sig: `${r.key}@${mloc.chain.join(",")}${dir}` };
       // publishedAt is null for a draft; only the published view (no preview) never shows one.
       return { expr: systemExpr(vis, "e", r.key), desc: t.desc, nullable: r.key === "publishedAt" && vis.tag !== "p", sig: `${r.key}${dir}` };
     }
     if (r.field.type === "array" || !SORTABLE.has(itemType(r.field)))
       bad(`"${r.field.namespace}" cannot be sorted by; sort takes text, number, true_false and date fields.`);
-    return { expr: fieldExpr(vis, "e", r.field), desc: t.desc, nullable: true, sig: `f:${r.field.id}${dir}` };
+    // A localized field sorts by the value after fallback along the chain; its cursors carry the chain.
+    const chain = r.field.localized ? (reader.loc?.chain ?? null) : null;
+    const sig = chain ? `f:${r.field.id}@${chain.join(",")}${dir}` : `f:${r.field.id}${dir}`;
+    return { expr: fieldExpr(vis, "e", r.field, chain), desc: t.desc, nullable: true, sig, indexable: true };
   });
 }
 
@@ -69,12 +78,17 @@ function hopSort(
   let inner: string;
   if (r.kind === "system") {
     if (!["id", "createdAt", "updatedAt", "publishedAt"].includes(r.key)) fail("invalid_sort", { message: `sort cannot use ${r.key}.`, param: "sort" });
-    inner = systemExpr(reader.vis, "t", r.key);
+    const tloc = r.key === "publishedAt" ? oneLocaleFor(reader.loc, target) : null;
+    inner = tloc ? localePublishedAtExpr("t", tloc) : systemExpr(reader.vis, "t", r.key);
   } else {
     if (r.field.type === "array" || !SORTABLE.has(itemType(r.field))) fail("invalid_sort", { message: `"${second.name}" cannot be sorted by.`, param: "sort" });
-    inner = fieldExpr(reader.vis, "t", r.field);
+    inner = fieldExpr(reader.vis, "t", r.field, reader.loc?.chain ?? null);
   }
   const relField = m.fields.find((f) => f.namespace === relName)!;
-  const expr = `(SELECT ${inner} FROM entries t WHERE t.id = ${fieldExpr(reader.vis, "e", relField)} AND t.model_id = '${target.id}' AND ${reader.vis.visible("t")})`;
-  return { expr, desc, nullable: true, sig: `h:${relField.id}.${r.kind === "field" ? r.field.id : r.key}${dir}` };
+  const chain = reader.loc?.chain ?? null;
+  const expr = `(SELECT ${inner} FROM entries t WHERE t.id = ${fieldExpr(reader.vis, "e", relField, chain)} AND t.model_id = '${target.id}' AND ${visibleIn(reader.vis, "t", localeFor(reader.loc, target))})`;
+  // Either end of the hop being localized makes the value the chain's.
+  const localized = relField.localized || localeFor(reader.loc, target) !== null;
+  const at = localized && chain ? `@${chain.join(",")}` : "";
+  return { expr, desc, nullable: true, sig: `h:${relField.id}.${r.kind === "field" ? r.field.id : r.key}${at}${dir}` };
 }

@@ -4,12 +4,17 @@
 // the zone is a known IANA zone, a versionId belongs to the one entry target.
 import { type TProperties, Type } from "@sinclair/typebox";
 import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { Locales } from "../entries/bodies.ts";
 
 const MAX_TARGETS = 500;
 
-/** Refuses keys a request does not take, naming the ones it does. */
-const only = <P extends TProperties>(props: P, $id: string) =>
-  Type.Object(props, { $id, additionalProperties: false, unknown: `{field} is not a field of this request; send ${Object.keys(props).join(", ")}` });
+/**
+ * Refuses keys a request does not take, naming the ones it does (`named`: those the sentence
+ * names, when a later optional key such as `locales` is left out of it so the sentence stays as
+ * clients have always read it).
+ */
+const only = <P extends TProperties>(props: P, $id: string, named: string[] = Object.keys(props)) =>
+  Type.Object(props, { $id, additionalProperties: false, unknown: `{field} is not a field of this request; send ${named.join(", ")}` });
 
 /** `YYYY-MM-DDTHH:mm[:ss]`, no offset: a time on the zone's clock. */
 export const WallTime = Type.String({
@@ -49,8 +54,15 @@ export const ScheduleBody = only(
         description: "Publish this version of the one entry target, not the latest draft at run time.",
       }),
     ),
+    locales: Type.Optional(
+      Type.Union([Type.Null(), Locales], {
+        error: Locales.error,
+        description: "The locales each entry target publishes or unpublishes (decisions.md 13); default as publishing now.",
+      }),
+    ),
   },
   "ScheduleBody",
+  ["action", "targets", "wallTime", "timezone", "versionId"],
 );
 
 /** PATCH /v2/scheduled-actions/:id and /batch/:batchId: a new time (the zone defaults to the action's). */
@@ -84,6 +96,7 @@ export const ScheduledAction = record(
     wallTime: Type.String(),
     timezone: Type.String(),
     versionId: nullable(Uuid),
+    locales: Type.Optional(Type.Array(Type.String(), { description: "Present when the action names its locales." })),
     batchId: Uuid,
     resolved: Resolved,
     replaced: Type.Array(Uuid),

@@ -27,6 +27,8 @@ export function insertActions(
   versionId: string | null,
   when: { wallTime: string; timezone: string; resolved: Resolved },
   retryOf: string | null,
+  /** The locales the action publishes or unpublishes (decisions.md 13), or null for the default. */
+  locales: string[] | null = null,
 ) {
   const now = iso(s.clock.now());
   const batchId = s.ids.uuid();
@@ -56,6 +58,7 @@ export function insertActions(
       targetType: t.type,
       targetId: t.id,
       versionId,
+      locales: locales === null ? null : JSON.stringify(locales),
       lastErrors: null,
       wallTime: when.wallTime,
       timezone: when.timezone,

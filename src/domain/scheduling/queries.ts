@@ -30,6 +30,8 @@ export function actionRecord(r: ActionRow) {
     wallTime: r.wallTime,
     timezone: r.timezone,
     versionId: r.versionId,
+    // Present only on an action that names its locales, so every other record keeps its shape.
+    ...(r.locales === null ? {} : { locales: JSON.parse(r.locales) as string[] }),
     batchId: r.batchId,
     resolved,
     replaced: JSON.parse(r.replaced) as string[],

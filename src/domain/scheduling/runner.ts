@@ -9,8 +9,7 @@ import { entries, scheduledActions } from "../../storage/project/schema.ts";
 import { AppError } from "../../errors.ts";
 import { iso } from "../../infra/clock.ts";
 import { write, type Tx } from "../unit-of-work.ts";
-import { publishEntry, unpublishEntry } from "../entries/publish.ts";
-import { statusOf } from "../entries/status.ts";
+import { liveAsDrafted, publishEntry, unpublishEntry } from "../entries/publish.ts";
 import { allModels } from "../models/catalog.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
@@ -76,6 +75,7 @@ function perform(s: Services, h: ProjectHandle, a: ActionRow): Failure | null {
   if (a.targetType === "model" && !allModels(h).byId.has(a.targetId)) return { message: "The model no longer exists.", errors: null };
   const failed: string[] = [];
   let errors: Failure["errors"] = null;
+  const locales = a.locales === null ? null : (JSON.parse(a.locales) as string[]);
   for (const id of ids) {
     const row = h.db.select().from(entries).where(eq(entries.id, id)).get();
     if (!row) {
@@ -83,10 +83,11 @@ function perform(s: Services, h: ProjectHandle, a: ActionRow): Failure | null {
       continue;
     }
     try {
-      if (a.action === "unpublish") unpublishEntry(s, h, actor, id, { scheduledActionId: a.id });
+      const m = allModels(h).byId.get(row.modelId)!;
+      if (a.action === "unpublish") unpublishEntry(s, h, actor, id, { scheduledActionId: a.id, locales });
       // A whole model publishes what is not live yet; one entry is published even when it is (its version may differ).
-      else if (a.targetType === "instance" || statusOf(row) !== "published")
-        publishEntry(s, h, actor, id, a.versionId ?? undefined, { scheduledActionId: a.id });
+      else if (a.targetType === "instance" || !liveAsDrafted(h, m, row, locales))
+        publishEntry(s, h, actor, id, a.versionId ?? undefined, { scheduledActionId: a.id, locales });
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       const broken = validationErrors(e);

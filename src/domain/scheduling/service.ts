@@ -17,6 +17,7 @@ import { insertActions } from "./insert.ts";
 import { parseZone, resolveTime, type Resolved } from "./resolve-time.ts";
 import { actionRecord, actionRow } from "./queries.ts";
 import { write } from "../unit-of-work.ts";
+import { localesOf } from "../locales/entry-locale.ts";
 
 /**
  * `POST /v2/scheduled-actions`: one pending action per target, all in one batch. A model target
@@ -40,10 +41,11 @@ export function scheduleActions(s: Services, h: ProjectHandle, p: Principal, act
     if (!v) badField("versionId", "versionId is not a version of the target entry");
     versionId = v.id;
   }
+  const locales = localesOf(h, body.locales);
   const when = resolveTime(body.wallTime, zoneOf(s, h.id, body.timezone), s.clock.now());
   const out = write(s, h, (tx) => {
     tx.afterCommit(() => s.wake.actions.note(h.id, Date.parse(when.at)));
-    return insertActions(s, h, actor, action, targets, versionId, { ...when, resolved: when }, null);
+    return insertActions(s, h, actor, action, targets, versionId, { ...when, resolved: when }, null, locales);
   });
   const { wallTime: _w, timezone: _t, ...resolved } = when;
   return { batchId: out.batchId, resolved, actions: out.created.map(actionRecord), replaced: out.replaced };
@@ -86,7 +88,8 @@ export function retryAction(s: Services, h: ProjectHandle, p: Principal, actor: 
     ) {
       badField("id", "The action's entry no longer exists");
     }
-    return insertActions(s, h, actor, row.action, [{ type: row.targetType as Target["type"], id: row.targetId }], row.versionId, when, row.id);
+    const locales = row.locales === null ? null : (JSON.parse(row.locales) as string[]);
+    return insertActions(s, h, actor, row.action, [{ type: row.targetType as Target["type"], id: row.targetId }], row.versionId, when, row.id, locales);
   });
   return { batchId: out.batchId, resolved: when.resolved, actions: out.created.map(actionRecord), replaced: out.replaced };
 }

@@ -39,7 +39,7 @@ export function showTargets(h: ProjectHandle, rows: { targetType: string; target
       id: r.targetId,
       modelId: e?.modelId ?? null,
       namespace: m?.namespace ?? null,
-      title: e && m ? titleOf(m, JSON.parse(e.data)) : null,
+      title: e && m ? titleOf(m, JSON.parse(e.data), allModels(h).locales.default) : null,
       missing: !e,
     };
   });

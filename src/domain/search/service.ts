@@ -22,21 +22,28 @@ export function searchEntries(h: ProjectHandle, q: string, limit: number) {
   const models = allModels(h).list.filter((m) => titleField(m));
   if (models.length === 0) return [];
   const needle = likeLiteral(q);
-  const parts = models.map((m) => `(e.model_id = '${m.id}' AND json_extract(e.draft_data, ${path(titleField(m)!)}) LIKE ? ESCAPE '\\')`);
+  // A localized title is found in any of its locales (the palette searches every language).
+  const parts = models.map((m) => {
+    const f = titleField(m)!;
+    const match = f.localized
+      ? `EXISTS (SELECT 1 FROM json_each(e.draft_data, ${path(f)}) AS w WHERE w.value LIKE ? ESCAPE '\\')`
+      : `json_extract(e.draft_data, ${path(f)}) LIKE ? ESCAPE '\\'`;
+    return `(e.model_id = '${m.id}' AND ${match})`;
+  });
   const rows = h.sqlite
     .query(
       `SELECT e.id, e.model_id AS modelId, e.draft_data AS data, e.updated_at AS updatedAt, e.published_version_id AS pv, e.published_version AS pn, e.draft_version AS dn
        FROM entries e WHERE e.deleted_at IS NULL AND (${parts.join(" OR ")}) ORDER BY e.updated_at DESC, e.id DESC LIMIT ${limit}`,
     )
     .all(...models.map(() => needle)) as { id: string; modelId: string; data: string; updatedAt: string; pv: string | null; pn: number | null; dn: number }[];
-  const byId = allModels(h).byId;
+  const { byId, locales } = allModels(h);
   return rows.map((r) => {
     const m = byId.get(r.modelId)!;
     return {
       id: r.id,
       model: m.namespace,
       modelName: m.name,
-      title: titleOf(m, JSON.parse(r.data)),
+      title: titleOf(m, JSON.parse(r.data), locales.default),
       status: statusOf({ publishedVersionId: r.pv, publishedVersion: r.pn, draftVersion: r.dn }),
       updatedAt: r.updatedAt,
     };

@@ -60,7 +60,7 @@ export function showTree(h: ProjectHandle, tree: TreeNode[]): ShownNode[] {
           entryId: n.ref!,
           modelId: e?.modelId ?? null,
           namespace: m?.namespace ?? null,
-          title: m && e ? titleOf(m, JSON.parse(e.data)) : null,
+          title: m && e ? titleOf(m, JSON.parse(e.data), allModels(h).locales.default) : null,
           missing: !e,
         };
       }

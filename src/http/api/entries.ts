@@ -65,6 +65,9 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
         return headers;
       });
       const meta: Record<string, unknown> = { version: call.version, requestId: call.info.id, contract: 1 };
+      // A read that names a locale says which it read and which values came from another (decisions.md 13).
+      if (result.locale !== undefined) meta.locale = result.locale;
+      if (result.fallbacks !== undefined) meta.fallbacks = result.fallbacks;
       if (result.page) meta.page = result.page;
       if (result.count !== undefined) meta.count = result.count;
       if (result.missingReferences.length) meta.missingReferences = result.missingReferences;

@@ -34,7 +34,9 @@ export function readOpenApiRoutes(s: Services) {
       if (!answer) {
         const reader = readerOf(key.readGrants, PUBLISHED);
         const readable = key.grantSig === "" ? [] : models.list.filter((m) => reader.readable(m.id));
-        const doc = readApiDocument({ readable, version: call.version, serverUrl: s.config.publicUrl });
+        // A project with a second locale documents locale and fallbackLocale (decisions.md 13); one with one keeps its document.
+        const locales = models.locales.codes.length > 1 ? models.locales.codes : null;
+        const doc = readApiDocument({ readable, version: call.version, serverUrl: s.config.publicUrl, locales });
         const body = new TextEncoder().encode(JSON.stringify(doc));
         // Tagged like a GraphQL answer: its shape follows the schema, which every model change purges.
         answer = renderedAnswer(

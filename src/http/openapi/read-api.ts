@@ -3,7 +3,7 @@
 // item paths (`/api/entries/<namespace>`), so generated clients are typed per model. The
 // version is the one the request resolved to (header, or the key's pin) and the contract is 1.
 import type { Model } from "../../domain/models/catalog.ts";
-import { LIST_PARAMETERS, HEADER_PARAMETERS, ANSWER_HEADERS } from "./read-parameters.ts";
+import { LIST_PARAMETERS, HEADER_PARAMETERS, ANSWER_HEADERS, localeParameters } from "./read-parameters.ts";
 import { componentNames, entrySchema } from "./entry-schemas.ts";
 import { Components, type Json } from "./json-schema.ts";
 import { ApiError } from "./errors.ts";
@@ -33,18 +33,24 @@ function get(operationId: string, summary: string, responses: Json, extra: Json 
   return { get: { operationId, summary, security: KEYED, parameters: HEADERS, responses: { ...responses, ...ERRORS }, ...extra } };
 }
 
-/** The paths of one model: its list and its item. */
-function modelPaths(m: Model, name: string): Record<string, Json> {
+/** The paths of one model: its list and its item (`loc`: the locale parameters, when the project has a second locale). */
+function modelPaths(m: Model, name: string, loc: Json[]): Record<string, Json> {
   const entry = ref("schemas", name);
   const list = get(`list_${name}`, `Entries of the ${m.name} model.`, { "200": ok({ type: "array", items: entry }), ...NOT_MODIFIED });
-  (list.get as Json).parameters = [...HEADERS, ...ENTRY_HEADERS, ...LIST];
+  (list.get as Json).parameters = [...HEADERS, ...ENTRY_HEADERS, ...LIST, ...loc];
   const item = get(`get_${name}`, `One entry of the ${m.name} model by id.`, { "200": ok(entry), ...NOT_MODIFIED });
-  (item.get as Json).parameters = [...HEADERS, ...ENTRY_HEADERS, { name: "id", in: "path", required: true, schema: { type: "string" } }, ...ITEM];
+  (item.get as Json).parameters = [...HEADERS, ...ENTRY_HEADERS, { name: "id", in: "path", required: true, schema: { type: "string" } }, ...ITEM, ...loc];
   return { [`/api/entries/${m.namespace}`]: list, [`/api/entries/${m.namespace}/{id}`]: item };
 }
 
-/** The document for a key that can read `readable` (every model of the project in `all`). */
-export function readApiDocument(opts: { readable: readonly Model[]; version: string; serverUrl: string }): Json {
+/**
+ * The document for a key that can read `readable` (every model of the project in `all`);
+ * `locales`: the project's codes when it has more than one (the reads then document `locale` and
+ * `fallbackLocale`).
+ */
+export function readApiDocument(opts: { readable: readonly Model[]; version: string; serverUrl: string; locales?: string[] | null }): Json {
+  const localeParams = opts.locales ? localeParameters(opts.locales) : {};
+  const LOC = Object.keys(localeParams).map((n) => ref("parameters", n));
   const c = new Components();
   const names = componentNames(opts.readable);
   const schemas: Record<string, Json> = {};
@@ -95,15 +101,16 @@ export function readApiDocument(opts: { readable: readonly Model[]; version: str
     }),
   };
   const withParams = (p: string, params: Json[]) => ((paths[p]!.get as Json).parameters = [...((paths[p]!.get as Json).parameters as Json[]), ...params]);
-  withParams("/api/entries/{ns}", [...ENTRY_HEADERS, { name: "ns", in: "path", required: true, schema: { type: "string" } }, ...LIST]);
+  withParams("/api/entries/{ns}", [...ENTRY_HEADERS, { name: "ns", in: "path", required: true, schema: { type: "string" } }, ...LIST, ...LOC]);
   withParams("/api/entries/{ns}/{id}", [
     ...ENTRY_HEADERS,
     ...["ns", "id"].map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...ITEM,
+    ...LOC,
   ]);
   withParams("/api/pages/{page}", [{ name: "page", in: "path", required: true, schema: { type: "string" } }]);
   withParams("/api/preview", [{ name: "token", in: "query", required: true, schema: { type: "string" } }]);
-  for (const m of opts.readable) Object.assign(paths, modelPaths(m, names.get(m.id)!));
+  for (const m of opts.readable) Object.assign(paths, modelPaths(m, names.get(m.id)!, LOC));
   c.schema(Media);
   c.schema(Meta);
   const error = c.schema(ApiError);
@@ -120,7 +127,7 @@ export function readApiDocument(opts: { readable: readonly Model[]; version: str
     paths,
     components: {
       schemas: { ...c.schemas, ...schemas },
-      parameters: { ...HEADER_PARAMETERS(opts.version), ...LIST_PARAMETERS },
+      parameters: { ...HEADER_PARAMETERS(opts.version), ...LIST_PARAMETERS, ...localeParams },
       headers: ANSWER_HEADERS,
       responses: { Error: { description: "A refusal: the /api error envelope.", content: { "application/json": { schema: error } } } },
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },

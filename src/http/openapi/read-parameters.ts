@@ -31,6 +31,18 @@ export const LIST_PARAMETERS: Record<string, Json> = {
   preview: query("preview", "A preview token (pvw_...): a production key also sees the drafts it covers."),
 };
 
+/** `locale` and `fallbackLocale` of an entries read (decisions.md 13), for a project of these codes. */
+export function localeParameters(codes: string[]): Record<string, Json> {
+  return {
+    locale: query(
+      "locale",
+      "The locale of localized fields, falling back along its chain (meta.locale, meta.fallbacks); `*` answers every locale's own value keyed by code. Default: the default locale.",
+      { type: "string", enum: [...codes, "*"] },
+    ),
+    fallbackLocale: query("fallbackLocale", "A comma list of locales replacing the chain for this read, or `none` for no fallback. Not with `locale=*`."),
+  };
+}
+
 /** The headers every keyed answer carries. */
 export const ANSWER_HEADERS: Record<string, Json> = {
   SvcVersion: { description: "The version served.", schema: { type: "string" } },

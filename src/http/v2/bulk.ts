@@ -8,6 +8,8 @@ import { BulkAnswer, BulkBatch, BulkBody, BulkQueued, BulkScheduleBody, BulkSche
 import { bulkSchedule } from "../../domain/bulk/schedule.ts";
 import { managementAuth, MOUNTS, once, type ManagementContext, type Mount } from "../plugins/management.ts";
 import { bulk, getBatch, type BulkAction } from "../../domain/bulk/service.ts";
+import { entryLocaleOf, localeParam } from "../../domain/locales/entry-locale.ts";
+import { LocaleQuery } from "../../domain/entries/bodies.ts";
 
 function group(s: Services, mount: Mount): AnyElysia {
   const prefix = `${mount}/model-instances`;
@@ -15,8 +17,10 @@ function group(s: Services, mount: Mount): AnyElysia {
     (action: BulkAction) =>
     async ({ principal, project, actor, request, set }: ManagementContext & { request: Request; set: Parameters<typeof once>[5] }) => {
       const body = await typedBody(request, BulkBody);
+      // ?locale= selects as the entry list in that locale does (status and q of the locale listed).
+      const loc = entryLocaleOf(project, localeParam(request));
       const run = () => {
-        const out = bulk(s, project, actor, action, body);
+        const out = bulk(s, project, actor, action, body, loc);
         if (out.kind === "batch") return { status: 202, body: { batchId: out.batchId, count: out.count, poll: `${prefix}/bulk/${out.batchId}` } };
         return { status: 200, body: out.body };
       };
@@ -37,8 +41,9 @@ function group(s: Services, mount: Mount): AnyElysia {
       "/bulk-schedule",
       async ({ principal, project, actor, request, set }) => {
         const body = await typedBody(request, BulkScheduleBody);
+        const loc = entryLocaleOf(project, localeParam(request));
         const run = () => {
-          const out = bulkSchedule(s, project, actor, body);
+          const out = bulkSchedule(s, project, actor, body, loc);
           return { status: "dryRun" in out ? 200 : 201, body: out };
         };
         if (body.dryRun === true) return run().body;
@@ -49,6 +54,7 @@ function group(s: Services, mount: Mount): AnyElysia {
         detail: doc({
           summary: "Schedule a selection (instanceIds, or modelId with where, q and status): one action per entry, in one batch",
           body: BulkScheduleBody,
+          query: LocaleQuery,
           answers: { 200: BulkScheduled, 201: BulkScheduled },
         }),
       },
@@ -64,6 +70,7 @@ function bulkDoc(action: string) {
   return doc({
     summary: `Bulk ${action}: by instanceIds, or modelId with a filter; up to 50 inside the request, more as a batch`,
     body: BulkBody,
+    query: LocaleQuery,
     answers: { 200: BulkAnswer, 202: BulkQueued },
   });
 }

@@ -16,15 +16,18 @@ import {
   EntryQuery,
   EntryRecord,
   EntryUsage,
+  LocaleQuery,
   PublishBody,
   SavedEntry,
   SaveQuery,
+  UnpublishBody,
   UpdateEntryBody,
   ValidateBody,
   Validation,
   VersionList,
 } from "../../domain/entries/bodies.ts";
-import { ActionList, AnyBody } from "../../domain/scheduling/bodies.ts";
+import { ActionList } from "../../domain/scheduling/bodies.ts";
+import { entryLocaleOf, localeParam, localesOf } from "../../domain/locales/entry-locale.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";
 import { createEntry, getEntry, updateEntry } from "../../domain/entries/service.ts";
 import { trashEntry } from "../../domain/entries/trash.ts";
@@ -59,6 +62,7 @@ const validateRoute = () => ({
   detail: doc({
     summary: "Check values as a save and a publish would (rules, unique values), writing nothing",
     body: ValidateBody,
+    query: LocaleQuery,
     answers: { 200: Validation },
   }),
 });
@@ -67,20 +71,33 @@ const validateRoute = () => ({
 function drafts(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/model-instances" })
     .use(managementAuth(s, "/v2"))
-    .get("/", ({ project, query }) => listEntries(s, project, query), {
+    .get("/", ({ project, query, request }) => listEntries(s, project, query, entryLocaleOf(project, localeParam(request))), {
       scope: "instance:read",
       detail: doc({ summary: "Entries with drafts, filtered, searched and paged", query: EntryQuery, answers: { 200: EntryPage } }),
     })
     .post(
       "/",
       async ({ project, actor, request, set }) => {
-        const e = createEntry(s, project, actor, await typedBody(request, CreateEntryBody));
+        const loc = entryLocaleOf(project, localeParam(request));
+        const e = createEntry(s, project, actor, await typedBody(request, CreateEntryBody), loc);
         set.status = 201;
         return e;
       },
-      { scope: "instance:create", detail: doc({ summary: "Create a draft entry", body: CreateEntryBody, answers: { 201: EntryRecord } }) },
+      {
+        scope: "instance:create",
+        detail: doc({
+          summary: "Create a draft entry (localized fields in ?locale=)",
+          body: CreateEntryBody,
+          query: LocaleQuery,
+          answers: { 201: EntryRecord },
+        }),
+      },
     )
-    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), validateRoute())
+    .post(
+      "/validate",
+      async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, localeParam(request))),
+      validateRoute(),
+    )
     .get(
       "/columns",
       ({ project, query }) => {
@@ -99,7 +116,8 @@ function drafts(s: Services): AnyElysia {
     .post(
       "/export",
       async ({ project, request }) => {
-        const out = exportEntries(s, project, await typedBody(request, ExportBody));
+        const loc = entryLocaleOf(project, localeParam(request));
+        const out = exportEntries(s, project, await typedBody(request, ExportBody), loc);
         return new Response(out.body, {
           headers: {
             "content-type": out.contentType,
@@ -112,22 +130,25 @@ function drafts(s: Services): AnyElysia {
       {
         scope: "instance:read",
         detail: doc({
-          summary: "Export a selection (instanceIds, or where, q and status as the list selects) as CSV or JSON, streamed, with the chosen columns",
+          summary:
+            "Export a selection (instanceIds, or where, q and status as the list selects) as CSV or JSON, streamed, with the chosen columns (localized fields in ?locale=)",
           body: ExportBody,
+          query: LocaleQuery,
           produces: ["text/csv", "application/json"],
           answers: { 200: Type.String({ description: "CSV (a header row of column labels) or a JSON list of objects keyed by column." }) },
         }),
       },
     )
-    .get("/:id", ({ project, params }) => getEntry(project, params.id), {
+    .get("/:id", ({ project, params, request }) => getEntry(project, params.id, entryLocaleOf(project, localeParam(request))), {
       scope: "instance:read",
-      detail: doc({ summary: "One entry: its draft and published copies", answers: { 200: EntryRecord } }),
+      detail: doc({ summary: "One entry: its draft and published copies (localized fields in ?locale=)", query: LocaleQuery, answers: { 200: EntryRecord } }),
     })
     .patch(
       "/:id",
       async ({ project, actor, request, params, query }) =>
         updateEntry(s, project, actor, params.id, await typedBody(request, UpdateEntryBody), ifMatchVersion(request.headers.get("if-match")), {
           autosave: autosaveOf(query),
+          locale: entryLocaleOf(project, localeParam(request)),
         }),
       {
         scope: "instance:update",
@@ -151,28 +172,48 @@ function drafts(s: Services): AnyElysia {
     )
     .post(
       "/:id/duplicate",
-      ({ project, actor, params, set }) => {
-        const e = duplicateEntry(s, project, actor, params.id);
+      ({ project, actor, params, request, set }) => {
+        const e = duplicateEntry(s, project, actor, params.id, entryLocaleOf(project, localeParam(request)));
         set.status = 201;
         return e;
       },
       {
         scope: "instance:create",
-        detail: doc({ summary: "A new draft with the entry's values and tags (unique values emptied, slugs made unique)", answers: { 201: EntryRecord } }),
+        detail: doc({
+          summary: "A new draft with the entry's values and tags in every locale (unique values emptied, slugs made unique)",
+          query: LocaleQuery,
+          answers: { 201: EntryRecord },
+        }),
       },
     )
     .get("/:id/usage", ({ project, params }) => entryUsage(project, params.id), {
       scope: "instance:read",
       detail: doc({ summary: "The entries whose draft or published copy relates to this entry", answers: { 200: EntryUsage } }),
     })
-    .get("/:id/versions", ({ project, params }) => ({ data: listVersions(project, params.id) }), {
+    .get("/:id/versions", ({ project, params, request }) => ({ data: listVersions(project, params.id, entryLocaleOf(project, localeParam(request))) }), {
       scope: "instance:read",
-      detail: doc({ summary: "The entry's versions, newest first", answers: { 200: VersionList } }),
+      detail: doc({
+        summary: "The entry's versions, newest first (each keeps every locale's values; shown in ?locale=)",
+        query: LocaleQuery,
+        answers: { 200: VersionList },
+      }),
     })
     .post(
       "/:id/versions/:versionId/restore",
-      ({ project, actor, request, params }) => restoreVersion(s, project, actor, params.id, params.versionId, ifMatchVersion(request.headers.get("if-match"))),
-      { scope: "instance:update", detail: doc({ summary: "Make an old version the latest draft again", answers: { 200: EntryRecord } }) },
+      ({ project, actor, request, params }) =>
+        restoreVersion(
+          s,
+          project,
+          actor,
+          params.id,
+          params.versionId,
+          ifMatchVersion(request.headers.get("if-match")),
+          entryLocaleOf(project, localeParam(request)),
+        ),
+      {
+        scope: "instance:update",
+        detail: doc({ summary: "Make an old version the latest draft again (every locale's values)", query: LocaleQuery, answers: { 200: EntryRecord } }),
+      },
     );
 }
 
@@ -185,23 +226,43 @@ function publishing(s: Services, mount: Mount): AnyElysia {
       async ({ principal, project, actor, request, params, set }) => {
         const body = await typedBody(request, PublishBody);
         const expected = ifMatchVersion(request.headers.get("if-match"));
+        const locale = entryLocaleOf(project, localeParam(request));
+        const locales = localesOf(project, body.locales);
         return once(s, project, principal, request, body, set, () => ({
           status: 200,
-          body: publishEntry(s, project, actor, params.id, body.versionId, { expected }),
+          body: publishEntry(s, project, actor, params.id, body.versionId, { expected, locales, locale }),
         }));
       },
       {
         scope: "instance:publish",
-        detail: doc({ summary: "Publish the latest draft, or the version named", body: PublishBody, answers: { 200: EntryRecord } }),
+        detail: doc({
+          summary: "Publish the latest draft, or the version named; an entry with localized fields in the locales named (shared fields go live with any)",
+          body: PublishBody,
+          query: LocaleQuery,
+          answers: { 200: EntryRecord },
+        }),
       },
     )
     .post(
       "/:id/unpublish",
       async ({ principal, project, actor, request, params, set }) => {
-        const body = await typedBody(request, AnyBody);
-        return once(s, project, principal, request, body, set, () => ({ status: 200, body: unpublishEntry(s, project, actor, params.id) }));
+        const body = await typedBody(request, UnpublishBody);
+        const locale = entryLocaleOf(project, localeParam(request));
+        const locales = localesOf(project, body.locales as string[] | null | undefined);
+        return once(s, project, principal, request, body, set, () => ({
+          status: 200,
+          body: unpublishEntry(s, project, actor, params.id, { locales, locale }),
+        }));
       },
-      { scope: "instance:publish", detail: doc({ summary: "Remove the published copy; the draft stays", body: AnyBody, answers: { 200: EntryRecord } }) },
+      {
+        scope: "instance:publish",
+        detail: doc({
+          summary: "Remove the published copy (or, for an entry with localized fields, the locales named); the draft stays",
+          body: UnpublishBody,
+          query: LocaleQuery,
+          answers: { 200: EntryRecord },
+        }),
+      },
     )
     .get(
       "/:id/scheduled",
@@ -220,10 +281,14 @@ function publishing(s: Services, mount: Mount): AnyElysia {
 function agentEntry(s: Services): AnyElysia {
   return new Elysia({ prefix: "/v2/agent/model-instances" })
     .use(managementAuth(s, "/v2/agent"))
-    .post("/validate", async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody)), validateRoute())
-    .get("/:id", ({ project, params }) => getEntry(project, params.id), {
+    .post(
+      "/validate",
+      async ({ project, request }) => validateValues(project, await typedBody(request, ValidateBody), entryLocaleOf(project, localeParam(request))),
+      validateRoute(),
+    )
+    .get("/:id", ({ project, params, request }) => getEntry(project, params.id, entryLocaleOf(project, localeParam(request))), {
       scope: "instance:read",
-      detail: doc({ summary: "One entry (where events' links.self point)", answers: { 200: EntryRecord } }),
+      detail: doc({ summary: "One entry (where events' links.self point)", query: LocaleQuery, answers: { 200: EntryRecord } }),
     });
 }
 

@@ -61,6 +61,17 @@ export const entries = sqliteTable(
     deletedAt: text("deleted_at"),
     /** Who moved it there: `user:<id>` or `api_key:<id>`. */
     deletedBy: text("deleted_by"),
+    /**
+     * Each locale's state (decisions.md 13; docs/localization.md), for an entry of a model with a
+     * localized field; null for any other entry (it is the same in every locale). JSON
+     * `{ <code>: { status, publishedAt, draft } }` in the project's locale order, one key per locale
+     * whose draft holds a localized value or that is published: `status` draft, published or
+     * changed (the locale's view of the draft against that of the published copy), `publishedAt`
+     * that locale's own (null when unpublished), `draft` whether the draft holds a value in it.
+     * Written with every save, publish and unpublish (locales/state.ts), so reads, filters and
+     * production visibility read it without comparing copies.
+     */
+    localeState: text("locale_state"),
   },
   (t) => [
     // The trash is small beside the entries: its list and the purge job read this partial index.
@@ -198,6 +209,8 @@ export const scheduledActions = sqliteTable(
     lastFailedAt: text("last_failed_at"),
     /** JSON list of the ids this action cancelled when it was scheduled. */
     replaced: text("replaced").notNull().default("[]"),
+    /** JSON list of the locale codes it publishes or unpublishes, or null for the default (decisions.md 13). */
+    locales: text("locales"),
     replacedBy: text("replaced_by"),
     retryOf: text("retry_of"),
     createdAt: text("created_at").notNull(),
@@ -223,6 +236,8 @@ export const bulkBatches = sqliteTable("bulk_batches", {
   total: integer("total").notNull(),
   /** JSON description of the selection (ids or model and filter), for the poll answer. */
   selection: text("selection").notNull(),
+  /** JSON list of the locale codes each entry publishes or unpublishes, or null for the default (decisions.md 13). */
+  locales: text("locales"),
   createdAt: text("created_at").notNull(),
   createdBy: text("created_by").notNull(),
   startedAt: text("started_at"),
@@ -435,6 +450,8 @@ export const fieldChangeRows = sqliteTable(
     draftKeys: text("draft_keys").notNull(),
     publishedData: text("published_data"),
     publishedKeys: text("published_keys"),
+    /** The entry's locale state under the new fields (entries.locale_state). */
+    localeState: text("locale_state"),
   },
   (t) => [primaryKey({ columns: [t.changeId, t.entryId] })],
 );

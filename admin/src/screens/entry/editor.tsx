@@ -21,6 +21,8 @@ import { useLiveRules } from "./use-live-rules.ts";
 import { fieldOf } from "../../api/editing.ts";
 import { RestorePrompt } from "./restore-prompt.tsx";
 import { useDraft } from "./use-draft.ts";
+import { useEditorLocales } from "./editor-locales.tsx";
+import { useEntryLocales } from "./locale-context.ts";
 import { carried, useEntryWriter, type Writer } from "./use-entry-writer.ts";
 
 /** How long after the last change the unsaved values are copied to this tab's storage. */
@@ -31,7 +33,7 @@ function defaults(model: Model): Record<string, unknown> {
   return Object.fromEntries(model.fields.filter((f) => f.default !== undefined && f.default !== null).map((f) => [f.namespace, f.default]));
 }
 
-export function Editor({ model, models, entry }: { model: Model; models: Model[]; entry: Entry | null }) {
+export function Editor({ model, models, entry, compare }: { model: Model; models: Model[]; entry: Entry | null; compare: string | null }) {
   const { project } = useProject();
   // A viewer sees the entry as it is: no inputs to change and no Save, Publish or Delete.
   const readOnly = !canEditEntries(project.role);
@@ -39,7 +41,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
   const draft = useDraft(entry?.draft.data ?? defaults(model), (ns) => writer.current?.clearError(ns));
   // The entry as last saved (details, preview).
   const [saved, setSaved] = useState<Entry | null>(entry);
-  const w = useEntryWriter(model, entry, draft, project.id, setSaved);
+  const w = useEntryWriter(model, entry, draft, project.id, setSaved, useEntryLocales()?.current ?? null);
   writer.current = w;
   const dirty = draft.changed.size > 0;
   // Set before leaving on purpose (after Delete), so the guard does not ask.
@@ -50,6 +52,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
   const [previewing, setPreviewing] = useState(false);
   useAutosave(!!entry && !readOnly, draft.values, dirty, w.autosave);
   const live = useLiveRules(model, w.savedId, draft.values, !readOnly);
+  const locales = useEditorLocales({ model, models, entry, saved, draft, w, readOnly, compare });
   // Beside each field: a refusal of the last save, else a unique value typed, else a rule the
   // saved draft breaks.
   const shown = useMemo(() => {
@@ -130,6 +133,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
         onDelete={entry ? () => setConfirmDelete(true) : null}
         onDuplicate={entry && !model.singleEntry ? () => void w.duplicate() : null}
       />
+      {locales.bar}
       {readOnly && <p className="notice">Your role ({project.role}) can read this entry but not change it.</p>}
       {offer && (
         <RestorePrompt
@@ -169,6 +173,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
           errors={shown}
           onChange={draft.onChange}
           readOnly={readOnly}
+          beside={locales.beside}
           aside={
             <>
               <PublishPanel model={model} rules={w.rules} />
@@ -178,6 +183,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
         />
         {previewing && saved && model.previewUrl && <PreviewPane model={model} entry={saved} projectId={project.id} values={draft.values} title={title} />}
       </div>
+      {locales.dialog}
       {entry && (
         <DeleteDialog
           open={confirmDelete}

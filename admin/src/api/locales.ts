@@ -1,0 +1,66 @@
+// The project's locales (GET/PUT /v2/locales, decisions.md 13) and the locale the entry editor
+// works in. The editor's locale is sent as `?locale=` on every route of one entry (read, save,
+// autosave, validate, publish, versions, restore, duplicate), so the editor's code that writes
+// an entry stays the same in every locale: the server reads and writes localized fields in it.
+import { useQuery } from "@tanstack/react-query";
+import { call } from "./client.ts";
+import type { Model } from "./types.ts";
+
+/** One locale of the project: its BCP 47 code, its name and its fallback chain. */
+export interface Locale {
+  code: string;
+  name: string;
+  fallback: string[];
+}
+
+/** The project's locales (`default` is one of them). */
+export interface Locales {
+  default: string;
+  locales: Locale[];
+}
+
+/** A locale's counts in a 409 locale_in_use. */
+export interface LocaleInUse {
+  code: string;
+  entries: number;
+  values: number;
+}
+
+export const localesApi = {
+  get: () => call<Locales>("GET", "/v2/locales"),
+  /** Saves the whole list; `force` drops the values of removed locales (after a 409 locale_in_use). */
+  put: (body: Locales, force = false) => call<Locales>("PUT", "/v2/locales", { body, query: force ? { force: "true" } : {} }),
+};
+
+export const localeKeys = { all: (project: string) => ["locales", project] as const };
+
+/** The project's locales (cached a minute: they change rarely and a change here invalidates them). */
+export function useLocales(projectId: string) {
+  return useQuery({ queryKey: localeKeys.all(projectId), queryFn: localesApi.get, staleTime: 60_000 });
+}
+
+/** Whether locales show for a model: the project has more than one and the model has a localized field. */
+export function localizedModel(locales: Locales | undefined, model: Model): boolean {
+  return !!locales && locales.locales.length > 1 && model.fields.some((f) => f.localized);
+}
+
+/** A locale's name with its code: `German (de)`. */
+export function localeLabel(locales: Locales | undefined, code: string): string {
+  const l = locales?.locales.find((x) => x.code === code);
+  return l ? `${l.name} (${l.code})` : code;
+}
+
+let editing: string | null = null;
+
+/** Sets (or clears, with null) the locale sent on the routes of the entry being edited. */
+export function editInLocale(code: string | null): void {
+  editing = code;
+}
+
+// The routes of one entry: /v2/model-instances/<id>[/...], not the list's own routes.
+const ENTRY_ROUTE = /^\/v2\/model-instances\/(?!bulk-|export|columns)[^/?]+/;
+
+/** The locale to add to a request of `path`, if any. */
+export function localeFor(path: string): string | null {
+  return editing && ENTRY_ROUTE.test(path) ? editing : null;
+}

@@ -3,13 +3,14 @@
 import { useState, type FormEvent } from "react";
 import type { Locale, Locales } from "../../api/locales.ts";
 
-export function AddLocaleForm(props: { locales: Locales; busy: boolean; error: string | null; onAdd(l: Locale): void }) {
+export function AddLocaleForm(props: { locales: Locales; busy: boolean; error: string | null; onAdd(l: Omit<Locale, "name"> & { name?: string }): void }) {
   const [code, setCode] = useState("");
   const [name, setName] = useState("");
   const [fallback, setFallback] = useState(props.locales.default);
   function submit(e: FormEvent) {
     e.preventDefault();
-    props.onAdd({ code: code.trim(), name: name.trim(), fallback: fallback ? [fallback] : [] });
+    // Without a name the server names the language (German for de), so none is sent.
+    props.onAdd({ code: code.trim(), ...(name.trim() ? { name: name.trim() } : {}), fallback: fallback ? [fallback] : [] });
     setCode("");
     setName("");
   }
@@ -44,7 +45,7 @@ export function AddLocaleForm(props: { locales: Locales; busy: boolean; error: s
         </p>
       </div>
       <div className="field">
-        <label htmlFor="locale-fallback">Falls back to</label>
+        <label htmlFor="locale-fallback">First fallback</label>
         <select id="locale-fallback" value={fallback} onChange={(e) => setFallback(e.target.value)}>
           <option value="">Nothing</option>
           {props.locales.locales.map((l) => (

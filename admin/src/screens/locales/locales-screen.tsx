@@ -50,7 +50,9 @@ export function LocalesScreen() {
     save.mutate({ body, done, force });
   };
   const replace = (next: Locale) => ({ default: l.default, locales: l.locales.map((x) => (x.code === next.code ? next : x)) });
-  const refusal = save.error && !(save.error instanceof ApiError && save.error.code === "locale_in_use") ? save.error : null;
+  // A refusal of the new locale is shown at its Code field; the 409 of a removal in its dialog.
+  const addError = save.error instanceof ApiError && save.error.field?.startsWith(`locales[${l.locales.length}]`) ? save.error.message : null;
+  const refusal = save.error && !addError && !(save.error instanceof ApiError && save.error.code === "locale_in_use") ? save.error : null;
 
   return (
     <>
@@ -99,8 +101,8 @@ export function LocalesScreen() {
         <AddLocaleForm
           locales={l}
           busy={save.isPending}
-          error={save.error instanceof ApiError && save.error.field?.startsWith(`locales[${l.locales.length}]`) ? save.error.message : null}
-          onAdd={(x) => send({ default: l.default, locales: [...l.locales, x] }, `Added ${x.name || x.code} (${x.code}).`)}
+          error={addError}
+          onAdd={(x) => send({ default: l.default, locales: [...l.locales, x as Locale] }, x.name ? `Added ${x.name} (${x.code}).` : `Added ${x.code}.`)}
         />
       )}
       <RemoveLocaleDialog

@@ -2,6 +2,7 @@
 // with the entry's status there (a word beside the dot, never colour alone). Its own header and
 // cell, shown only when the project has several locales and the model a localized field, so a
 // project with one locale lists exactly as before.
+import { Fragment } from "react";
 import { localizedModel, useLocales } from "../../api/locales.ts";
 import { STATUS_WORDS } from "../../api/models.ts";
 import type { Entry, Model } from "../../api/types.ts";
@@ -25,12 +26,16 @@ export function LocalesCell({ model, entry }: { model: Model; entry: Entry }) {
   return (
     <td>
       <span className="locale-badges">
-        {l.locales.map((x) => {
+        {l.locales.map((x, i) => {
           const status = entry.locales?.[x.code]?.status ?? "draft";
+          // A space between badges, so the cell reads "en published de draft".
           return (
-            <span key={x.code} className={`locale-badge status status-${status}`} title={`${x.name}: ${STATUS_WORDS[status]}`}>
-              {x.code} {STATUS_WORDS[status].toLowerCase()}
-            </span>
+            <Fragment key={x.code}>
+              {i > 0 && " "}
+              <span className={`locale-badge status status-${status}`} title={`${x.name}: ${STATUS_WORDS[status]}`}>
+                {x.code} {STATUS_WORDS[status].toLowerCase()}
+              </span>
+            </Fragment>
           );
         })}
       </span>

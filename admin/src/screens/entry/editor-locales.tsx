@@ -1,6 +1,6 @@
 // The entry editor's locale parts (issue 28 item 8), gathered so editor.tsx stays about editing:
 // the locale bar, the column beside the form, "Fill empty fields", and Publish and Unpublish
-// "Publish in…" and "Unpublish in…" asking which locales (the toolbar's Publish and Unpublish
+// "Publish in…" and "Take offline in…" asking which locales (the toolbar's Publish and Unpublish
 // keep the server's default: every locale holding a value, every published locale). Nothing here renders in a project with one locale.
 import { useCallback, useState, type ReactNode } from "react";
 import type { Entry, Field, Model } from "../../api/types.ts";

@@ -21,10 +21,12 @@ export function EntryScreen() {
   // With one locale, or a model without localized fields, no locale is sent: the editor is as it was.
   const localized = !!model && localizedModel(locales.data, model);
   const locale = localized ? (locales.data!.locales.find((l) => l.code.toLowerCase() === search.locale?.toLowerCase())?.code ?? locales.data!.default) : null;
-  editInLocale(locale);
+  // The default locale is what the server reads and writes without `?locale=`: requests in it stay as they were.
+  const sent = locale && locale !== locales.data?.default ? locale : null;
+  editInLocale(sent);
   useEffect(() => () => editInLocale(null), []);
   const ready = !!models.data && (!!locales.data || locales.isError);
-  const entry = useQuery({ queryKey: keys.entry(project.id, entryId, locale), queryFn: () => api.entries.get(entryId, locale), enabled: ready });
+  const entry = useQuery({ queryKey: keys.entry(project.id, entryId, locale), queryFn: () => api.entries.get(entryId, sent), enabled: ready });
   const every = useQuery({ queryKey: keys.entry(project.id, entryId, "*"), queryFn: () => api.entries.get(entryId, "*"), enabled: ready && localized });
   if (models.isError || entry.isError) return <p role="alert">{(models.error ?? entry.error)?.message}</p>;
   if (!models.data || !entry.data) return <p>Loading…</p>;

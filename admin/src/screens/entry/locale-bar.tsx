@@ -18,7 +18,7 @@ export function LocaleBar(props: {
   onFill(): void;
   /** Opens the choice of locales to publish or unpublish. */
   onChoose(action: "publish" | "unpublish"): void;
-  /** Whether any locale is published (Unpublish in… shows then). */
+  /** Whether any locale is published (Take offline in… shows then). */
   published: boolean;
 }) {
   const { l, entry } = props;
@@ -66,7 +66,7 @@ export function LocaleBar(props: {
           </button>
           {props.published && (
             <button type="button" className="btn" onClick={() => props.onChoose("unpublish")}>
-              Unpublish in…
+              Take offline in…
             </button>
           )}
         </span>

@@ -3,6 +3,7 @@
 // "Publish in…" and "Take offline in…" asking which locales (the toolbar's Publish and Unpublish
 // keep the server's default: every locale holding a value, every published locale). Nothing here renders in a project with one locale.
 import { useCallback, useState, type ReactNode } from "react";
+import { labelOf } from "../../api/models.ts";
 import type { Entry, Field, Model } from "../../api/types.ts";
 import type { Draft } from "./use-draft.ts";
 import type { Writer } from "./use-entry-writer.ts";
@@ -98,6 +99,7 @@ export function useEditorLocales(p: {
         onFill={fill}
         onChoose={setChoosing}
         published={publishedLocales(p.saved).length > 0}
+        localized={model.fields.filter((f) => f.localized).map(labelOf)}
       />
     ),
     beside: compare ? beside : undefined,

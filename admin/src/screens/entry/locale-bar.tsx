@@ -18,6 +18,8 @@ export function LocaleBar(props: {
   onFill(): void;
   /** Opens the choice of locales to publish or unpublish. */
   onChoose(action: "publish" | "unpublish"): void;
+  /** The labels of the model's localized fields. */
+  localized: string[];
   /** Whether any locale is published (Take offline in… shows then). */
   published: boolean;
 }) {
@@ -49,6 +51,11 @@ export function LocaleBar(props: {
         </p>
       )}
       {entry && (
+        <p className="hint">
+          Localized fields ({localizedCount(props.localized)}) show {name(l.current)}; the other fields are shared by every locale.
+        </p>
+      )}
+      {entry && (
         <div className="toolbar">
           <label htmlFor="locale-compare">Show beside</label>
           <CompareSelect l={l} model={props.model} entryId={entry.id} compare={props.compare} />
@@ -73,6 +80,11 @@ export function LocaleBar(props: {
       )}
     </div>
   );
+}
+
+/** "Title, Excerpt and Body". */
+function localizedCount(labels: string[]): string {
+  return labels.length <= 1 ? (labels[0] ?? "") : `${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
 }
 
 /** The choice of the locale shown beside the form (none, or another locale), kept in the URL. */

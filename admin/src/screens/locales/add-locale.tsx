@@ -10,9 +10,9 @@ export function AddLocaleForm(props: { locales: Locales; busy: boolean; error: s
   function submit(e: FormEvent) {
     e.preventDefault();
     // Without a name the server names the language (German for de), so none is sent.
+    // The form is cleared by the screen after the locale is saved (it is mounted afresh), so a
+    // refused code stays in the field to be corrected.
     props.onAdd({ code: code.trim(), ...(name.trim() ? { name: name.trim() } : {}), fallback: fallback ? [fallback] : [] });
-    setCode("");
-    setName("");
   }
   return (
     <form className="card form-stack screen-section" onSubmit={submit} aria-labelledby="add-locale-title">

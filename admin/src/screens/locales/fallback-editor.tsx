@@ -22,7 +22,7 @@ export function FallbackEditor(props: { locale: Locale; all: Locale[]; readOnly:
       ) : (
         <ol aria-labelledby={`fallback-${x.code}`} className="fallback-list">
           {x.fallback.map((c, i) => (
-            <li key={c}>
+            <li key={c} className="fallback-item">
               <span>
                 {name(c)} <span className="mono">({c})</span>
               </span>

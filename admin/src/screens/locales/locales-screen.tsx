@@ -99,6 +99,7 @@ export function LocalesScreen() {
       </ul>
       {canEdit && (
         <AddLocaleForm
+          key={l.locales.map((x) => x.code).join(",")}
           locales={l}
           busy={save.isPending}
           error={addError}

@@ -41,7 +41,8 @@ export function Editor({ model, models, entry, compare }: { model: Model; models
   const draft = useDraft(entry?.draft.data ?? defaults(model), (ns) => writer.current?.clearError(ns));
   // The entry as last saved (details, preview).
   const [saved, setSaved] = useState<Entry | null>(entry);
-  const w = useEntryWriter(model, entry, draft, project.id, setSaved, useEntryLocales()?.current ?? null);
+  const locale = useEntryLocales()?.current ?? null;
+  const w = useEntryWriter(model, entry, draft, project.id, setSaved, locale);
   writer.current = w;
   const dirty = draft.changed.size > 0;
   // Set before leaving on purpose (after Delete), so the guard does not ask.
@@ -71,7 +72,8 @@ export function Editor({ model, models, entry, compare }: { model: Model; models
   }, [entryId, w.setNotice]);
 
   // Unsaved changes kept in this tab: offered back when the editor opens, or after a conflict's Reload.
-  const key = backupKey(project.id, entry?.id ?? `new:${model.namespace}`);
+  // Per locale: German changes kept in this tab are never offered back into the English form.
+  const key = backupKey(project.id, `${entry?.id ?? `new:${model.namespace}`}${locale ? `@${locale}` : ""}`);
   const [offer, setOffer] = useState<(Backup & { fields: string[] }) | null>(() => {
     const b = readBackup(key);
     const fields = b ? differing(b, entry?.draft.data ?? {}) : [];

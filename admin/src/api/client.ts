@@ -1,7 +1,7 @@
 // The typed client of the public /v2 API: the only code in the app that sends requests (screens
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
-import { localeFor } from "./locales.ts";
+import { localeFor } from "./entry-locale.ts";
 import { authHeaders, signOut } from "./session.ts";
 import type {
   Entry,

@@ -1,7 +1,5 @@
-// The project's locales (GET/PUT /v2/locales, decisions.md 13) and the locale the entry editor
-// works in. The editor's locale is sent as `?locale=` on every route of one entry (read, save,
-// autosave, validate, publish, versions, restore, duplicate), so the editor's code that writes
-// an entry stays the same in every locale: the server reads and writes localized fields in it.
+// The project's locales (GET/PUT /v2/locales, decisions.md 13). The locale the entry editor
+// works in is kept in entry-locale.ts.
 import { useQuery } from "@tanstack/react-query";
 import { call } from "./client.ts";
 import type { Model } from "./types.ts";
@@ -48,19 +46,4 @@ export function localizedModel(locales: Locales | undefined, model: Model): bool
 export function localeLabel(locales: Locales | undefined, code: string): string {
   const l = locales?.locales.find((x) => x.code === code);
   return l ? `${l.name} (${l.code})` : code;
-}
-
-let editing: string | null = null;
-
-/** Sets (or clears, with null) the locale sent on the routes of the entry being edited. */
-export function editInLocale(code: string | null): void {
-  editing = code;
-}
-
-// The routes of one entry: /v2/model-instances/<id>[/...], not the list's own routes.
-const ENTRY_ROUTE = /^\/v2\/model-instances\/(?!bulk-|export|columns)[^/?]+/;
-
-/** The locale to add to a request of `path`, if any. */
-export function localeFor(path: string): string | null {
-  return editing && ENTRY_ROUTE.test(path) ? editing : null;
 }

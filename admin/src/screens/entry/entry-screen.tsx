@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useParams, useSearch } from "@tanstack/react-router";
-import { editInLocale, localizedModel, useLocales } from "../../api/locales.ts";
+import { editInLocale } from "../../api/entry-locale.ts";
+import { localizedModel, useLocales } from "../../api/locales.ts";
 import { api, keys } from "../../api/client.ts";
 import { canEditEntries } from "../../ui/refusal.tsx";
 import { useProject } from "../shell/project-context.ts";

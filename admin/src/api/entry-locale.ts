@@ -4,17 +4,23 @@
 // writes localized fields in it. Kept apart from locales.ts, which calls the client, so the
 // client can read it without an import cycle.
 
-let editing: string | null = null;
+let editing: { code: string; id: string } | null = null;
 
-/** Sets (or clears, with null) the locale sent on the routes of the entry being edited. */
-export function editInLocale(code: string | null): void {
-  editing = code;
+/**
+ * Sets the locale sent on the routes of entry `id` (or clears it, with null). Only that entry's
+ * routes carry it: a related entry the form reads (its title in a picker) is read as always, so
+ * its cached record is never one locale's, later shown in another's form.
+ */
+export function editInLocale(code: string | null, id?: string): void {
+  editing = code && id ? { code, id } : null;
 }
 
-// The routes of one entry: /v2/model-instances/<id>[/...], not the list's own routes.
-const ENTRY_ROUTE = /^\/v2\/model-instances\/(?!bulk-|export|columns)[^/?]+/;
+// The routes of one entry: /v2/model-instances/<id>[/...].
+const ENTRY_ROUTE = /^\/v2\/model-instances\/([^/?]+)/;
 
-/** The locale to add to a request of `path`, if any. */
+/** The locale to add to a request of `path`, if any: the edited entry's routes, and the rules check. */
 export function localeFor(path: string): string | null {
-  return editing && ENTRY_ROUTE.test(path) ? editing : null;
+  if (!editing) return null;
+  if (path === "/v2/model-instances/validate") return editing.code;
+  return ENTRY_ROUTE.exec(path)?.[1] === editing.id ? editing.code : null;
 }

@@ -41,8 +41,10 @@ export function Editor({ model, models, entry, compare }: { model: Model; models
   const draft = useDraft(entry?.draft.data ?? defaults(model), (ns) => writer.current?.clearError(ns));
   // The entry as last saved (details, preview).
   const [saved, setSaved] = useState<Entry | null>(entry);
-  const locale = useEntryLocales()?.current ?? null;
-  const w = useEntryWriter(model, entry, draft, project.id, setSaved, locale);
+  const locales0 = useEntryLocales();
+  const locale = locales0?.current ?? null;
+  // The entry's query key names the locale only when it is not the default (entry-screen.tsx).
+  const w = useEntryWriter(model, entry, draft, project.id, setSaved, locale !== locales0?.all.default ? locale : null);
   writer.current = w;
   const dirty = draft.changed.size > 0;
   // Set before leaving on purpose (after Delete), so the guard does not ask.

@@ -24,10 +24,12 @@ export function EntryScreen() {
   const locale = localized ? (locales.data!.locales.find((l) => l.code.toLowerCase() === search.locale?.toLowerCase())?.code ?? locales.data!.default) : null;
   // The default locale is what the server reads and writes without `?locale=`: requests in it stay as they were.
   const sent = locale && locale !== locales.data?.default ? locale : null;
-  editInLocale(sent);
+  editInLocale(sent, entryId);
   useEffect(() => () => editInLocale(null), []);
+  // Without ?locale= the entry is read at once, as before (the default locale needs no parameter);
+  // with one, once the locales say whether it applies.
   const ready = !!models.data && (!!locales.data || locales.isError);
-  const entry = useQuery({ queryKey: keys.entry(project.id, entryId, locale), queryFn: () => api.entries.get(entryId, sent), enabled: ready });
+  const entry = useQuery({ queryKey: keys.entry(project.id, entryId, sent), queryFn: () => api.entries.get(entryId, sent), enabled: !search.locale || ready });
   const every = useQuery({ queryKey: keys.entry(project.id, entryId, "*"), queryFn: () => api.entries.get(entryId, "*"), enabled: ready && localized });
   if (models.isError || entry.isError) return <p role="alert">{(models.error ?? entry.error)?.message}</p>;
   if (!models.data || !entry.data) return <p>Loading…</p>;

@@ -57,7 +57,7 @@ export function useEntryWriter(
   draft: Draft,
   projectId: string,
   onSaved: (e: Entry) => void,
-  /** The locale edited (a project with several), part of the entry's query key. */
+  /** The locale edited when it is not the default (a project with several), part of the entry's query key. */
   locale: string | null = null,
 ): Writer {
   const client = useQueryClient();
@@ -160,7 +160,7 @@ export function useEntryWriter(
     setNotice(message);
     client.setQueryData(keys.entry(projectId, e.id, locale), e);
     // The other locales' statuses and values (the locale bar, the column beside) are read again.
-    if (locale) void client.invalidateQueries({ queryKey: keys.entry(projectId, e.id, "*") });
+    void client.invalidateQueries({ queryKey: keys.entry(projectId, e.id, "*") });
     await client.invalidateQueries({ queryKey: keys.entries(projectId, model.namespace) });
   }
 

@@ -5,6 +5,7 @@
 // and Schedule with chosen locales, at 1280x800 and 390x844, with axe on the editor.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { measureTyping } from "../../scripts/bench/typing.ts";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 
 let env: BrowserEnv;
@@ -141,5 +142,21 @@ describe("locales in the entry editor", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page);
     await screenshot(page, "locales-editor-phone");
+  }, 90_000);
+
+  test("a keystroke in German with English beside costs what a keystroke costs (the column is not rendered again)", async () => {
+    const { translated } = await posts();
+    const page = await env.page();
+    await openEntry(page, translated.id, "?locale=de&compare=en");
+    await page.getByRole("region", { name: "Body in English (en)" }).waitFor();
+    await page.getByLabel("Slug", { exact: true }).click();
+    await page.keyboard.type("warm", { delay: 20 });
+    const work = (await measureTyping(page, "Excerpt")).work;
+    const p = (q: number) => [...work].sort((a, b) => a - b)[Math.min(work.length - 1, Math.floor(q * work.length))]!;
+    console.log(`keystroke main-thread work beside a locale, ms: ${JSON.stringify({ p50: p(0.5), p95: p(0.95), keys: work.length })}`);
+    expect(work.length).toBeGreaterThan(40);
+    // The median, which load on a shared machine moves little; typing.browser.test.ts holds the p95.
+    expect(p(0.5)).toBeLessThan(16);
+    await page.getByText("Unsaved changes").waitFor();
   }, 90_000);
 });

@@ -37,7 +37,7 @@ export function EntryScreen() {
   const compare = locale && search.compare && search.compare !== locale ? (locales.data!.locales.find((l) => l.code === search.compare)?.code ?? null) : null;
   // Keyed by entry and locale: another entry or locale starts a fresh form; a save keeps what is on screen.
   return (
-    <EntryLocaleContext.Provider value={locale ? { all: locales.data!, current: locale, every: every.data } : null}>
+    <EntryLocaleContext.Provider value={locale ? { all: locales.data!, current: locale, every: every.data, model } : null}>
       <Editor key={`${entry.data.id}:${locale ?? ""}`} model={model} models={models.data} entry={entry.data} compare={compare} />
     </EntryLocaleContext.Provider>
   );
@@ -62,7 +62,7 @@ export function NewEntryScreen() {
   const model = models.data.find((m) => m.namespace === ns);
   if (!model) return <p role="alert">No model “{ns}” in this project.</p>;
   // A new entry is written in the default locale (the server's default for a create).
-  const l = localizedModel(locales.data, model) ? { all: locales.data!, current: locales.data!.default, every: undefined } : null;
+  const l = localizedModel(locales.data, model) ? { all: locales.data!, current: locales.data!.default, every: undefined, model } : null;
   return (
     <EntryLocaleContext.Provider value={l}>
       <Editor model={model} models={models.data} entry={null} compare={null} />

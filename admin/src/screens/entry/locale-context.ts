@@ -12,6 +12,8 @@ export interface EntryLocales {
   current: string;
   /** The entry in every locale (localized fields as objects keyed by code); undefined while it loads or for a new entry. */
   every: Entry | undefined;
+  /** The model of the entry (its localized fields). */
+  model: Model;
 }
 
 export const EntryLocaleContext = createContext<EntryLocales | null>(null);
@@ -28,12 +30,13 @@ export function valueIn(every: Entry | undefined, ns: string, code: string): unk
 
 /**
  * The locales a publish moves by default, as the server decides it: every locale whose draft
- * holds a value (the one on screen counted from the form), else the default locale.
+ * holds a value (the one on screen counted from the form's `values`, when given; else as saved),
+ * else the default locale.
  */
-export function publishDefault(l: EntryLocales, model: Model, values: Record<string, unknown>): string[] {
+export function publishDefault(l: EntryLocales, model: Model, values?: Record<string, unknown>): string[] {
   const localized = model.fields.filter((f) => f.localized);
   const holds = (code: string) =>
-    code === l.current ? localized.some((f) => !blank(values[f.namespace])) : localized.some((f) => !blank(valueIn(l.every, f.namespace, code)));
+    code === l.current && values ? localized.some((f) => !blank(values[f.namespace])) : localized.some((f) => !blank(valueIn(l.every, f.namespace, code)));
   const codes = l.all.locales.map((x) => x.code).filter(holds);
   return codes.length > 0 ? codes : [l.all.default];
 }

@@ -10,7 +10,7 @@ import { canEditEntries } from "../../ui/refusal.tsx";
 import { utc, VIEWER_ZONE as BROWSER_ZONE, whenIn } from "../../ui/time-zones.ts";
 import { WallTimeFields } from "../../ui/wall-time-fields.tsx";
 import { LocaleChecks } from "./locale-choice.tsx";
-import { publishedLocales, useEntryLocales } from "./locale-context.ts";
+import { publishDefault, publishedLocales, useEntryLocales } from "./locale-context.ts";
 
 const WORDS = { publish: "Publish", unpublish: "Unpublish" } as const;
 
@@ -25,11 +25,12 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
   const [errors, setErrors] = useState<{ wallTime?: string; timezone?: string; general?: string }>({});
   const [resolved, setResolved] = useState<Resolved | null>(null);
   // With locales (issue 28): which locales the action moves, checked as the server's default
-  // (a publish: the locales holding a value; an unpublish: the published ones) until changed.
+  // (a publish: the locales whose saved draft holds a value; an unpublish: the published ones)
+  // until changed.
   const l = useEntryLocales();
   const [chosen, setChosen] = useState<string[] | null>(null);
   const every = l?.every ?? null;
-  const locales = l ? (chosen ?? (action === "publish" ? Object.keys(every?.locales ?? {}) : publishedLocales(every))) : undefined;
+  const locales = l ? (chosen ?? (action === "publish" ? publishDefault(l, l.model) : publishedLocales(every))) : undefined;
 
   const wallTime = time.length === 16 ? `${time}:00` : time;
   const done = async (r: { resolved: Resolved }) => {

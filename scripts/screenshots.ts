@@ -83,6 +83,10 @@ export const SHOTS: Shot[] = [
   { name: "invite-accept", test: T("people"), caption: "invitation page" },
   { name: "settings-slug-taken", test: T("settings"), caption: "settings" },
   { name: "profile", test: T("profile"), caption: "your profile" },
+  { name: "locales-editor-side-by-side", test: T("locales-editor"), caption: "German beside English, with Fill from" },
+  { name: "locales-editor-phone", test: T("locales-editor"), caption: "locales in the editor at 390 px" },
+  { name: "locales-screen", test: T("locales-settings"), caption: "the Locales screen" },
+  { name: "locales-remove-phone", test: T("locales-settings"), caption: "removing a locale that holds values, at 390 px" },
 ];
 
 /** The list docs/admin.md holds between the markers. */

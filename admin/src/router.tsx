@@ -67,10 +67,22 @@ export const newEntryRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/entry/entry-screen.tsx"), "NewEntryScreen"),
 });
 
+/** The locale an entry is edited in and the locale shown beside it (issue 28), kept in the URL. */
+export interface EntrySearch {
+  locale?: string;
+  compare?: string;
+}
+
+const CODE = /^[A-Za-z0-9-]{1,35}$/;
+
 /** An entry in the editor. */
 export const entryRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "content/$model/$entryId",
+  validateSearch: (s: Record<string, unknown>): EntrySearch => ({
+    ...(typeof s.locale === "string" && CODE.test(s.locale) ? { locale: s.locale } : {}),
+    ...(typeof s.compare === "string" && CODE.test(s.compare) ? { compare: s.compare } : {}),
+  }),
   component: lazyRouteComponent(() => import("./screens/entry/entry-screen.tsx"), "EntryScreen"),
 });
 
@@ -226,6 +238,13 @@ const trashRoute = createRoute({
   component: lazyRouteComponent(() => import("./screens/trash/trash-screen.tsx"), "TrashScreen"),
 });
 
+/** The project's locales, under Settings (issue 28 item 8). */
+const localesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "settings/locales",
+  component: lazyRouteComponent(() => import("./screens/locales/locales-screen.tsx"), "LocalesScreen"),
+});
+
 /** The signed-in person's own name and password (issue 14 item 7). */
 const profileRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -261,6 +280,7 @@ const routeTree = rootRoute.addChildren([
     batchRoute,
     trashRoute,
     profileRoute,
+    localesRoute,
   ]),
 ]);
 

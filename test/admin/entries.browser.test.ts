@@ -39,7 +39,14 @@ describe("the entry list", () => {
     expect(await rowsOf(page).count()).toBe(26);
     // Newest first: the 30 field notes came last.
     expect(await rowsOf(page).nth(1).getByRole("link").textContent()).toBe("Field note 30");
-    await expect(rowsOf(page).nth(1).getByRole("cell").allTextContents()).resolves.toEqual(["", "Field note 30", "Draft", expect.any(String), "Owner"]);
+    await expect(rowsOf(page).nth(1).getByRole("cell").allTextContents()).resolves.toEqual([
+      "",
+      "Field note 30",
+      "Draft",
+      expect.any(String),
+      "Owner",
+      "en draft de draft",
+    ]);
     // Sign-in plus the list loaded only the first screen's files, compressed.
     const assetBytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
     expect(assetBytes).toBeGreaterThan(50 * 1024);
@@ -214,18 +221,19 @@ describe("the entry editor", () => {
     await page.getByText("Unpublished.").waitFor();
     expect((await v2(env, "GET", `/v2/model-instances/${id}`)).status).toBe("draft");
 
-    // Title is required to publish: the server names data.title, and the app shows it there.
+    // Title is required to publish: the server names data.title (in the locale published, en), and the app shows it there.
     await page.getByLabel("Title", { exact: true }).fill("");
     await page.getByRole("button", { name: "Publish", exact: true }).click();
     const field = page.getByLabel("Title", { exact: true });
-    await page.getByText("Title is required before the entry can be published").first().waitFor();
+    await page.getByText("Title (en) is required before the entry can be published").first().waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     const description = await field.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
-    expect(description).toBe("Title is required before the entry can be published");
+    expect(description).toBe("Title (en) is required before the entry can be published");
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
     // The change was saved as a draft before the publish was refused.
     const after = await v2(env, "GET", `/v2/model-instances/${id}`);
-    expect([after.status, after.draft.data.title]).toEqual(["draft", ""]);
+    // A localized field stores no blank value (docs/localization.md): the emptied title reads null.
+    expect([after.status, after.draft.data.title]).toEqual(["draft", null]);
     expect(await page.getByText("Unsaved changes").count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, "entry-field-error");
@@ -267,9 +275,9 @@ describe("the entry editor", () => {
     // Publish without a title: no draft is created, and the rule is shown at Title and in the panel.
     await page.getByLabel("Slug", { exact: true }).fill("written-in-the-browser");
     await page.getByRole("button", { name: "Publish", exact: true }).click();
-    await page.getByText("Title is required before the entry can be published").first().waitFor();
+    await page.getByText("Title (en) is required before the entry can be published").first().waitFor();
     const panel = page.getByRole("region", { name: "Before publishing" });
-    expect(await panel.getByRole("listitem").allTextContents()).toEqual(["Title: Title is required before the entry can be published"]);
+    expect(await panel.getByRole("listitem").allTextContents()).toEqual(["Title: Title (en) is required before the entry can be published"]);
     expect((await v2(env, "GET", "/v2/model-instances?model=post&q=written-in-the-browser")).total).toBe(0);
     await panel.getByRole("link", { name: "Title" }).click();
     expect(await page.getByLabel("Title", { exact: true }).evaluate((el) => el === document.activeElement)).toBe(true);

@@ -1,6 +1,7 @@
 // The typed client of the public /v2 API: the only code in the app that sends requests (screens
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
+import { localeFor } from "./entry-locale.ts";
 import { authHeaders, signOut } from "./session.ts";
 import type {
   Entry,
@@ -65,6 +66,9 @@ export async function call<T>(method: string, path: string, opts: { body?: unkno
   const headers = await requestHeaders(opts.headers);
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   let url = path;
+  // The entry editor's locale rides on every route of the entry it edits (api/locales.ts).
+  const locale = localeFor(path);
+  if (locale && !opts.query?.locale) opts = { ...opts, query: { ...opts.query, locale } };
   if (opts.query) {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(opts.query)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
@@ -87,7 +91,8 @@ export const keys = {
   tree: (project: string, workspace: string) => ["workspace-tree", project, workspace] as const,
   entries: (project: string, model: string) => ["entries", project, model] as const,
   entryList: (project: string, model: string, filter: EntryFilter) => ["entries", project, model, filter] as const,
-  entry: (project: string, id: string) => ["entry", project, id] as const,
+  /** An entry as the editor reads it; `locale` names the locale of a project with several. */
+  entry: (project: string, id: string, locale?: string | null) => (locale ? (["entry", project, id, locale] as const) : (["entry", project, id] as const)),
   versions: (project: string, id: string) => ["versions", project, id] as const,
   scheduled: (project: string, id: string) => ["scheduled", project, id] as const,
   mediaFolders: (project: string) => ["media-folders", project] as const,
@@ -114,6 +119,8 @@ export interface ScheduleInput {
   entryId: string;
   wallTime: string;
   timezone: string;
+  /** The locales the action moves (an entry with localized fields; default: the server's). */
+  locales?: string[];
 }
 
 export const api = {
@@ -142,14 +149,16 @@ export const api = {
       call<EntryPage>("GET", "/v2/model-instances", {
         query: { model, status: filter.status, q: filter.q, sort: filter.sort, after: after ?? undefined, limit },
       }),
-    get: (id: string) => call<Entry>("GET", `/v2/model-instances/${id}`),
+    /** An entry; `locale` reads localized fields in one locale, or every locale with `*`. */
+    get: (id: string, locale?: string | null) => call<Entry>("GET", `/v2/model-instances/${id}`, locale ? { query: { locale } } : {}),
     create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
     /** Saves a draft; with `basedOn` (the version edited) a newer version elsewhere is a 409 version_conflict. */
     update: (id: string, data: Record<string, unknown>, basedOn?: number) =>
       call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data }, headers: basedOn === undefined ? {} : { "if-match": String(basedOn) } }),
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
-    publish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: {} }),
-    unpublish: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: {} }),
+    /** Publishes the latest draft; `locales` names the locales that go live (default: the server's). */
+    publish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: locales ? { locales } : {} }),
+    unpublish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: locales ? { locales } : {} }),
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
       call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
@@ -161,7 +170,13 @@ export const api = {
     /** Schedules one publish or unpublish of an entry; the answer holds the server's resolved instant. */
     create: (s: ScheduleInput) =>
       call<{ batchId: string; resolved: Resolved; actions: ScheduledAction[] }>("POST", "/v2/scheduled-actions", {
-        body: { action: s.action, targets: [{ type: "instance", id: s.entryId }], wallTime: s.wallTime, timezone: s.timezone },
+        body: {
+          action: s.action,
+          targets: [{ type: "instance", id: s.entryId }],
+          wallTime: s.wallTime,
+          timezone: s.timezone,
+          ...(s.locales ? { locales: s.locales } : {}),
+        },
       }),
     forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),

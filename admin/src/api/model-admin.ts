@@ -23,16 +23,19 @@ export interface FieldInput {
   patternMessage?: string | null;
   help?: string | null;
   slug?: { from: string } | null;
+  /** One value per locale (decisions.md 13); sent only where the project has several locales. */
+  localized?: boolean;
 }
 
 /** One operation of a field-change plan, with its counts. */
 export interface PlanOp {
   id: string;
-  kind: "change" | "rename" | "remove";
+  kind: "change" | "rename" | "remove" | "rule" | "localize";
   from: { namespace: string; type: string };
   to: { namespace: string; type: string } | null;
   choices: string[];
-  counts: { values: number; convert: number; loseDetail: number; fail: number } | null;
+  /** A `localize` op's counts also name the values kept and dropped. */
+  counts: { values: number; convert: number; loseDetail: number; fail: number; kept?: number; dropped?: number } | null;
 }
 
 /** A plan (POST /v2/models/:id/field-changes/plan, 200). */

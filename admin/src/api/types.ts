@@ -48,6 +48,8 @@ export interface Field {
   default?: unknown;
   help?: string | null;
   slug?: { from: string } | null;
+  /** One value per locale (decisions.md 13); absent or false: shared by every locale. */
+  localized?: boolean;
 }
 
 /** A field placed on a layout card. */
@@ -112,6 +114,9 @@ export interface Entry {
   folder: string | null;
   draft: { versionId: string; version: number; data: Record<string, unknown> };
   published: { versionId: string; version: number; data: Record<string, unknown> } | null;
+  /** The locale read (`*` for all) and each locale's own status, on entries of models with localized fields. */
+  locale?: string;
+  locales?: Record<string, { status: EntryStatus; publishedAt: string | null }>;
   /** Who saved the current draft (`user:<id>` or `api_key:<id>`), on list items. */
   updatedBy?: string | null;
 }
@@ -188,6 +193,8 @@ export interface ScheduledAction {
   timezone: string;
   resolved: Resolved;
   status: "pending" | "running" | "done" | "failed" | "dead" | "cancelled";
+  /** The locales the action moves, when it names them (issue 28). */
+  locales?: string[];
 }
 
 /** A folder of the media library (GET /v2/media-folders): a tree by `parent`. */

@@ -7,6 +7,7 @@ import type { ListColumn, ListedEntry } from "../../api/entry-lists.ts";
 import { entryTitle, titleField } from "../../api/models.ts";
 import type { Model } from "../../api/types.ts";
 import { Cell } from "./cells.tsx";
+import { LocalesCell, LocalesHeader } from "./locale-badges.tsx";
 import { nextSort, sortOf, sortsColumn } from "./list-state.ts";
 import type { Selection } from "./selection.ts";
 
@@ -66,6 +67,7 @@ export function ListTable(p: Props) {
             {p.columns.map((c) => (
               <Header key={c.key} column={c} sort={p.sort} fieldNames={fieldNames} onSort={p.onSort} />
             ))}
+            <LocalesHeader model={p.model} />
           </tr>
         </thead>
         <tbody>
@@ -95,6 +97,7 @@ export function ListTable(p: Props) {
                     <Cell column={c} field={byKey.get(c.key)} entry={e} models={p.models} />
                   </td>
                 ))}
+                <LocalesCell model={p.model} entry={e} />
               </tr>
             );
           })}

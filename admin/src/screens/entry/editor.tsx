@@ -22,6 +22,8 @@ import { useLiveRules } from "./use-live-rules.ts";
 import { fieldOf } from "../../api/editing.ts";
 import { RestorePrompt } from "./restore-prompt.tsx";
 import { useDraft } from "./use-draft.ts";
+import { useEditorLocales } from "./editor-locales.tsx";
+import { useEntryLocales } from "./locale-context.ts";
 import { carried, useEntryWriter, type Writer } from "./use-entry-writer.ts";
 
 /** How long after the last change the unsaved values are copied to this tab's storage. */
@@ -32,7 +34,7 @@ function defaults(model: Model): Record<string, unknown> {
   return Object.fromEntries(model.fields.filter((f) => f.default !== undefined && f.default !== null).map((f) => [f.namespace, f.default]));
 }
 
-export function Editor({ model, models, entry }: { model: Model; models: Model[]; entry: Entry | null }) {
+export function Editor({ model, models, entry, compare }: { model: Model; models: Model[]; entry: Entry | null; compare: string | null }) {
   const { project } = useProject();
   // A viewer sees the entry as it is: no inputs to change and no Save, Publish or Delete.
   const readOnly = !canEditEntries(project.role);
@@ -40,7 +42,10 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
   const draft = useDraft(entry?.draft.data ?? defaults(model), (ns) => writer.current?.clearError(ns));
   // The entry as last saved (details, preview).
   const [saved, setSaved] = useState<Entry | null>(entry);
-  const w = useEntryWriter(model, entry, draft, project.id, setSaved);
+  const locales0 = useEntryLocales();
+  const locale = locales0?.current ?? null;
+  // The entry's query key names the locale only when it is not the default (entry-screen.tsx).
+  const w = useEntryWriter(model, entry, draft, project.id, setSaved, locale !== locales0?.all.default ? locale : null);
   writer.current = w;
   const dirty = draft.changed.size > 0;
   // Set before leaving on purpose (after Delete), so the guard does not ask.
@@ -51,6 +56,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
   const [previewing, setPreviewing] = useState(false);
   useAutosave(!!entry && !readOnly, draft.values, dirty, w.autosave);
   const live = useLiveRules(model, w.savedId, draft.values, !readOnly);
+  const locales = useEditorLocales({ model, models, entry, saved, draft, w, readOnly, compare });
   // Beside each field: a refusal of the last save, else a unique value typed, else a rule the
   // saved draft breaks.
   const shown = useMemo(() => {
@@ -69,7 +75,8 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
   }, [entryId, w.setNotice]);
 
   // Unsaved changes kept in this tab: offered back when the editor opens, or after a conflict's Reload.
-  const key = backupKey(project.id, entry?.id ?? `new:${model.namespace}`);
+  // Per locale: German changes kept in this tab are never offered back into the English form.
+  const key = backupKey(project.id, `${entry?.id ?? `new:${model.namespace}`}${locale ? `@${locale}` : ""}`);
   const [offer, setOffer] = useState<(Backup & { fields: string[] }) | null>(() => {
     const b = readBackup(key);
     const fields = b ? differing(b, entry?.draft.data ?? {}) : [];
@@ -133,6 +140,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
         onDelete={entry ? () => setConfirmDelete(true) : null}
         onDuplicate={entry && !model.singleEntry ? () => void w.duplicate() : null}
       />
+      {locales.bar}
       {readOnly && <p className="notice">Your role ({project.role}) can read this entry but not change it.</p>}
       {offer && (
         <RestorePrompt
@@ -172,6 +180,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
           errors={shown}
           onChange={draft.onChange}
           readOnly={readOnly}
+          beside={locales.beside}
           aside={
             <>
               <PublishPanel model={model} rules={w.rules} />
@@ -181,6 +190,7 @@ export function Editor({ model, models, entry }: { model: Model; models: Model[]
         />
         {previewing && saved && model.previewUrl && <PreviewPane model={model} entry={saved} projectId={project.id} values={draft.values} title={title} />}
       </div>
+      {locales.dialog}
       {entry && (
         <DeleteDialog
           open={confirmDelete}

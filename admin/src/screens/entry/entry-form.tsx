@@ -16,6 +16,8 @@ export interface FormProps {
   aside?: ReactNode;
   /** Shows the values with every input disabled (a viewer's role). */
   readOnly?: boolean;
+  /** The side-by-side view: another locale's value beside each localized field (locale-beside.tsx). */
+  beside?: (f: Field) => ReactNode;
 }
 
 function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
@@ -39,19 +41,29 @@ function Card({ card, p }: { card: LayoutCard; p: FormProps }) {
       {card.description && <p className="muted">{card.description}</p>}
       {/* A fieldset, so one `disabled` turns off every input of the card for a reader. */}
       <fieldset className="card-fields" id={bodyId} hidden={!shown} disabled={p.readOnly}>
-        {fields.map(({ it, f }) => (
-          <FormField
-            key={it.id}
-            field={f}
-            width={it.width ?? "full"}
-            display={it.display}
-            value={p.values[f.namespace]}
-            error={p.errors[f.namespace]}
-            onChange={p.onChange}
-            models={p.models}
-            projectId={p.projectId}
-          />
-        ))}
+        {fields.map(({ it, f }) => {
+          const field = (width: string) => (
+            <FormField
+              key={it.id}
+              field={f}
+              width={width}
+              display={it.display}
+              value={p.values[f.namespace]}
+              error={p.errors[f.namespace]}
+              onChange={p.onChange}
+              models={p.models}
+              projectId={p.projectId}
+            />
+          );
+          if (!p.beside || !f.localized) return field(it.width ?? "full");
+          // Side by side: the field and the other locale's value share the field's row.
+          return (
+            <div key={it.id} className="w-full locale-pair">
+              {field("pair")}
+              {p.beside(f)}
+            </div>
+          );
+        })}
       </fieldset>
     </section>
   );

@@ -9,6 +9,8 @@ import { useProject } from "../shell/project-context.ts";
 import { canEditEntries } from "../../ui/refusal.tsx";
 import { utc, VIEWER_ZONE as BROWSER_ZONE, whenIn } from "../../ui/time-zones.ts";
 import { WallTimeFields } from "../../ui/wall-time-fields.tsx";
+import { LocaleChecks } from "./locale-choice.tsx";
+import { publishDefault, publishedLocales, useEntryLocales } from "./locale-context.ts";
 
 const WORDS = { publish: "Publish", unpublish: "Unpublish" } as const;
 
@@ -22,6 +24,13 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
   const [zone, setZone] = useState(BROWSER_ZONE);
   const [errors, setErrors] = useState<{ wallTime?: string; timezone?: string; general?: string }>({});
   const [resolved, setResolved] = useState<Resolved | null>(null);
+  // With locales (issue 28): which locales the action moves, checked as the server's default
+  // (a publish: the locales whose saved draft holds a value; an unpublish: the published ones)
+  // until changed.
+  const l = useEntryLocales();
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const every = l?.every ?? null;
+  const locales = l ? (chosen ?? (action === "publish" ? publishDefault(l, l.model) : publishedLocales(every))) : undefined;
 
   const wallTime = time.length === 16 ? `${time}:00` : time;
   const done = async (r: { resolved: Resolved }) => {
@@ -36,7 +45,8 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
     else setErrors({ general: e.message });
   };
   const schedule = useMutation({
-    mutationFn: () => api.scheduled.create({ action, entryId, wallTime, timezone: zone }),
+    // Locales are sent once the person changes the choice; untouched, the server's default applies.
+    mutationFn: () => api.scheduled.create({ action, entryId, wallTime, timezone: zone, ...(chosen ? { locales: chosen } : {}) }),
     onSuccess: done,
     onError: refused,
   });
@@ -58,6 +68,10 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
       setErrors({ wallTime: "Choose a date and time." });
       return;
     }
+    if (locales && locales.length === 0) {
+      setErrors({ general: "Choose at least one locale." });
+      return;
+    }
     schedule.mutate();
   }
 
@@ -71,11 +85,19 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
         <form className="array-items" onSubmit={submit} noValidate>
           <div className="field">
             <label htmlFor="schedule-action">Action</label>
-            <select id="schedule-action" value={action} onChange={(e) => setAction(e.target.value as "publish" | "unpublish")}>
+            <select
+              id="schedule-action"
+              value={action}
+              onChange={(e) => {
+                setAction(e.target.value as "publish" | "unpublish");
+                setChosen(null);
+              }}
+            >
               <option value="publish">Publish</option>
               <option value="unpublish">Unpublish</option>
             </select>
           </div>
+          {l && locales && <LocaleChecks all={l.all} idPrefix="schedule" legend="Locales" value={locales} onChange={setChosen} />}
           <WallTimeFields idPrefix="schedule" time={time} zone={zone} onTime={setTime} onZone={setZone} errors={errors} />
           <div>
             <button type="submit" className="btn" disabled={schedule.isPending}>
@@ -105,7 +127,8 @@ export function ScheduleCard({ entryId }: { entryId: string }) {
           {pending.map((a) => (
             <li key={a.id} className="scheduled-item">
               <span className="scheduled-when">
-                {WORDS[a.action]} on {whenIn(a.resolved.at, a.timezone)}
+                {WORDS[a.action]}
+                {a.locales ? ` ${a.locales.join(", ")}` : ""} on {whenIn(a.resolved.at, a.timezone)}
                 {a.status === "failed" ? ", failed" : ""}
               </span>
               {canWrite && (

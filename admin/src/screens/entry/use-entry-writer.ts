@@ -38,7 +38,8 @@ export interface Writer {
   save(): Promise<void>;
   /** Saves the changes as an autosave (an existing entry only); quiet: no notice, focus stays. */
   autosave(): Promise<void>;
-  publish(action: "publish" | "unpublish"): Promise<void>;
+  /** Publishes or unpublishes; `locales` names the locales that move (an entry with localized fields). */
+  publish(action: "publish" | "unpublish", locales?: string[]): Promise<void>;
   remove(): Promise<void>;
   /** Saves what is unsaved, then makes a copy (a new draft) and opens it. */
   duplicate(): Promise<void>;
@@ -50,7 +51,15 @@ export interface Writer {
   clearError(ns: string): void;
 }
 
-export function useEntryWriter(model: Model, entry: Entry | null, draft: Draft, projectId: string, onSaved: (e: Entry) => void): Writer {
+export function useEntryWriter(
+  model: Model,
+  entry: Entry | null,
+  draft: Draft,
+  projectId: string,
+  onSaved: (e: Entry) => void,
+  /** The locale edited when it is not the default (a project with several), part of the entry's query key. */
+  locale: string | null = null,
+): Writer {
   const client = useQueryClient();
   const navigate = useNavigate();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -106,7 +115,7 @@ export function useEntryWriter(model: Model, entry: Entry | null, draft: Draft, 
       basedOn.current = { version: saved.version, data: saved.draft.data };
       draft.saved(values, fields);
       setSavedAt(new Date());
-      client.setQueryData(keys.entry(projectId, saved.id), saved);
+      client.setQueryData(keys.entry(projectId, saved.id, locale), saved);
       onSaved(saved);
       void check(saved.id);
       return saved;
@@ -149,7 +158,9 @@ export function useEntryWriter(model: Model, entry: Entry | null, draft: Draft, 
     setErrors({});
     setGeneral(null);
     setNotice(message);
-    client.setQueryData(keys.entry(projectId, e.id), e);
+    client.setQueryData(keys.entry(projectId, e.id, locale), e);
+    // The other locales' statuses and values (the locale bar, the column beside) are read again.
+    void client.invalidateQueries({ queryKey: keys.entry(projectId, e.id, "*") });
     await client.invalidateQueries({ queryKey: keys.entries(projectId, model.namespace) });
   }
 
@@ -189,7 +200,7 @@ export function useEntryWriter(model: Model, entry: Entry | null, draft: Draft, 
         fail(e, true);
       }
     },
-    async publish(action) {
+    async publish(action, locales) {
       try {
         // A new entry that breaks a rule is not created: the rules are checked first.
         if (!savedId.current && action === "publish") {
@@ -198,10 +209,11 @@ export function useEntryWriter(model: Model, entry: Entry | null, draft: Draft, 
         }
         // Publishing publishes what is on screen: unsaved changes are saved first.
         const id = (await persist()).id;
-        const e = await queued(() => (action === "publish" ? api.entries.publish(id) : api.entries.unpublish(id)));
+        const e = await queued(() => (action === "publish" ? api.entries.publish(id, locales) : api.entries.unpublish(id, locales)));
         latest.current = e;
         onSaved(e);
-        await settle(e, action === "publish" ? "Published." : "Unpublished.");
+        const word = action === "publish" ? "Published" : "Unpublished";
+        await settle(e, locales ? `${word} in ${locales.join(", ")}.` : `${word}.`);
       } catch (e) {
         fail(e);
       }

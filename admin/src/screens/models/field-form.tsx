@@ -5,6 +5,8 @@ import { useState, type FormEvent } from "react";
 import { KIND_WORDS, type FieldInput } from "../../api/model-admin.ts";
 import type { Field, FieldType, Model } from "../../api/types.ts";
 import { FieldSettings, settingsBody, settingsOf } from "./field-settings.tsx";
+import { useLocales } from "../../api/locales.ts";
+import { useProject } from "../shell/project-context.ts";
 
 function slugOf(label: string): string {
   return label
@@ -35,6 +37,10 @@ export function FieldForm(props: {
   const [values, setValues] = useState((i?.options?.values ?? []).join("\n"));
   const [required, setRequired] = useState(i?.required ?? false);
   const [settings, setSettings] = useState(() => settingsOf(i));
+  // `Localized` shows only where the project has more than one locale (issue 28).
+  const { project } = useProject();
+  const manyLocales = (useLocales(project.id).data?.locales.length ?? 1) > 1;
+  const [localized, setLocalized] = useState(i?.localized === true);
   const kind = type === "array" ? arrayType : type;
   const at = (f: string) => (props.error?.field?.endsWith(f) ? props.error.message : null);
   const nsError = at(".namespace");
@@ -61,6 +67,7 @@ export function FieldForm(props: {
             }
           : null,
       ...settingsBody(settings, type, Boolean(i)),
+      ...(manyLocales ? { localized } : {}),
     });
   }
   const kinds = Object.entries(KIND_WORDS) as [FieldType, string][];
@@ -152,6 +159,16 @@ export function FieldForm(props: {
       <label>
         <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Required
       </label>
+      {manyLocales && (
+        <div className="field">
+          <label>
+            <input type="checkbox" checked={localized} onChange={(e) => setLocalized(e.target.checked)} aria-describedby="field-localized-hint" /> Localized
+          </label>
+          <p className="hint" id="field-localized-hint">
+            One value per locale. Turning it on or off on a model with entries shows what is kept and dropped before anything changes.
+          </p>
+        </div>
+      )}
       <FieldSettings
         type={type}
         list={type === "array"}

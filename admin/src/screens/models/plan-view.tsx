@@ -12,6 +12,30 @@ const CHOICE_WORDS: Record<string, string> = {
   delete: "Delete the values",
 };
 
+/** Turning `localized` on or off (issue 28): what it does, and the values kept and dropped. */
+function LocalizeOp({ op, on }: { op: PlanOp; on: boolean }) {
+  const c = op.counts;
+  return (
+    <>
+      <h3>
+        {op.from.namespace}: {on ? "localized (one value per locale)" : "shared by every locale"}
+      </h3>
+      <p>
+        {on
+          ? "Every value becomes the default locale's value; the other locales start empty and fall back."
+          : "The default locale's value is kept; the values of every other locale are dropped."}
+      </p>
+      {c && (
+        <ul aria-label={`Values of ${op.from.namespace}`}>
+          <li>{c.values} values</li>
+          <li>{c.kept ?? c.convert} kept</li>
+          <li>{c.dropped ?? c.loseDetail} dropped</li>
+        </ul>
+      )}
+    </>
+  );
+}
+
 /** The plan of `editFields` on model `modelId`; `onApplied` after the change is queued. */
 export function PlanView(props: {
   modelId: string;
@@ -43,10 +67,14 @@ export function PlanView(props: {
       </p>
       {props.plan.ops.map((o) => (
         <div key={o.id} className="card">
-          <h3>
-            {o.from.namespace}: {o.from.type} → {o.to?.type ?? "removed"}
-          </h3>
-          {o.counts && (
+          {o.kind === "localize" ? (
+            <LocalizeOp op={o} on={props.editFields.find((f) => `${f.id}.localized` === o.id)?.localized === true} />
+          ) : (
+            <h3>
+              {o.from.namespace}: {o.from.type} → {o.to?.type ?? "removed"}
+            </h3>
+          )}
+          {o.counts && o.kind !== "localize" && (
             <ul aria-label={`Values of ${o.from.namespace}`}>
               <li>{o.counts.values} values</li>
               <li>{o.counts.convert} convert</li>

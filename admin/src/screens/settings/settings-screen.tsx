@@ -3,7 +3,7 @@
 // slug typed to confirm (owners only).
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { ApiError, keys } from "../../api/client.ts";
 import { projectApi } from "../../api/people.ts";
 import { useProject } from "../shell/project-context.ts";
@@ -104,6 +104,15 @@ export function SettingsScreen() {
           </div>
         )}
       </form>
+      <section className="card form-stack screen-section" aria-labelledby="locales-title">
+        <h2 id="locales-title">Locales</h2>
+        <p>The languages entries are written in, and what each falls back to.</p>
+        <div>
+          <Link to="/settings/locales" className="btn">
+            Locales
+          </Link>
+        </div>
+      </section>
       <ProjectsOverview projects={projects} current={project.id} choose={choose} />
       {project.role === "owner" && (
         <section className="card form-stack danger-zone screen-section" aria-labelledby="delete-project-title">

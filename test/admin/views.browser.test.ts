@@ -65,6 +65,9 @@ describe("saved views", () => {
     await (await viewsOf(page)).getByRole("link", { name: "Heavy gadgets" }).click();
     await page.getByText("Entries 1–4 of 4").waitFor();
     expect(await titles(page)).toEqual(["Gadget 12", "Gadget 11", "Gadget 10", "Gadget 9"]);
+    // The box follows the URL in an effect after the list's render: wait for it, then check it.
+    const box = await page.getByLabel("Search").elementHandle();
+    await page.waitForFunction((el) => (el as HTMLInputElement).value === "", box, { timeout: 5_000 }).catch(() => undefined);
     expect(await page.getByLabel("Search").inputValue()).toBe("");
     await page.getByRole("button", { name: "Remove filter: Weight is at least 9" }).waitFor();
     // A change is offered to be saved, or dropped by going back to the view.

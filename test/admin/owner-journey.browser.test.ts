@@ -246,6 +246,8 @@ describe("the owner's journey", () => {
     const published = page.getByRole("listitem", { name: "Entry published delivery, Succeeded" });
     await published.getByText("1 attempt, last HTTP 200").waitFor();
     await published.getByRole("button", { name: "Details" }).click();
+    // The attempts' table renders after the click: wait for its first row before reading it.
+    await published.getByRole("row").nth(1).getByRole("cell").nth(2).waitFor();
     expect((await published.getByRole("row").nth(1).getByRole("cell").allTextContents())[2]).toBe("HTTP 200");
     // What arrived is signed with the secret shown once: the test, then this entry's second version.
     const got = receiver.on("/journey").map((r) => new Webhook(signing).verify(r.body, r.headers) as { type: string; data: Record<string, unknown> });

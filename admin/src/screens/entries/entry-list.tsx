@@ -123,7 +123,8 @@ export function EntryList() {
         view={view}
         parts={partsOf(state)}
         changed={!!view && differsFrom(state, view)}
-        open={(id) => go(id ? { view: id } : {})}
+        // A view keeps no locale (issue 28): opening or leaving one keeps the list's.
+        open={(id) => go({ ...(id ? { view: id } : {}), ...(search.locale ? { locale: search.locale } : {}) })}
       />
       <div className="toolbar list-controls">
         <div className="field">

@@ -2,7 +2,7 @@
 // and German falling back to English): the Locale choice is kept in the URL as ?locale=de and sent
 // on the list's request, so titles, status and search are German; a title opens the editor in
 // German; bulk Publish, Unpublish and Schedule choose the locales and send them (with the list's
-// ?locale=); the export is German. A model without localized fields shows no Locale choice. At
+// ?locale=, also for "all N that match"); the export is German. A model without localized fields shows no Locale choice. At
 // 1280x800 and 390x844, with axe on the list in German and on the bulk dialogs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -148,6 +148,19 @@ describe("the entry list in a locale", () => {
     const json = JSON.parse(readFileSync((await download.path())!, "utf8")) as Record<string, unknown>[];
     expect(json.map((r) => r.title)).toEqual([deTitle]);
     expect(sent.some((s) => s.startsWith("POST /v2/model-instances/export?locale=de "))).toBe(true);
+
+    // "Select all N that match" counts what the German list counts: the posts still draft in German.
+    const drafts = (await v2(env, "GET", "/v2/model-instances?model=post&locale=de&status=draft&limit=1")).total as number;
+    const enDrafts = (await v2(env, "GET", "/v2/model-instances?model=post&status=draft&limit=1")).total as number;
+    expect(drafts).toBeGreaterThan(10);
+    expect(drafts).not.toBe(enDrafts);
+    await page.goto(`${env.origin}/admin/content/post?locale=de&status=draft&limit=10`);
+    await page.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await page.getByRole("button", { name: `Select all ${drafts} entries that match` }).click();
+    await bar.getByRole("button", { name: "Publish", exact: true }).click();
+    const all = page.getByRole("dialog", { name: `Publish ${drafts} entries?` });
+    await all.getByRole("button", { name: "Cancel" }).click();
+    expect(sent.at(-1)).toBe(`POST /v2/model-instances/bulk-publish?locale=de {"modelId":"post","status":"draft","dryRun":true}`);
   }, 90_000);
 
   test("at 390 x 844: the Locale choice, and Schedule naming de for an untranslated post", async () => {

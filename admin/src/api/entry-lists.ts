@@ -41,6 +41,8 @@ export interface ListQuery {
   where?: Record<string, unknown> | null;
   limit: number;
   after?: string | null;
+  /** The locale listed (issue 28); absent for the project's default, so such a request is as before. */
+  locale?: string;
 }
 
 /** Entries named by id, or every entry of a model the list's filter matches. */
@@ -84,21 +86,30 @@ export const listApi = {
         where: q.where ? JSON.stringify(q.where) : undefined,
         limit: q.limit,
         after: q.after ?? undefined,
+        locale: q.locale,
       },
     }),
   columns: (model: string) => call<{ columns: ListColumn[] }>("GET", "/v2/model-instances/columns", { query: { model } }).then((r) => r.columns),
-  bulk: (action: BulkAction, sel: Selected, opts: { dryRun?: boolean; expectedCount?: number }) =>
-    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts } }),
+  /** `locale` is the list's (what a filter selection matches); `locales` what a publish or unpublish moves. */
+  bulk: (action: BulkAction, sel: Selected, opts: { dryRun?: boolean; expectedCount?: number; locales?: string[] }, locale?: string) =>
+    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts }, query: { locale } }),
   batch: (id: string) => call<BatchState>("GET", `/v2/model-instances/bulk/${id}`),
-  schedule: (sel: Selected, s: { action: "publish" | "unpublish"; wallTime: string; timezone: string; dryRun?: boolean; expectedCount?: number }) =>
-    call<Scheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s } }),
+  schedule: (
+    sel: Selected,
+    s: { action: "publish" | "unpublish"; wallTime: string; timezone: string; dryRun?: boolean; expectedCount?: number; locales?: string[] },
+    locale?: string,
+  ) => call<Scheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s }, query: { locale } }),
   /** The export of a selection as a file to save (POST /v2/model-instances/export, streamed). */
-  export: async (e: { model: string; format: "csv" | "json"; columns: string[]; sort?: string; selected: Selected }): Promise<Blob> => {
+  export: async (e: { model: string; format: "csv" | "json"; columns: string[]; sort?: string; selected: Selected; locale?: string }): Promise<Blob> => {
     // The export names its model itself; a filter selection goes without modelId.
     const { modelId: _, ...filter } = "modelId" in e.selected ? e.selected : { modelId: "", ...e.selected };
     const body = { model: e.model, format: e.format, columns: e.columns, sort: e.sort, ...filter };
     const headers = await requestHeaders({ "content-type": "application/json", accept: e.format === "csv" ? "text/csv" : "application/json" });
-    const res = await fetch("/v2/model-instances/export", { method: "POST", headers, body: JSON.stringify(body) });
+    const res = await fetch(`/v2/model-instances/export${e.locale ? `?locale=${encodeURIComponent(e.locale)}` : ""}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw refusalOf(res.status, (await res.json().catch(() => null)) as Record<string, unknown> | null);
     return res.blob();
   },

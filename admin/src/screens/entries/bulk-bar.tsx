@@ -2,12 +2,16 @@
 // trash) first ask the server for a dry run and confirm with its count ("Publish 3 entries?"),
 // then send that count as `expectedCount`, so a selection that changed in between is refused
 // rather than acted on; Schedule sets one time for all of them; Export saves them as CSV or JSON.
-// The selection is the ticked ids, or "every entry that matches" the list's own filter.
+// The selection is the ticked ids, or "every entry that matches" the list's own filter. With
+// locales (issue 28), the list's locale rides as `?locale=` and Publish, Unpublish and Schedule
+// let the person choose the locales they move (list-locales.tsx says what is checked first).
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { type BulkAction, type BulkResult, listApi, type Selected } from "../../api/entry-lists.ts";
+import type { Locales } from "../../api/locales.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
+import { LocaleChecks } from "../entry/locale-choice.tsx";
 import { ScheduleDialog } from "./schedule-dialog.tsx";
 import { entries } from "./words.ts";
 
@@ -39,26 +43,41 @@ interface Props {
   /** The action's words; `batch` when more than 50 entries were queued to run in the background. */
   onDone(message: string, batch?: { action: BulkAction; id: string }): void;
   onClear(): void;
+  /** The list's locale when not the default (`?locale=` of every request here). */
+  locale?: string;
+  /** The project's locales and the boxes checked first, or null with one locale. */
+  locales: { all: Locales; initial: { publish: string[]; unpublish: string[] } } | null;
 }
+
+/** The locales chosen for a publish or unpublish; `changed` false sends none (the server's default). */
+export type Chosen = { codes: string[]; changed: boolean };
 
 /** The bar shown while entries are selected. */
 export function BulkBar(p: Props) {
   const [pending, setPending] = useState<{ action: BulkAction; count: number } | null>(null);
   const [scheduling, setScheduling] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const [chosen, setChosen] = useState<Chosen | null>(null);
   const dry = useMutation({
-    mutationFn: (action: BulkAction) => listApi.bulk(action, p.selected, { dryRun: true }).then((r) => ({ action, count: r.count })),
+    mutationFn: (action: BulkAction) => listApi.bulk(action, p.selected, { dryRun: true }, p.locale).then((r) => ({ action, count: r.count })),
     onSuccess: (x) => {
       setError(null);
       setPending(x);
+      setChosen(p.locales && x.action !== "delete" ? { codes: p.locales.initial[x.action], changed: false } : null);
     },
     onError: setError,
   });
   const run = useMutation({
-    mutationFn: (x: { action: BulkAction; count: number }) => listApi.bulk(x.action, p.selected, { expectedCount: x.count }).then((r) => ({ ...x, r })),
+    mutationFn: (x: { action: BulkAction; count: number }) =>
+      listApi
+        .bulk(x.action, p.selected, { expectedCount: x.count, ...(chosen?.changed ? { locales: chosen.codes } : {}) }, p.locale)
+        .then((r) => ({ ...x, r })),
     onSuccess: ({ action, r }) => {
       setPending(null);
-      p.onDone(doneWords(action, r), !r.counts && r.batchId ? { action, id: r.batchId } : undefined);
+      p.onDone(
+        doneWords(action, r) + (chosen?.changed ? ` Locales: ${chosen.codes.join(", ")}.` : ""),
+        !r.counts && r.batchId ? { action, id: r.batchId } : undefined,
+      );
     },
     onError: (e) => {
       setPending(null);
@@ -67,7 +86,14 @@ export function BulkBar(p: Props) {
   });
   const exporting = useMutation({
     mutationFn: async (format: "csv" | "json") => {
-      const blob = await listApi.export({ model: p.model, format, columns: p.exportOf.columns, sort: p.exportOf.sort || undefined, selected: p.selected });
+      const blob = await listApi.export({
+        model: p.model,
+        format,
+        columns: p.exportOf.columns,
+        sort: p.exportOf.sort || undefined,
+        selected: p.selected,
+        locale: p.locale,
+      });
       saveFile(blob, `${p.model}-${new Date().toISOString().slice(0, 10)}.${format}`);
       return format;
     },
@@ -103,11 +129,20 @@ export function BulkBar(p: Props) {
         {pending && (
           <>
             <p>{consequence(pending.action, pending.count)}</p>
+            {chosen && p.locales && pending.action !== "delete" && (
+              <LocaleChecks
+                all={p.locales.all}
+                idPrefix={`bulk-${pending.action}`}
+                legend={`Locales to ${pending.action}`}
+                value={chosen.codes}
+                onChange={(codes) => setChosen({ codes, changed: true })}
+              />
+            )}
             <div className="toolbar">
               <button
                 type="button"
                 className={pending.action === "delete" ? "btn btn-danger-solid" : "btn btn-primary"}
-                disabled={run.isPending}
+                disabled={run.isPending || chosen?.codes.length === 0}
                 onClick={() => run.mutate(pending)}
               >
                 {`${WORD[pending.action]} ${entries(pending.count)}`}
@@ -123,6 +158,8 @@ export function BulkBar(p: Props) {
         <ScheduleDialog
           selected={p.selected}
           count={p.count}
+          locale={p.locale}
+          locales={p.locales}
           onCancel={() => setScheduling(false)}
           onDone={(message) => {
             setScheduling(false);

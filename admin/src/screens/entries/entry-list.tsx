@@ -18,6 +18,7 @@ import { BulkBar } from "./bulk-bar.tsx";
 import { ColumnPicker, DEFAULT_COLUMNS } from "./column-picker.tsx";
 import { FilterBar } from "./filter-bar.tsx";
 import { differsFrom, type ListSearch, partsOf, stateOf, withParts } from "./list-state.ts";
+import { bulkDefaults, LocaleFilter, useListLocales } from "./list-locales.tsx";
 import { ListTable } from "./list-table.tsx";
 import { Pager, rememberPage } from "./pager.tsx";
 import { countOf, EMPTY, type Selection, toggle, togglePage } from "./selection.ts";
@@ -40,11 +41,23 @@ export function EntryList() {
   const view = search.view ? (views.data?.find((v) => v.id === search.view) ?? null) : null;
   const waitingForView = !!search.view && views.isPending;
   const state = stateOf(search, view);
-  const query = { status: state.status, q: state.q || undefined, sort: state.sort || undefined, where: state.where, limit: state.limit, after: state.after };
+  const model = models.data?.find((m) => m.namespace === ns);
+  // The locale listed (issue 28): null in a project with one locale, and nothing is sent then.
+  const ll = useListLocales(model, search.locale);
+  const locales = ll === "waiting" ? null : ll;
+  const query = {
+    status: state.status,
+    q: state.q || undefined,
+    sort: state.sort || undefined,
+    where: state.where,
+    limit: state.limit,
+    after: state.after,
+    ...(locales?.sent ? { locale: locales.sent } : {}),
+  };
   const list = useQuery({
     queryKey: listKeys.page(project.id, ns, query),
     queryFn: () => listApi.page(ns, query),
-    enabled: !waitingForView,
+    enabled: !waitingForView && ll !== "waiting",
     placeholderData: keepPreviousData,
   });
   const [selection, setSelection] = useState<Selection>(EMPTY);
@@ -54,10 +67,9 @@ export function EntryList() {
   const canWrite = canEditEntries(project.role);
   useListKeys(table, "entry-search");
 
-  const model = models.data?.find((m) => m.namespace === ns);
   useTitle(view?.name, model?.name ?? ns);
   // The list this selection and these pages belong to: a change of filter starts both again.
-  const listKey = JSON.stringify([ns, query.status, query.q, query.sort, query.where, query.limit]);
+  const listKey = JSON.stringify([ns, query.status, query.q, query.sort, query.where, query.limit, query.locale]);
   const [selectionOf, setSelectionOf] = useState(listKey);
   if (selectionOf !== listKey) {
     setSelectionOf(listKey);
@@ -111,7 +123,8 @@ export function EntryList() {
         view={view}
         parts={partsOf(state)}
         changed={!!view && differsFrom(state, view)}
-        open={(id) => go(id ? { view: id } : {})}
+        // A view keeps no locale (issue 28): opening or leaving one keeps the list's.
+        open={(id) => go({ ...(id ? { view: id } : {}), ...(search.locale ? { locale: search.locale } : {}) })}
       />
       <div className="toolbar list-controls">
         <div className="field">
@@ -125,6 +138,7 @@ export function EntryList() {
             ))}
           </select>
         </div>
+        {locales && <LocaleFilter l={locales} onChange={(locale) => set({ locale })} />}
         <SearchBox id="entry-search" value={state.q} onSearch={(q) => set({ q }, true)} />
         <span className="spacer" />
         <ColumnPicker columns={choosable} shown={chosen} onChange={(columns) => set({ columns })} />
@@ -192,6 +206,7 @@ export function EntryList() {
             selection={canWrite ? selection : null}
             onToggle={(id, range) => setSelection(toggle(selection, rowIds, id, range))}
             onTogglePage={() => setSelection(selection.allMatching ? EMPTY : togglePage(selection, rowIds))}
+            locale={query.locale}
             tableRef={table}
           />
         </>
@@ -220,6 +235,10 @@ export function EntryList() {
           model={ns}
           count={count}
           selected={selected}
+          locale={query.locale}
+          locales={
+            locales && { all: locales.all, initial: bulkDefaults(locales.all, selection.allMatching ? rows : rows.filter((r) => selection.ids.has(r.id))) }
+          }
           exportOf={{ columns: [...(titleColumn ? [titleColumn.key] : ["$id"]), ...shown.map((c) => c.key)], sort: state.sort }}
           onClear={() => setSelection(EMPTY)}
           onDone={(message, queued) => {

@@ -52,6 +52,13 @@ describe("a view under the URL", () => {
     expect(withParts({}, { columns: ["a", "b"], limit: 25, where: { a: { eq: 1 } } })).toEqual({ columns: "a,b", where: { a: { eq: 1 } } });
     expect(withParts({}, { limit: 100 })).toEqual({ limit: 100 });
   });
+
+  test("the locale (issue 28) is read as a code and changing it starts at page 1; the default is no parameter", () => {
+    expect(parseListSearch({ locale: "de-CH", q: "x" })).toEqual({ locale: "de-CH", q: "x" });
+    expect(parseListSearch({ locale: "de CH<" })).toEqual({});
+    expect(withParts({ q: "a", after: "title@de:1", page: 2, locale: "de" }, { locale: "fr" })).toEqual({ q: "a", locale: "fr" });
+    expect(withParts({ locale: "de", status: "draft" }, { locale: undefined })).toEqual({ status: "draft" });
+  });
 });
 
 describe("sorting by a header", () => {

@@ -22,9 +22,13 @@ export interface ListSearch {
   page?: number;
   /** The saved view the list started from. */
   view?: string;
+  /** The locale listed (issue 28), when not the project's default; views do not keep it. */
+  locale?: string;
 }
 
 const STATUSES = new Set(["draft", "published", "changed"]);
+/** A BCP 47-looking code, as the editor's route reads `?locale=`. */
+const LOCALE = /^[A-Za-z0-9-]{1,35}$/;
 /** Page sizes offered; 25 is the default (design/admin.md, Speed). */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_LIMIT = 25;
@@ -61,6 +65,7 @@ export function parseListSearch(s: Record<string, unknown>): ListSearch {
   const page = Number(s.page);
   if (out.after && Number.isInteger(page) && page > 1) out.page = page;
   if (typeof s.view === "string" && s.view !== "") out.view = s.view;
+  if (typeof s.locale === "string" && LOCALE.test(s.locale)) out.locale = s.locale;
   return out;
 }
 
@@ -121,7 +126,15 @@ export function differsFrom(state: ListState, view: ViewParts): boolean {
  */
 export function withParts(
   search: ListSearch,
-  parts: Partial<{ q: string; sort: string; where: Record<string, unknown> | null; columns: string[] | null; status: EntryStatus | undefined; limit: number }>,
+  parts: Partial<{
+    q: string;
+    sort: string;
+    where: Record<string, unknown> | null;
+    columns: string[] | null;
+    status: EntryStatus | undefined;
+    limit: number;
+    locale: string | undefined;
+  }>,
 ): ListSearch {
   const next: ListSearch = { ...search };
   delete next.after;
@@ -133,6 +146,8 @@ export function withParts(
   if ("columns" in parts) next.columns = parts.columns?.length ? parts.columns.join(",") : inView ? "" : undefined;
   if ("status" in parts) next.status = parts.status;
   if ("limit" in parts) next.limit = parts.limit === DEFAULT_LIMIT ? undefined : parts.limit;
+  // The cursors of one locale's order are refused under another, so a new locale starts at page 1 too.
+  if ("locale" in parts) next.locale = parts.locale;
   for (const k of Object.keys(next) as (keyof ListSearch)[]) if (next[k] === undefined) delete next[k];
   return next;
 }

@@ -26,6 +26,8 @@ interface Props {
   onToggle(id: string, range: boolean): void;
   onTogglePage(): void;
   tableRef: Ref<HTMLTableElement>;
+  /** The locale listed, when not the default: a title opens the editor in it. */
+  locale?: string;
 }
 
 const TIMES = new Set(["datetime", "date"]);
@@ -88,7 +90,7 @@ export function ListTable(p: Props) {
                   </td>
                 )}
                 <td className="title-cell">
-                  <Link to="/content/$model/$entryId" params={{ model: p.model.namespace, entryId: e.id }}>
+                  <Link to="/content/$model/$entryId" params={{ model: p.model.namespace, entryId: e.id }} search={p.locale ? { locale: p.locale } : {}}>
                     {name}
                   </Link>
                 </td>

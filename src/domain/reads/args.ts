@@ -73,7 +73,8 @@ export function listArgsOf(q: URLSearchParams): ListArgs {
 /** An item read's arguments from its id and query string. */
 export function itemArgsOf(id: string, q: URLSearchParams): ItemArgs {
   const rawSelect = q.get("select");
-  const { locale, fallbackLocale } = localeArgsOf(q);
+  // A query string of select alone (the usual item read) names no locale: no scan for one.
+  const { locale, fallbackLocale } = q.size === (rawSelect === null ? 0 : 1) ? NO_LOCALE : localeArgsOf(q);
   return { kind: "item", id, select: rawSelect === null ? null : parseSelect(rawSelect, MAX_EXPAND_DEPTH), locale, fallbackLocale };
 }
 

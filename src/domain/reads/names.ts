@@ -81,9 +81,19 @@ export function previewVis(entryIds: string[] | null, modelId: string | null): V
  * list. `state` adds the locale state, which a project with a localized model renders from.
  */
 export function rowColumns(vis: Vis, state = false): string {
+  // The two constant views' lists are made once (below), not per read.
+  if (vis === DRAFTS) return state ? DRAFTS_COLUMNS[1] : DRAFTS_COLUMNS[0];
+  if (vis === PUBLISHED) return state ? PUBLISHED_COLUMNS[1] : PUBLISHED_COLUMNS[0];
+  return columnsOf(vis, state);
+}
+
+function columnsOf(vis: Vis, state: boolean): string {
   return `e.id, e.model_id, e.created_at, e.published_at, e.published_version_id, e.published_version, e.draft_version,
   ${vis.updatedAt("e")} AS u, ${vis.version("e")} AS ver, ${vis.tags("e")} AS tags, ${vis.folder("e")} AS folder, ${vis.data("e")} AS data${state ? ", e.locale_state AS ls" : ""}`;
 }
+
+const DRAFTS_COLUMNS = [columnsOf(DRAFTS, false), columnsOf(DRAFTS, true)] as const;
+const PUBLISHED_COLUMNS = [columnsOf(PUBLISHED, false), columnsOf(PUBLISHED, true)] as const;
 
 /** A row as rowColumns selects it; a list read adds its sort values as s0, s1, ... */
 export interface EntryRowOut {

@@ -20,6 +20,8 @@ import { pickInChain } from "../locales/values.ts";
 export interface ResolvedSelect {
   model: Model;
   system: SystemKey[];
+  /** The key of each system value in the answer: `$name` when a customer field has the plain name. */
+  systemKeys: string[];
   fields: FieldDef[];
   /** Relation fields to expand, by field id. */
   expand: Map<string, ResolvedSelect>;
@@ -73,11 +75,14 @@ export interface Rendered {
   fallbacks?: Fallback[];
 }
 
+/** The localeItems of every select that has none (REST's always): shared, never pushed to. */
+const NO_LOCALE_ITEMS: ResolvedSelect["localeItems"] = [];
+
 const SELECT_HINT = 'Example: select=title,author(name),"odd,name"';
 
 /** Resolves a parsed select against a model (null: everything, relations as ids). */
 export function resolveSelect(m: Model, list: SelectList | null, reader: Reader, byId: Map<string, Model>, param: string): ResolvedSelect {
-  const out: ResolvedSelect = { model: m, system: ["id"], fields: [], expand: new Map(), localeItems: [] };
+  const out: ResolvedSelect = { model: m, system: ["id"], systemKeys: [], fields: [], expand: new Map(), localeItems: NO_LOCALE_ITEMS };
   if (list === null || list.all) {
     out.system = [...SYSTEM_KEYS];
     out.fields = [...m.fields];
@@ -106,6 +111,7 @@ export function resolveSelect(m: Model, list: SelectList | null, reader: Reader,
       expand = resolveSelect(target, item.expand, reader, byId, param);
     }
     if (item.locale !== undefined && r.field.localized && reader.loc) {
+      if (out.localeItems === NO_LOCALE_ITEMS) out.localeItems = [];
       out.localeItems.push({ field: r.field, locale: item.locale, chain: reader.loc.chainFor(item.locale), expand });
       continue;
     }
@@ -115,6 +121,8 @@ export function resolveSelect(m: Model, list: SelectList | null, reader: Reader,
   out.system = SYSTEM_KEYS.filter((k) => wantSystem.has(k));
   // `$locales` only when named, after the others (names.ts).
   if (wantSystem.has("locales")) out.system.push("locales");
+  // Once per select, not per rendered row.
+  out.systemKeys = out.system.map((k) => (m.fields.some((f) => f.namespace === k) ? `$${k}` : k));
   out.fields = m.fields.filter((f) => wantFields.has(f.id));
   return out;
 }
@@ -162,6 +170,8 @@ interface Ref {
 interface RenderCtx {
   vis: Vis;
   loc: ReadLocale | undefined;
+  /** The project has a localized model (loc.active). */
+  active: boolean;
   fallbacks: Fallback[];
   media: MediaSlot[];
 }
@@ -179,12 +189,13 @@ function put(ctx: RenderCtx, refs: Ref[], into: Record<string, unknown>, key: st
 
 function renderOne(ctx: RenderCtx, sel: ResolvedSelect, r: EntryRowOut, refs: Ref[]): Record<string, unknown> {
   const m = sel.model;
-  const names = new Set(m.fields.map((f) => f.namespace));
-  const loc = localeFor(ctx.loc, m);
+  // A project without a localized model (ctx.active false) skips the locale state altogether.
+  const loc = ctx.active ? localeFor(ctx.loc, m) : null;
   const state = loc && r.ls ? (JSON.parse(r.ls) as RowState) : null;
   const local = loc && state ? renderedLocale(ctx.vis, loc, state) : null;
+  const whole = ctx.active && ctx.loc!.all;
   const o: Record<string, unknown> = {};
-  for (const k of sel.system) o[names.has(k) ? `$${k}` : k] = systemValue(k, m, r, local, ctx.loc?.all === true);
+  for (let i = 0; i < sel.system.length; i++) o[sel.systemKeys[i]!] = systemValue(sel.system[i]!, m, r, local, whole);
   const data = JSON.parse(r.data ?? "{}") as Record<string, unknown>;
   for (const f of sel.fields) {
     const sub = sel.expand.get(f.id);
@@ -212,17 +223,18 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
   // Media references of every level, resolved together at the end: one query per page.
   const media: MediaSlot[] = [];
   const vis: Vis = reader.vis;
-  const ctx: RenderCtx = { vis, loc: reader.loc, fallbacks: [], media };
+  const active = reader.loc?.active === true;
+  const ctx: RenderCtx = { vis, loc: reader.loc, active, fallbacks: [], media };
   const data = rows.map((r) => renderOne(ctx, sel, r, refs));
   const entryIds = rows.map((r) => r.id);
   const models = new Set<string>([m.namespace]);
   const missing = new Set<string>();
-  const cols = rowColumns(vis, reader.loc?.active === true);
+  const cols = rowColumns(vis, active);
   while (refs.length) {
     const ids = [...new Set(refs.flatMap((x) => x.ids))];
     const found = new Map<string, EntryRowOut>();
     // Related entries of a localized model are visible in the locale read (locale.ts); the clause is true of any other.
-    const visible = visibleIn(vis, "e", refs.some((x) => localeFor(reader.loc, x.sel.model)) ? (reader.loc ?? null) : null);
+    const visible = active && refs.some((x) => localeFor(reader.loc, x.sel.model)) ? visibleIn(vis, "e", reader.loc ?? null) : vis.visible("e");
     for (const row of h.sqlite
       .query(`SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${visible}`)
       .all(JSON.stringify(ids)) as EntryRowOut[])

@@ -4,6 +4,7 @@
 // entry), and every page read by cursor holds exactly the rows of the same positions in one big page.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, type Harness } from "../harness.ts";
+import { planOf, type Recorded, recording } from "../sql-plans.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
@@ -69,43 +70,8 @@ beforeAll(() => {
 });
 afterAll(() => h.close());
 
-/** The project handle with its SQLite connection wrapped so every statement (and its parameters) is recorded. */
-function recording(): { handle: ProjectHandle; log: { sql: string; params: unknown[] }[] } {
-  const log: { sql: string; params: unknown[] }[] = [];
-  const db = ph.sqlite;
-  const query = (sql: string) => {
-    const st = db.query(sql);
-    return {
-      all: (...params: unknown[]) => {
-        log.push({ sql, params });
-        return st.all(...(params as never[]));
-      },
-      get: (...params: unknown[]) => {
-        log.push({ sql, params });
-        return st.get(...(params as never[]));
-      },
-    };
-  };
-  // Methods are bound to the real connection: bun:sqlite keeps its state in private fields.
-  const bound = (t: object, p: string | symbol) => {
-    const v = Reflect.get(t, p, t);
-    return typeof v === "function" ? v.bind(t) : v;
-  };
-  const sqlite = new Proxy(db, { get: (t, p) => (p === "query" ? query : bound(t, p)) });
-  return { handle: new Proxy(ph, { get: (t, p) => (p === "sqlite" ? sqlite : bound(t, p)) }), log };
-}
-
-/** The plan of a recorded statement, one detail line per step. */
-function plan(q: { sql: string; params: unknown[] }): string[] {
-  // Finalized at once: a cached EXPLAIN statement stays busy after all() and would hold a read
-  // snapshot open, so the next lazily made index would fail with SQLITE_BUSY_SNAPSHOT.
-  const st = ph.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`);
-  try {
-    return (st.all(...(q.params as never[])) as { detail: string }[]).map((r) => r.detail);
-  } finally {
-    st.finalize();
-  }
-}
+/** The plan of a recorded statement of this project. */
+const plan = (q: Recorded) => planOf(ph, q);
 
 /** The SQL that created an index. */
 function indexSql(name: string): string {
@@ -168,7 +134,7 @@ async function bigPage(env: "dev" | "prod", sort: string): Promise<string[]> {
 async function pageOf(env: "dev" | "prod", params: string) {
   const r = await h.json("GET", `/api/entries/item?select=title&limit=${PAGE}&${params}`, { headers: { "x-api-key": keys[env] } });
   if (r.status !== 200) throw new Error(`${params}: ${r.status} ${JSON.stringify(r.body)}`);
-  const rec = recording();
+  const rec = recording(ph);
   const reader: Reader = { vis: env === "dev" ? DRAFTS : PUBLISHED, readable: () => true };
   const direct = readList(rec.handle, reader, "item", listArgsOf(new URLSearchParams(`limit=${PAGE}&${params}`)));
   expect(direct.data.map((x) => x.id)).toEqual(r.body.data.map((x: { id: string }) => x.id));

@@ -4,6 +4,7 @@
 // read by cursor holds the rows of the same positions in one big page, for both keys.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, type Harness } from "../harness.ts";
+import { planOf, type Recorded, recording } from "../sql-plans.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
@@ -49,36 +50,8 @@ beforeAll(() => {
 });
 afterAll(() => h.close());
 
-/** The statements a read runs (the project file's `query` wrapped to record them). */
-function recording(): { handle: ProjectHandle; log: { sql: string; params: unknown[] }[] } {
-  const log: { sql: string; params: unknown[] }[] = [];
-  const db = ph.sqlite;
-  const query = (sql: string) => {
-    const st = db.query(sql);
-    const rec =
-      (fn: "all" | "get") =>
-      (...params: unknown[]) => {
-        log.push({ sql, params });
-        return (st[fn] as (...a: unknown[]) => unknown)(...params);
-      };
-    return { all: rec("all"), get: rec("get") };
-  };
-  const bound = (t: object, p: string | symbol) => {
-    const v = Reflect.get(t, p, t);
-    return typeof v === "function" ? v.bind(t) : v;
-  };
-  const sqlite = new Proxy(db, { get: (t, p) => (p === "query" ? query : bound(t, p)) });
-  return { handle: new Proxy(ph, { get: (t, p) => (p === "sqlite" ? sqlite : bound(t, p)) }), log };
-}
-
-function plan(q: { sql: string; params: unknown[] }): string[] {
-  const st = ph.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`);
-  try {
-    return (st.all(...(q.params as never[])) as { detail: string }[]).map((r) => r.detail);
-  } finally {
-    st.finalize();
-  }
-}
+/** The plan of a recorded statement of this project. */
+const plan = (q: Recorded) => planOf(ph, q);
 
 const squeeze = (x: string) => x.replace(/[`\s]/g, "");
 const chainExpr = (col: string) => `COALESCE(${["de-CH", "de", "en"].map((c) => `json_extract(${col}, '$."${titleId}"."${c}"')`).join(", ")})`;
@@ -97,7 +70,7 @@ describe("a sort on a localized field in de-CH (de-CH -> de -> en)", () => {
           const q: string = `limit=7&${params}${after ? `&after=${after}` : ""}`;
           const r = await h.json("GET", `/api/entries/item?select=title&${q}`, { headers: { "x-api-key": keys[env] } });
           walked.push(...r.body.data.map((x: { id: string }) => x.id));
-          const rec = recording();
+          const rec = recording(ph);
           readList(rec.handle, { vis: env === "dev" ? DRAFTS : PUBLISHED, readable: () => true }, "item", listArgsOf(new URLSearchParams(q)));
           // The values region is a search of the chain's index, seeking past the anchor on a cursor page.
           const [steps] = rec.log.filter((x) => x.sql.includes(" ORDER BY ")).map(plan);

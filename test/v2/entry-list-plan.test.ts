@@ -4,6 +4,7 @@
 // a temporary B-tree. The time it takes is measured in `bench lists` (docs/performance.md).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, type Harness } from "../harness.ts";
+import { planOf, type Recorded, recording } from "../sql-plans.ts";
 import { createUser } from "../../src/domain/users/service.ts";
 import { createProject } from "../../src/domain/projects/service.ts";
 import { createModel } from "../../src/domain/models/service.ts";
@@ -38,39 +39,8 @@ beforeAll(() => {
 });
 afterAll(() => h.close());
 
-/** The handle with its statements recorded (methods bound to the real connection). */
-function recording(): { handle: ProjectHandle; log: { sql: string; params: unknown[] }[] } {
-  const log: { sql: string; params: unknown[] }[] = [];
-  const db = ph.sqlite;
-  const query = (sql: string) => {
-    const st = db.query(sql);
-    return {
-      all: (...params: unknown[]) => {
-        log.push({ sql, params });
-        return st.all(...(params as never[]));
-      },
-      get: (...params: unknown[]) => {
-        log.push({ sql, params });
-        return st.get(...(params as never[]));
-      },
-    };
-  };
-  const bound = (t: object, p: string | symbol) => {
-    const v = Reflect.get(t, p, t);
-    return typeof v === "function" ? v.bind(t) : v;
-  };
-  const sqlite = new Proxy(db, { get: (t, p) => (p === "query" ? query : bound(t, p)) });
-  return { handle: new Proxy(ph, { get: (t, p) => (p === "sqlite" ? sqlite : bound(t, p)) }), log };
-}
-
-function plan(q: { sql: string; params: unknown[] }): string[] {
-  const st = ph.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`);
-  try {
-    return (st.all(...(q.params as never[])) as { detail: string }[]).map((r) => r.detail);
-  } finally {
-    st.finalize();
-  }
-}
+/** The plan of a recorded statement of this project. */
+const plan = (q: Recorded) => planOf(ph, q);
 
 describe("a field-sorted page by cursor is a range search on the field's index", () => {
   for (const [sort, field, cmp] of [
@@ -82,7 +52,7 @@ describe("a field-sorted page by cursor is a range search on the field's index",
       // Page 7 of 25: its cursor comes from walking the pages before it.
       let after: string | undefined;
       for (let p = 1; p < 7; p++) after = (listEntries(s, ph, { model: "item", sort, limit: "25", after }) as { next: string }).next;
-      const { handle, log } = recording();
+      const { handle, log } = recording(ph);
       const page = listEntries(s, handle, { model: "item", sort, limit: "25", after });
       expect(page.data).toHaveLength(25);
       const statement = log.find((q) => q.sql.includes(" ORDER BY "))!;

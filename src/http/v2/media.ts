@@ -23,16 +23,30 @@ import {
   UploadQuery,
 } from "../../domain/media/bodies.ts";
 import { createFolder, deleteFolder, listFolders, updateFolder } from "../../domain/media/folders.ts";
-import { discardStored, ingestUpload, type IngestedFile } from "../../domain/media/ingest.ts";
+import { discardStored, type IngestDeps, ingestUpload, type IngestedFile } from "../../domain/media/ingest.ts";
 import { createRecords, deleteMedia, updateMedia } from "../../domain/media/library.ts";
 import { listMedia, listMediaRows, mediaOrFail, recordOf, servableOf } from "../../domain/media/records.ts";
 import { thumbnailOf, warmThumbnails } from "../../domain/media/thumbnails.ts";
-import type { MediaRuntime } from "../../domain/media/runtime.ts";
+import type { MediaParts, MediaRuntime } from "../../domain/media/runtime.ts";
 import { mediaUsage } from "../../domain/media/usage.ts";
 import { type Replaced, replaceFile } from "../../domain/media/replace.ts";
 import { badField } from "../../errors.ts";
 
 /** The files of the library, on one mount. */
+/** What an upload (a new file or a replacement) is read with: this app's store, limits and render queue. */
+function ingestDeps(s: Services, parts: MediaParts, projectId: string, client: string): IngestDeps {
+  return {
+    store: parts.store,
+    ids: s.ids,
+    projectId,
+    dir: parts.tmpDir,
+    maxBytes: s.config.media.maxBytes,
+    maxPixels: s.config.media.maxPixels,
+    queue: parts.queue,
+    client,
+  };
+}
+
 function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
   return new Elysia({ prefix: `${mount}/media` })
     .use(managementAuth(s, mount))
@@ -67,16 +81,7 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
         const duplicate = (query as Record<string, string>).duplicate;
         if (duplicate !== undefined && duplicate !== "true" && duplicate !== "false") badField("duplicate", "duplicate must be true or false");
         const parts = await rt.ready();
-        const { files, fields } = await ingestUpload(request, {
-          store: parts.store,
-          ids: s.ids,
-          projectId: h.id,
-          dir: parts.tmpDir,
-          maxBytes: s.config.media.maxBytes,
-          maxPixels: s.config.media.maxPixels,
-          queue: parts.queue,
-          client: actor,
-        });
+        const { files, fields } = await ingestUpload(request, ingestDeps(s, parts, h.id, actor));
         // The Idempotency-Key compares what was uploaded: each file's name and bytes, and the fields.
         const fingerprint = { files: files.map((f: IngestedFile) => ({ filename: f.filename, checksum: f.checksum })), fields };
         let kept = false;
@@ -109,17 +114,7 @@ function fileGroup(s: Services, rt: MediaRuntime, mount: Mount): AnyElysia {
         // The file must exist before its replacement is read and stored.
         mediaOrFail(h, params.id);
         const parts = await rt.ready();
-        const { files, fields } = await ingestUpload(request, {
-          store: parts.store,
-          ids: s.ids,
-          projectId: h.id,
-          dir: parts.tmpDir,
-          maxBytes: s.config.media.maxBytes,
-          maxPixels: s.config.media.maxPixels,
-          queue: parts.queue,
-          client: actor,
-          maxFiles: 1,
-        });
+        const { files, fields } = await ingestUpload(request, { ...ingestDeps(s, parts, h.id, actor), maxFiles: 1 });
         let out: Replaced;
         try {
           const extra = Object.keys(fields)[0];

@@ -219,6 +219,7 @@ export function EntryList() {
           shown={rows.length}
           total={total}
           next={list.data.next}
+          loading={list.isPlaceholderData}
           go={(page, after) => go({ ...search, after: after ?? undefined, page: after ? page : undefined })}
           onLimit={(limit) => set({ limit })}
         />

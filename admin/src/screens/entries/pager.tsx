@@ -32,6 +32,8 @@ export function Pager(p: {
   shown: number;
   total: number;
   next: string | null;
+  /** The rows shown are still the previous page's (kept while this one loads). */
+  loading: boolean;
   go(page: number, after: string | null): void;
   onLimit(limit: number): void;
 }) {
@@ -40,11 +42,13 @@ export function Pager(p: {
   return (
     <nav className="pager" aria-label="Pages">
       <p className="muted" aria-live="polite">
-        {p.total === 0
-          ? "No entries"
-          : p.shown === 0
-            ? `No entries on this page of ${n(p.total)}`
-            : `Entries ${n(first)}–${n(first + p.shown - 1)} of ${n(p.total)}`}
+        {p.loading
+          ? `Loading page ${n(p.page)}…`
+          : p.total === 0
+            ? "No entries"
+            : p.shown === 0
+              ? `No entries on this page of ${n(p.total)}`
+              : `Entries ${n(first)}–${n(first + p.shown - 1)} of ${n(p.total)}`}
       </p>
       <span className="spacer" />
       <div className="field field-inline">

@@ -56,3 +56,16 @@ test("the first page in the default order walks the created_at index, before and
   expect(ph.sqlite.query("SELECT stat FROM sqlite_stat1 WHERE idx = ?").get(made[0]!.name)).toEqual({ stat: "3000 3000 1 1" });
   expect(planOfFirstPage()).toEqual(["SEARCH e USING INDEX entries_model_created (model_id=?)"]);
 });
+
+test("a file whose statistics were deleted (the empty sqlite_stat1 left) gets none for a new index either", () => {
+  const s = h.capa.services;
+  const owner = createUser(s, { email: "nostats@example.com", password: "stats-password-1" });
+  const other = s.projects.get(createProject(s, { name: "No stats", ownerId: owner.id }).id);
+  const page = createModel(s, other, { name: "Page", namespace: "page", fields: [{ namespace: "title", type: "string" }] });
+  other.sqlite.exec("ANALYZE; DELETE FROM sqlite_stat1; ANALYZE sqlite_schema");
+  ensureIndex(other, DRAFTS, page, fieldExpr(DRAFTS, "e", page.fields[0]!, null));
+  const made = other.sqlite.query("SELECT name FROM sqlite_master WHERE name LIKE 'cx_d_%'").all() as { name: string }[];
+  expect(made.length).toBe(1);
+  // Statistics for the one new index alone would make the planner misjudge every other index.
+  expect(other.sqlite.query("SELECT count(*) AS n FROM sqlite_stat1").get()).toEqual({ n: 0 });
+});

@@ -25,10 +25,13 @@ export function ensureIndex(h: ProjectHandle, vis: Vis, m: Model, expr: string):
   // and served every read of the model by it: the first page in the default order (the created_at
   // index) became a sort of all the model's rows once any field index existed. A file without
   // statistics (Capa never analyses) is left so: statistics for one index alone would mislead the
-  // planner about the others.
+  // planner about the others. Statistics are rows of sqlite_stat1, not the table: a file whose
+  // statistics were deleted keeps the empty table.
   h.sqlite.transaction(() => {
     h.sqlite.exec(`CREATE INDEX IF NOT EXISTS ${name} ON entries (model_id, ${col}, id) WHERE ${where}`);
-    const analysed = h.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").get() !== null;
+    const analysed =
+      h.sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").get() !== null &&
+      h.sqlite.query("SELECT 1 FROM sqlite_stat1 LIMIT 1").get() !== null;
     if (analysed) h.sqlite.exec(`ANALYZE ${name}`);
   })();
   made.add(name);

@@ -22,6 +22,7 @@ import type { Built, RootInfo } from "./schema.ts";
 import { planRoot, type RootPlan, type TranslateContext } from "./translate.ts";
 import { VALIDATION_HINT } from "./error-render.ts";
 import type { GraphqlEnv } from "./execute.ts";
+import { compileDirect, type Direct } from "./direct.ts";
 
 const NAME_HINT = CATALOGUE.graphql_validation_failed.hint;
 
@@ -51,6 +52,8 @@ export interface Planned {
   variables: Record<string, unknown>;
   measures: Measures;
   roots: PlannedRoot[];
+  /** The operation compiled for the direct path (direct.ts), or null when graphql-js runs it. */
+  direct: Direct | null;
 }
 
 /** Parses and validates a document once per schema. */
@@ -119,5 +122,5 @@ export function plan(
       }
     }
   }
-  return { op, fragments, variables, measures, roots };
+  return { op, fragments, variables, measures, roots, direct: compileDirect(built.schema, op, fragments, variables) };
 }

@@ -9,11 +9,16 @@ import { printArgs, type ReadArgs } from "../domain/reads/args.ts";
 export interface RestRead {
   ns: string;
   args: ReadArgs;
+  /** The rows' cursors are needed (a connection's edges or pageInfo is selected). */
+  rowCursors?: boolean;
+  /** restUrl's answer, kept: a planned read is run by every request of its plan. */
+  url?: string;
 }
 
 /** The URL a read is shown as in `extensions.svc.rest`, printed from its arguments. */
 export function restUrl(r: RestRead): string {
-  return `/api/entries/${encodeURIComponent(r.ns)}${r.args.kind === "item" ? `/${r.args.id}` : ""}${printArgs(r.args)}`;
+  r.url ??= `/api/entries/${encodeURIComponent(r.ns)}${r.args.kind === "item" ? `/${r.args.id}` : ""}${printArgs(r.args)}`;
+  return r.url;
 }
 
 /** REST parameter names as the GraphQL arguments that stand for them. */

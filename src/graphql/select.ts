@@ -25,7 +25,7 @@ export function connectionParts(ctx: TranslateContext, conn: GraphQLObjectType, 
     const edgeType = getNamedType(fieldDef(conn, "edges")!.type) as GraphQLObjectType;
     nodeNodes.push(...byName(collectSubfields(s, ctx.fragments, ctx.variables, edgeType, edges).values(), "node"));
   }
-  return { nodeNodes, totalCount: byName(parts, "totalCount").length > 0 };
+  return { nodeNodes, totalCount: byName(parts, "totalCount").length > 0, rowCursors: edges.length > 0 || byName(parts, "pageInfo").length > 0 };
 }
 
 /**

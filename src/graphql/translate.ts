@@ -115,7 +115,7 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
     });
   }
   const backward = last != null || before != null;
-  const { nodeNodes, totalCount } = connectionParts(ctx, t.connection, nodes);
+  const { nodeNodes, totalCount, rowCursors } = connectionParts(ctx, t.connection, nodes);
   const filterArg = nodes[0]!.arguments?.find((a) => a.name.value === "filter");
   if (filterArg) checkFilterVariables(filterArg.value, ctx.variables);
   const sort = args.sort as SortTerm[] | null | undefined;
@@ -130,7 +130,7 @@ function planList(ctx: TranslateContext, t: ModelTypes, args: Obj, nodes: readon
     before: backward ? (before ?? "end") : null,
     ...localeArgs(args),
   };
-  const read: RestRead = { ns: t.names.model.namespace, args: listArgs };
+  const read: RestRead = { ns: t.names.model.namespace, args: listArgs, rowCursors };
   return {
     reads: [read],
     finish([o]) {

@@ -39,10 +39,11 @@ export class PageRecorder {
    * Svc-Schema); requests without a storable page are not recorded. `surrogate` is the answer's
    * Surrogate-Key, which names the models and entries it holds.
    */
-  recordRead(projectId: string, headers: Headers, surrogate: string, queries: string[]): void {
+  recordRead(projectId: string, headers: Headers, surrogate: string | (() => string), queries: string[]): void {
     const page = storable(headers.get("svc-page"));
     if (!page) return;
-    const keys = surrogate.split(" ");
+    // A function when the tags are made only for this (an uncached GraphQL answer): most reads name no page.
+    const keys = (typeof surrogate === "string" ? surrogate : surrogate()).split(" ");
     const models = keys.filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
     const entries = keys.filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
     const path = storable(headers.get("svc-path"));

@@ -19,6 +19,8 @@ export interface ReadJob {
   grants: string[];
   /** A GraphQL root field's read: row cursors and stored relation ids come back too. */
   graphql?: boolean;
+  /** A GraphQL connection that selects edges or pageInfo: each row's cursor comes back (25 encodings a page otherwise spent). */
+  rowCursors?: boolean;
   /** The base of public file URLs (CAPA_MEDIA_BASE_URL), for media references in the answer. */
   mediaBase?: string;
 }
@@ -43,7 +45,7 @@ export type ReadOutcome =
 
 /** The reader of a job: which copy it sees and which models it may read. */
 export function jobReader(job: ReadJob): Reader {
-  return { ...readerOf(job.grants, visOf(job.production, job.preview), job.graphql), mediaBase: job.mediaBase };
+  return { ...readerOf(job.grants, visOf(job.production, job.preview), job.graphql), rowCursors: job.rowCursors, mediaBase: job.mediaBase };
 }
 
 /** Runs a job against an open project file; client errors come back as data, others throw. */

@@ -24,6 +24,8 @@ export interface Reader {
   readable: (modelId: string) => boolean;
   /** A GraphQL read: each row's cursor and each expanded list's stored ids come back too. */
   graphql?: boolean;
+  /** Each row's cursor comes back: a GraphQL connection that selects edges or pageInfo. */
+  rowCursors?: boolean;
   /** The base of public file URLs (CAPA_MEDIA_BASE_URL), for media references. */
   mediaBase?: string;
   /** The locale of the read (locale.ts), set by readList and readOne from the arguments. */
@@ -62,7 +64,7 @@ export interface ItemResult extends Rendered {
  * copies by enumerating keys, a measurable part of a one-entry read).
  */
 function withLocale(r: Reader, loc: ReadLocale): Reader {
-  return { vis: r.vis, readable: r.readable, graphql: r.graphql, mediaBase: r.mediaBase, loc };
+  return { vis: r.vis, readable: r.readable, graphql: r.graphql, rowCursors: r.rowCursors, mediaBase: r.mediaBase, loc };
 }
 
 /** Reads one page of a model's entries: the whole grammar of `GET /api/entries/{ns}`. */
@@ -126,7 +128,7 @@ export function readList(h: ProjectHandle, base0: Reader, ns: string, args: List
   const rendered = renderPage(h, reader, m, sel, rows, models.byId);
   const out: ListResult = { ...rendered, page: { limit, next, prev }, models: [m.namespace, ...rendered.models.filter((x) => x !== m.namespace)] };
   if (loc.asked) out.locale = loc.all ? "*" : loc.code;
-  if (reader.graphql) out.cursors = rows.map(cursorOf);
+  if (reader.rowCursors) out.cursors = rows.map(cursorOf);
   if (count) {
     out.count = (h.sqlite.query(`SELECT count(*) AS n FROM entries e WHERE ${base}`).get(...(baseParams as never[])) as { n: number }).n;
   }

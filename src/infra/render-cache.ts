@@ -63,8 +63,46 @@ export class RenderCache {
  * entries); the key's tag is added per request.
  */
 export function renderedAnswer(body: Uint8Array, projectId: string, models: string[], entryIds: string[], extra: string[] = []): CachedAnswer {
-  const surrogate = [`project:${projectId}`, ...extra, ...models.map((m) => `model:${m}`), ...entryIds.map((e) => `entry:${e}`)].join(" ");
-  return { body, etag: etagOf(body), surrogate, edge: fitTags(projectId, models, entryIds, extra) };
+  return new Rendered(body, projectId, models, entryIds, extra);
+}
+
+/**
+ * The ETag and tags are made when first asked for: an uncached development answer is sent
+ * without them (serveAnswer uses them only for a cacheable one, Svc-Page only when named), and a
+ * cached one asks once. Hashing 4 KB and fitting 50 entry tags was a tenth of the main thread's
+ * work of such a read.
+ */
+class Rendered implements CachedAnswer {
+  gzip?: Uint8Array;
+  br?: Uint8Array;
+  #etag: string | undefined;
+  #surrogate: string | undefined;
+  #edge: AnswerTags | null | undefined;
+
+  constructor(
+    readonly body: Uint8Array,
+    private readonly projectId: string,
+    private readonly models: string[],
+    private readonly entryIds: string[],
+    private readonly extra: string[],
+  ) {}
+
+  get etag(): string {
+    this.#etag ??= etagOf(this.body);
+    return this.#etag;
+  }
+
+  get surrogate(): string {
+    this.#surrogate ??= [`project:${this.projectId}`, ...this.extra, ...this.models.map((m) => `model:${m}`), ...this.entryIds.map((e) => `entry:${e}`)].join(
+      " ",
+    );
+    return this.#surrogate;
+  }
+
+  get edge(): AnswerTags | null {
+    if (this.#edge === undefined) this.#edge = fitTags(this.projectId, this.models, this.entryIds, this.extra);
+    return this.#edge;
+  }
 }
 
 /**
@@ -73,7 +111,8 @@ export function renderedAnswer(body: Uint8Array, projectId: string, models: stri
  * say Surrogate-Control: no-store). The request still gets it, as Capa's own cache would have.
  */
 export function unkept(answer: CachedAnswer): CachedAnswer {
-  return { ...answer, edge: null };
+  // Properties named one by one: a rendered answer's ETag and tags are getters, which a spread drops.
+  return { body: answer.body, etag: answer.etag, surrogate: answer.surrogate, edge: null, gzip: answer.gzip, br: answer.br };
 }
 
 /** The Vary of a keyed answer: Accept-Encoding joins when the body is large enough to be compressed. */

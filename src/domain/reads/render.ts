@@ -12,7 +12,7 @@ import { fits, isMediaField, isRelation, type FieldDef } from "../models/fields.
 import { type MediaSlot, noteMedia, resolveMedia } from "./media-refs.ts";
 import { statusOf } from "../entries/status.ts";
 import type { SelectList } from "./grammar.ts";
-import { resolveName, rowColumns, SYSTEM_KEYS, type EntryRowOut, type SystemKey, type Vis } from "./names.ts";
+import { fieldColumns, resolveName, rowColumns, SYSTEM_KEYS, type EntryRowOut, type SystemKey, type Vis } from "./names.ts";
 import type { Reader } from "./query.ts";
 import { localeFor, type ReadLocale, renderedLocale, type RowState, visibleIn } from "./locale.ts";
 import { pickInChain } from "../locales/values.ts";
@@ -230,13 +230,17 @@ export function renderPage(h: ProjectHandle, reader: Reader, m: Model, sel: Reso
   const models = new Set<string>([m.namespace]);
   const missing = new Set<string>();
   const cols = rowColumns(vis, active);
+  // Without a localized model and with no system value but id asked at this level, three columns do.
+  const fieldsOnly = active ? null : fieldColumns(vis);
   while (refs.length) {
     const ids = [...new Set(refs.flatMap((x) => x.ids))];
     const found = new Map<string, EntryRowOut>();
     // Related entries of a localized model are visible in the locale read (locale.ts); the clause is true of any other.
     const visible = active && refs.some((x) => localeFor(reader.loc, x.sel.model)) ? visibleIn(vis, "e", reader.loc ?? null) : vis.visible("e");
     for (const row of h.sqlite
-      .query(`SELECT ${cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${visible}`)
+      .query(
+        `SELECT ${fieldsOnly && refs.every((x) => x.sel.system.length === 1) ? fieldsOnly : cols} FROM entries e WHERE e.id IN (SELECT value FROM json_each(?)) AND ${visible}`,
+      )
       .all(JSON.stringify(ids)) as EntryRowOut[])
       found.set(row.id, row);
     const nextRefs: Ref[] = [];

@@ -75,6 +75,12 @@ export const SCENARIOS: Scenario[] = [
   },
   { name: "item", about: "one post by id", project: "small", request: ({ itemId }) => ({ method: "GET", path: `/api/entries/post/${itemId}` }) },
   {
+    name: "relation-id",
+    about: "the same 25 posts with the author as its id (select=title,price,author)",
+    project: "small",
+    request: () => ({ method: "GET", path: "/api/entries/post?limit=25&select=title,price,author" }),
+  },
+  {
     name: "relation",
     about: "25 posts with the author expanded (select=title,price,author(name))",
     project: "small",

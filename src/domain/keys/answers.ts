@@ -1,6 +1,6 @@
 // The answers of the key routes (interface.md, API key; Minting a scoped key).
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 
 const Predecessor = nullable(record({ id: Uuid, expiresAt: nullable(Time) }));
 
@@ -10,8 +10,8 @@ export const KeyState = record(
     id: Uuid,
     name: Type.String(),
     keyPrefix: Type.String(),
-    bundle: Type.String({ description: "scoped or legacy" }),
-    environment: Type.String(),
+    bundle: oneOf(["scoped", "legacy"]),
+    environment: oneOf(["production", "development"]),
     scopes: Type.Array(Type.String()),
     permission: nullable(Type.String()),
     version: Type.String(),
@@ -50,8 +50,8 @@ export const KeyListItem = record(
     id: Uuid,
     name: Type.String(),
     keyPrefix: Type.String(),
-    bundle: Type.String(),
-    environment: Type.String(),
+    bundle: oneOf(["scoped", "legacy"]),
+    environment: oneOf(["production", "development"]),
     scopes: Type.Array(Type.String()),
     permission: nullable(Type.String()),
     version: Type.String(),

@@ -2,7 +2,7 @@
 // "Saved views"). The domain adds what a shape cannot say: the model exists, every column, the
 // sort and the where fit that model, and only members who may edit entries share a view.
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { keyed, listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 
 /** Columns a view may keep: a field's namespace, or a $system column (GET /v2/model-instances/columns). */
 export const MAX_VIEW_COLUMNS = 50;
@@ -52,7 +52,7 @@ export const ViewsQuery = Type.Object({ model: Type.Optional(Type.String({ descr
 /** A part of a saved view that no longer fits its model, left out when the view opens. */
 export const Dropped = record(
   {
-    part: Type.String({ enum: ["columns", "sort", "where"] }),
+    part: oneOf(["columns", "sort", "where"]),
     key: Type.String({ description: "The column key, the sort term as written, or the where key." }),
     message: Type.String({ description: "Why, in words." }),
   },
@@ -68,7 +68,7 @@ export const SavedView = record(
     shared: Type.Boolean(),
     columns: Type.Array(Type.String()),
     sort: nullable(Type.String()),
-    where: nullable(Type.Object({})),
+    where: nullable(keyed({ description: "A filter in the /api `where` grammar." })),
     search: nullable(Type.String()),
     mine: Type.Boolean({ description: "Whether you made it (you may change it; owners and admins may also change shared views)." }),
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),

@@ -1,13 +1,13 @@
 // The answers of the workspace routes (interface.md, Workspace).
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 
 export const Workspace = record(
   {
     id: Uuid,
     name: Type.String(),
     icon: nullable(Type.String()),
-    visibility: Type.String({ enum: ["team", "private"] }),
+    visibility: oneOf(["team", "private"]),
     template: Type.String(),
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
     createdAt: Time,

@@ -13,7 +13,8 @@ export const Time = Type.String({ description: "ISO 8601 time." });
 export const Uuid = Type.String({ description: "A UUID." });
 
 /** A list answer: `{ data: [...] }` (plus paging keys where a route pages). */
-export const listOf = <T extends TSchema>(item: T, extra: TProperties = {}) => Type.Object({ data: Type.Array(item), ...extra });
+export const listOf = <T extends TSchema, E extends TProperties = Record<never, never>>(item: T, extra: E = {} as E) =>
+  Type.Object({ data: Type.Array(item), ...extra });
 
 /** An object whose known keys are named; the server may add others. */
 export const record = <P extends TProperties>(props: P, options: { $id?: string; description?: string } = {}): TObject<P> => Type.Object(props, options);

@@ -4,6 +4,7 @@
 import { Type } from "@sinclair/typebox";
 import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { FieldEdit } from "../models/bodies.ts";
+import { ARRAY_TYPES, FIELD_TYPES } from "../models/fields.ts";
 
 const UNKNOWN = "{field} is not part of a field change; send editFields and removeIds";
 const RemoveIds = Type.Array(Type.String({ error: "{field} is not a field of this model" }), { error: "removeIds must be a list of field ids" });
@@ -51,7 +52,12 @@ export const ResumeBody = Type.Object(
 );
 
 /** The parts of a field an op changes (diff.ts Shape). */
-const Shape = record({ namespace: Type.String(), type: Type.String(), arrayType: nullable(Type.String()), relation: nullable(Type.String()) });
+const Shape = record({
+  namespace: Type.String(),
+  type: oneOf(FIELD_TYPES),
+  arrayType: nullable(oneOf(ARRAY_TYPES)),
+  relation: nullable(Type.String()),
+});
 
 /** One op per changed field (diff.ts Op), with its counts and examples once counted and, once applied, its decision. */
 const Op = record(

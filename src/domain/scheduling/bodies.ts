@@ -122,7 +122,21 @@ export const ScheduledAction = record(
 
 export const Scheduled = record({ batchId: Uuid, resolved: Resolved, actions: Type.Array(ScheduledAction), replaced: Type.Array(Uuid) }, { $id: "Scheduled" });
 export const Rescheduled = record({ batchId: Uuid, resolved: Resolved, actions: Type.Array(ScheduledAction) });
-export const ActionPage = listOf(ScheduledAction, { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });
+/** An action's target in words, as the list adds it with `expand=target` (targets.ts). */
+const ShownTarget = record({
+  type: oneOf(["instance", "model"]),
+  id: Uuid,
+  modelId: nullable(Uuid),
+  namespace: nullable(Type.String()),
+  title: nullable(Type.String()),
+  missing: Type.Boolean(),
+});
+export const ActionPage = listOf(
+  Type.Composite([ScheduledAction, Type.Object({ target: Type.Optional(ShownTarget) })], {
+    description: "A scheduled action; with expand=target, also its target in words.",
+  }),
+  { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() },
+);
 export const ActionList = listOf(ScheduledAction);
 export const Batch = record({ batchId: Uuid, total: Type.Integer(), counts: Counts, actions: Type.Array(ScheduledAction) });
 export const CancelledBatch = record({ batchId: Uuid, cancelled: Type.Array(Uuid), counts: Counts, actions: Type.Array(ScheduledAction) });

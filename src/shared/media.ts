@@ -1,0 +1,32 @@
+// The types of the media library routes' bodies and answers (src/http/v2/media.ts), made from
+// their TypeBox models. Type-only.
+import type { Static } from "@sinclair/typebox";
+import type {
+  MediaFolder as MediaFolderModel,
+  MediaPage as MediaPageModel,
+  MediaRecord,
+  MediaUsage as MediaUsageModel,
+  Thumbnail as ThumbnailModel,
+  UpdateMediaBody,
+} from "../domain/media/bodies.ts";
+
+/** A file of the library: the record of decisions.md section 10, and its kind. */
+export type MediaFile = Static<typeof MediaRecord>;
+export type MediaKind = MediaFile["kind"];
+
+/** A raster image's grid thumbnails (the 160 px URL and a srcset with 320 px), null for other files. */
+export type Thumbnail = Static<typeof ThumbnailModel>;
+
+/** One page of the library (GET /v2/media), and a file as the grid lists it. */
+export type MediaPage = Static<typeof MediaPageModel>;
+export type ListedFile = MediaPage["data"][number];
+
+/** What a record's editor may change (PATCH /v2/media/:id). */
+export type MediaPatch = Static<typeof UpdateMediaBody>;
+
+/** The entries that reference a file (GET /v2/media/:id/usage, and the `entries` of 409 media_in_use), and one of them. */
+export type MediaUsage = Static<typeof MediaUsageModel>;
+export type MediaUse = MediaUsage["entries"][number];
+
+/** A folder of the media library (GET /v2/media-folders): a tree by `parent`. */
+export type MediaFolder = Static<typeof MediaFolderModel>;

@@ -1,6 +1,8 @@
 // The typed client of the public /v2 API: the only code in the app that sends requests (screens
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
+import type { BulkResult, PreviewToken } from "../../../src/shared/entries.ts";
+import type { EntryActions, Scheduled } from "../../../src/shared/scheduling.ts";
 import { localeFor } from "./entry-locale.ts";
 import { authHeaders, signOut } from "./session.ts";
 import type {
@@ -12,7 +14,6 @@ import type {
   Member,
   Model,
   Project,
-  Resolved,
   ScheduledAction,
   TreeNode,
   Version,
@@ -105,14 +106,6 @@ export interface EntryFilter {
   sort?: EntrySort;
 }
 
-/** The answer of a bulk request: a dry run's count, the results of a small batch, or a queued batch. */
-export interface BulkAnswer {
-  count: number;
-  dryRun?: true;
-  counts?: { done: number; skipped: number; failed: number };
-  batchId?: string;
-}
-
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
 export interface ScheduleInput {
   action: "publish" | "unpublish";
@@ -138,7 +131,7 @@ export const api = {
   },
   previews: {
     /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */
-    create: (entryIds: string[]) => call<{ token: string; expiresAt: string }>("POST", "/v2/preview-tokens", { body: { entryIds } }),
+    create: (entryIds: string[]) => call<PreviewToken>("POST", "/v2/preview-tokens", { body: { entryIds } }),
   },
   workspaces: {
     list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
@@ -161,7 +154,7 @@ export const api = {
     unpublish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: locales ? { locales } : {} }),
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
-      call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+      call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
     /** Saves an old version's values as a new draft version (POST .../versions/:versionId/restore). */
     restore: (id: string, versionId: string) => call<Entry>("POST", `/v2/model-instances/${id}/versions/${versionId}/restore`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
@@ -169,7 +162,7 @@ export const api = {
   scheduled: {
     /** Schedules one publish or unpublish of an entry; the answer holds the server's resolved instant. */
     create: (s: ScheduleInput) =>
-      call<{ batchId: string; resolved: Resolved; actions: ScheduledAction[] }>("POST", "/v2/scheduled-actions", {
+      call<Scheduled>("POST", "/v2/scheduled-actions", {
         body: {
           action: s.action,
           targets: [{ type: "instance", id: s.entryId }],
@@ -178,7 +171,7 @@ export const api = {
           ...(s.locales ? { locales: s.locales } : {}),
         },
       }),
-    forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
+    forEntry: (id: string) => call<EntryActions>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
     /** Moves a pending action to another wall time in a zone. */
     reschedule: (id: string, wallTime: string, timezone: string) =>

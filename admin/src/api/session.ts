@@ -6,10 +6,10 @@
 // Refresh and sign-out are authenticated by the cookie and carry the anti-CSRF header. A reload
 // restores the session from the cookie.
 
-/** What login and refresh-token answer in a cookie session. */
-interface Answer {
-  accessToken: string;
-}
+import type { ResetAsked, ServerFacts, Session } from "../../../src/shared/people.ts";
+
+/** What login and refresh-token answer in a cookie session (the refresh token stays in the cookie). */
+type Answer = Session;
 
 interface Held {
   accessToken: string;
@@ -87,7 +87,7 @@ async function post(path: string, headers: Record<string, string>, body: unknown
 /** Whether the server sends mail (GET /v2/server, before sign-in): then "Forgot password?" is offered. */
 export async function serverSendsMail(): Promise<boolean> {
   const res = await fetch("/v2/server", { headers: { accept: "application/json" } });
-  return res.ok && ((await res.json()) as { mail?: boolean }).mail === true;
+  return res.ok && ((await res.json()) as ServerFacts).mail === true;
 }
 
 /**
@@ -96,7 +96,7 @@ export async function serverSendsMail(): Promise<boolean> {
  */
 export async function askPasswordReset(email: string): Promise<string> {
   const res = await fetch("/v2/user/password-reset", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; error?: string };
+  const json = (await res.json().catch(() => ({}))) as Partial<ResetAsked> & { error?: string };
   if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
   return json.message ?? "";
 }

@@ -1,15 +1,11 @@
 // The workspace routes of /v2 (interface.md, Workspaces; docs/admin-structure.md) used by the
 // lazily loaded Workspaces screens. The rail reads the list and the tree through `api` in
 // client.ts with the same query keys, so a change made here shows in the rail at once.
+import type { Assigned, DocNode, NewWorkspace, TreeNode, WorkspacePatch } from "../../../src/shared/settings.ts";
 import { api, call, keys } from "./client.ts";
-import type { MediaFolder, TreeNode, Workspace, WorkspaceList } from "./types.ts";
+import type { MediaFolder, Workspace, WorkspaceList } from "./types.ts";
 
-/** A node of the document form that `PUT .../tree` takes; `id` is kept when given. */
-export type DocNode =
-  | { id?: string; folder: string; icon?: string | null; children: DocNode[] }
-  | { id?: string; model: string }
-  | { id?: string; entry: string }
-  | { id?: string; media_folder: string };
+export type { DocNode } from "../../../src/shared/settings.ts";
 
 /**
  * The templates a workspace is created from (interface.md, Workspace: `blank`, `website`,
@@ -28,9 +24,9 @@ export const VISIBILITY_WORDS: Record<Workspace["visibility"], string> = { team:
 /** The workspace routes, one function per documented route. */
 export const workspaceApi = {
   list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
-  create: (body: { name: string; template: string; visibility: Workspace["visibility"] }) => call<Workspace>("POST", "/v2/workspaces", { body }),
+  create: (body: NewWorkspace) => call<Workspace>("POST", "/v2/workspaces", { body }),
   /** Renames or changes the visibility (PUT /v2/workspaces/:id with only what changed). */
-  update: (id: string, patch: { name?: string; visibility?: Workspace["visibility"] }) => call<Workspace>("PUT", `/v2/workspaces/${id}`, { body: patch }),
+  update: (id: string, patch: WorkspacePatch) => call<Workspace>("PUT", `/v2/workspaces/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/workspaces/${id}`),
   tree: (id: string) => call<{ data: TreeNode[] }>("GET", `/v2/workspaces/${id}/tree`).then((r) => r.data),
   /** Makes the workspace exactly this document; the answer is the saved tree. */
@@ -39,8 +35,8 @@ export const workspaceApi = {
   /** The person's own choice of current workspace. */
   use: (id: string) => call<Workspace>("PUT", "/v2/workspaces/current", { body: { workspaceId: id } }),
   setDefault: (id: string) => call<Workspace>("PUT", `/v2/workspaces/${id}/default`),
-  assigned: (id: string) => call<{ workspaceId: string; userIds: string[] }>("GET", `/v2/workspaces/${id}/assign`).then((r) => r.userIds),
-  assign: (id: string, userIds: string[]) => call<{ workspaceId: string; userIds: string[] }>("PUT", `/v2/workspaces/${id}/assign`, { body: { userIds } }),
+  assigned: (id: string) => call<Assigned>("GET", `/v2/workspaces/${id}/assign`).then((r) => r.userIds),
+  assign: (id: string, userIds: string[]) => call<Assigned>("PUT", `/v2/workspaces/${id}/assign`, { body: { userIds } }),
   mediaFolders: (): Promise<MediaFolder[]> => api.mediaFolders.list(),
 };
 

@@ -1,7 +1,7 @@
 // The answers the admin app reads fit the models it takes its types from (src/shared/): the
 // parts answers.test.ts's walk does not reach, where the models were made precise for the app —
 // a field change's ops, decisions, error and failed values, the scheduled list's expanded targets,
-// an entry's usage, versions, rules check and trash, saved views' filters and search.
+// an entry's usage, versions, rules check and trash, a bulk batch, saved views' filters and search.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { run } from "../field-changes/helpers.ts";
@@ -131,6 +131,12 @@ describe("the answers the admin app reads fit their models", () => {
     await go("GET", `/v2/model-instances/${post.id}/scheduled`);
     await go("POST", "/v2/model-instances/bulk-schedule", { instanceIds: [copy.id], action: "publish", wallTime: "2030-05-01T09:00", timezone: "UTC" }, 201);
 
+    // Above 50 entries a bulk action is a batch the list polls.
+    const many: string[] = [];
+    for (let i = 0; i < 51; i++) many.push((await go("POST", "/v2/model-instances", { model: "tag", data: { title: `Tag ${i}` } }, 201)).id);
+    const queued = await go("POST", "/v2/model-instances/bulk-publish", { instanceIds: many, expectedCount: 51 }, 202);
+    expect((await go("GET", queued.poll)).counts).toEqual({ done: 0, skipped: 0, failed: 0, remaining: 51 });
+
     await go("DELETE", `/v2/model-instances/${copy.id}`, undefined, 204);
     await go("GET", "/v2/trash");
     await go("GET", `/v2/trash/${copy.id}`);
@@ -148,7 +154,7 @@ describe("the answers the admin app reads fit their models", () => {
     await go("GET", "/v2/locales");
 
     expect(problems).toEqual([]);
-    // 29 routes of the table, counted over both tests.
-    expect(covered.size).toBe(29);
+    // 31 routes of the table, counted over both tests.
+    expect(covered.size).toBe(31);
   });
 });

@@ -27,6 +27,10 @@ export const record = <P extends TProperties>(props: P, options: { $id?: string;
 export const oneOf = <const V extends readonly string[]>(words: V, options: { description?: string } = {}): TUnsafe<V[number]> =>
   Type.Unsafe<V[number]>(Type.String({ enum: [...words], ...options }));
 
-/** Values keyed by name (an entry's field values, a filter): any object, typed as a record of unknowns. */
-export const keyed = (options: { description?: string } = {}): TUnsafe<Record<string, unknown>> =>
+/**
+ * Values keyed by name (an entry's field values, a filter): any object, printed as `{ type:
+ * "object" }` as before, typed as a record of unknowns rather than TypeBox's `{}`. A body's model
+ * may carry its refusal sentence (`error`, src/domain/access/body-check.ts).
+ */
+export const keyed = (options: { description?: string; error?: string } = {}): TUnsafe<Record<string, unknown>> =>
   Type.Unsafe<Record<string, unknown>>(Type.Object({}, options));

@@ -7,10 +7,8 @@ import { keyed, listOf, nullable, oneOf, record, Time, Uuid } from "../access/sc
 
 const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-export const Data = Type.Object(
-  {},
-  { error: "data must be an object keyed by field namespace", description: "Field values keyed by field namespace, as the model's field kinds allow." },
-);
+const DATA_ERROR = "data must be an object keyed by field namespace";
+export const Data = keyed({ error: DATA_ERROR, description: "Field values keyed by field namespace, as the model's field kinds allow." });
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   maxItems: 50,
   error: "tags must be a list of up to 50 texts of 1 to 64 characters",
@@ -23,7 +21,7 @@ export const Folder = Type.Union([Type.Null(), Type.String({ minLength: 1, maxLe
 export const CreateEntryBody = Type.Object(
   {
     model: Type.String({ minLength: 1, error: "model must be a model id or namespace" }),
-    data: Type.Optional(Type.Union([Type.Null(), Data], { error: Data.error })),
+    data: Type.Optional(Type.Union([Type.Null(), Data], { error: DATA_ERROR })),
     tags: Type.Optional(Tags),
     folder: Type.Optional(Folder),
   },

@@ -1,6 +1,7 @@
 // The answers of the workspace routes (interface.md, Workspace).
 import { Type } from "@sinclair/typebox";
 import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
+import { WorkspaceNode } from "./bodies.ts";
 
 export const Workspace = record(
   {
@@ -56,7 +57,7 @@ export const WorkspaceDocument = record(
     name: Type.String(),
     icon: nullable(Type.String()),
     visibility: Type.String(),
-    tree: Type.Array(Type.Object({}, { description: "A node in the form PUT .../tree takes." })),
+    tree: Type.Array(WorkspaceNode, { description: "The nodes in the form PUT .../tree takes." }),
   },
   { $id: "WorkspaceDocument" },
 );

@@ -26,7 +26,7 @@ export const Home = record(
     scheduled: Type.Array(
       record({
         id: Uuid,
-        action: Type.String(),
+        action: oneOf(["publish", "unpublish"]),
         runAt: Time,
         batchId: Uuid,
         target: record({ type: Type.String(), id: Type.String(), model: nullable(Type.String()), title: nullable(Type.String()) }),

@@ -1,6 +1,6 @@
-// The types of the entry routes' bodies and answers (src/http/v2/entries.ts, bulk.ts, trash.ts),
-// made from the TypeBox models the routes check with and GET /v2/openapi.json prints. The admin
-// app imports them with `import type`; nothing here runs (test/architecture.test.ts).
+// The types of the entry routes' answers (src/http/v2/entries.ts, bulk.ts, trash.ts), made from
+// the TypeBox models GET /v2/openapi.json prints (their bodies are in bodies.ts). The admin app
+// imports them with `import type`; nothing here runs (test/architecture.test.ts).
 import type { Static } from "@sinclair/typebox";
 import type {
   BulkAnswer as BulkAnswerModel,

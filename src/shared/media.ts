@@ -1,5 +1,5 @@
-// The types of the media library routes' bodies and answers (src/http/v2/media.ts), made from
-// their TypeBox models. Type-only.
+// The types of the media library routes' answers (src/http/v2/media.ts), made from their
+// TypeBox models; their bodies are in bodies.ts. Type-only.
 import type { Static } from "@sinclair/typebox";
 import type {
   MediaFolder as MediaFolderModel,
@@ -7,7 +7,6 @@ import type {
   MediaRecord,
   MediaUsage as MediaUsageModel,
   Thumbnail as ThumbnailModel,
-  UpdateMediaBody,
 } from "../domain/media/bodies.ts";
 
 /** A file of the library: the record of decisions.md section 10, and its kind. */
@@ -20,9 +19,6 @@ export type Thumbnail = Static<typeof ThumbnailModel>;
 /** One page of the library (GET /v2/media), and a file as the grid lists it. */
 export type MediaPage = Static<typeof MediaPageModel>;
 export type ListedFile = MediaPage["data"][number];
-
-/** What a record's editor may change (PATCH /v2/media/:id). */
-export type MediaPatch = Static<typeof UpdateMediaBody>;
 
 /** The entries that reference a file (GET /v2/media/:id/usage, and the `entries` of 409 media_in_use), and one of them. */
 export type MediaUsage = Static<typeof MediaUsageModel>;

@@ -1,16 +1,15 @@
-// The types of the model, layout and field-change routes' bodies and answers (src/http/v2/
-// models.ts, layouts.ts, field-changes.ts), made from their TypeBox models. Type-only.
+// The types of the model, layout and field-change routes' answers (src/http/v2/models.ts,
+// layouts.ts, field-changes.ts), made from their TypeBox models; their bodies are in bodies.ts.
+// Type-only.
 import type { Static } from "@sinclair/typebox";
 import type {
-  ApplyBody,
   FieldChange as FieldChangeModel,
   FieldChangePage as FieldChangePageModel,
   FieldChangeWithFailures,
   Plan as PlanModel,
-  PlanBody,
 } from "../domain/field-changes/bodies.ts";
 import type { StoredLayout } from "../domain/layouts/bodies.ts";
-import type { CreateModelBody, FieldDefinition, FieldEdit as FieldEditModel, ModelRecord, NewField, UpdateModelBody } from "../domain/models/bodies.ts";
+import type { FieldDefinition, ModelRecord } from "../domain/models/bodies.ts";
 
 /** A model (GET /v2/models). */
 export type Model = Static<typeof ModelRecord>;
@@ -24,22 +23,11 @@ export type Layout = Static<typeof StoredLayout>;
 export type LayoutCard = Layout["main"][number];
 export type LayoutField = LayoutCard["items"][number];
 
-/** What POST /v2/models and PATCH /v2/models/:id take. */
-export type NewModel = Static<typeof CreateModelBody>;
-export type ModelPatch = Static<typeof UpdateModelBody>;
-
-/** A new field (create, addFields), and an edit of a field named by id (editFields). */
-export type NewFieldBody = Static<typeof NewField>;
-export type FieldEdit = Static<typeof FieldEditModel>;
-
 /** A field-change plan (POST /v2/models/:id/field-changes/plan) and one op of it. */
 export type Plan = Static<typeof PlanModel>;
 export type PlanOp = Plan["ops"][number];
 /** The sides of an op: the field's parts before and after. */
 export type ChangeSide = PlanOp["from"];
-/** What planning and applying a field change take. */
-export type PlanRequest = Static<typeof PlanBody>;
-export type ApplyRequest = Static<typeof ApplyBody>;
 
 /** A field change once applied, with one page of its failed values, and the model's list of them. */
 export type FieldChange = Static<typeof FieldChangeModel>;

@@ -1,6 +1,6 @@
-// The types of the project, member, invitation, session, profile and home routes' bodies and
+// The types of the project, member, invitation, session, profile, home and search routes'
 // answers (src/http/v2/projects.ts, sessions.ts, profile.ts, shell.ts), made from their TypeBox
-// models. Type-only.
+// models; their bodies are in bodies.ts. Type-only.
 import type { Static } from "@sinclair/typebox";
 import type { Home } from "../domain/home/bodies.ts";
 import type {
@@ -12,7 +12,6 @@ import type {
   ProjectListItem,
   ProjectRecord as ProjectRecordModel,
   ServerFacts as ServerFactsModel,
-  UpdateProjectBody,
 } from "../domain/projects/bodies.ts";
 import type { Profile, ResetAsked as ResetAskedModel, Session as SessionModel } from "../domain/users/bodies.ts";
 import type { SearchAnswer as SearchAnswerModel } from "../domain/search/bodies.ts";
@@ -21,7 +20,6 @@ import type { SearchAnswer as SearchAnswerModel } from "../domain/search/bodies.
 export type Project = Static<typeof ProjectListItem>;
 export type CreatedProject = Static<typeof CreatedProjectModel>;
 export type ProjectRecord = Static<typeof ProjectRecordModel>;
-export type ProjectPatch = Static<typeof UpdateProjectBody>;
 
 /** A member of a project (GET /v2/projects/:id/members). */
 export type Member = Static<typeof MemberModel>;

@@ -1,6 +1,17 @@
 // The typed client of the public /v2 API: the only code in the app that sends requests (screens
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
+import type {
+  BulkBody,
+  CreateEntryBody,
+  CurrentProjectBody,
+  PreviewTokenBody,
+  PublishBody,
+  RescheduleBody,
+  ScheduleBody,
+  UnpublishBody,
+  UpdateEntryBody,
+} from "../../../src/shared/bodies.ts";
 import type { BulkResult, PreviewToken } from "../../../src/shared/entries.ts";
 import type { EntryActions, Scheduled } from "../../../src/shared/scheduling.ts";
 import { localeFor } from "./entry-locale.ts";
@@ -119,7 +130,7 @@ export interface ScheduleInput {
 export const api = {
   projects: {
     list: () => call<{ data: Project[] }>("GET", "/v2/projects").then((r) => r.data),
-    setCurrent: (id: string) => call<unknown>("PUT", "/v2/projects/current", { body: { projectId: id } }),
+    setCurrent: (id: string) => call<unknown>("PUT", "/v2/projects/current", { body: { projectId: id } satisfies CurrentProjectBody }),
     members: (id: string) => call<{ data: Member[] }>("GET", `/v2/projects/${id}/members`).then((r) => r.data),
   },
   models: {
@@ -131,7 +142,7 @@ export const api = {
   },
   previews: {
     /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */
-    create: (entryIds: string[]) => call<PreviewToken>("POST", "/v2/preview-tokens", { body: { entryIds } }),
+    create: (entryIds: string[]) => call<PreviewToken>("POST", "/v2/preview-tokens", { body: { entryIds } satisfies PreviewTokenBody }),
   },
   workspaces: {
     list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
@@ -144,17 +155,22 @@ export const api = {
       }),
     /** An entry; `locale` reads localized fields in one locale, or every locale with `*`. */
     get: (id: string, locale?: string | null) => call<Entry>("GET", `/v2/model-instances/${id}`, locale ? { query: { locale } } : {}),
-    create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
+    create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } satisfies CreateEntryBody }),
     /** Saves a draft; with `basedOn` (the version edited) a newer version elsewhere is a 409 version_conflict. */
     update: (id: string, data: Record<string, unknown>, basedOn?: number) =>
-      call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data }, headers: basedOn === undefined ? {} : { "if-match": String(basedOn) } }),
+      call<Entry>("PATCH", `/v2/model-instances/${id}`, {
+        body: { data } satisfies UpdateEntryBody,
+        headers: basedOn === undefined ? {} : { "if-match": String(basedOn) },
+      }),
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
     /** Publishes the latest draft; `locales` names the locales that go live (default: the server's). */
-    publish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: locales ? { locales } : {} }),
-    unpublish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: locales ? { locales } : {} }),
+    publish: (id: string, locales?: string[]) =>
+      call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: (locales ? { locales } : {}) satisfies PublishBody }),
+    unpublish: (id: string, locales?: string[]) =>
+      call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: (locales ? { locales } : {}) satisfies UnpublishBody }),
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
-      call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+      call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } satisfies BulkBody }),
     /** Saves an old version's values as a new draft version (POST .../versions/:versionId/restore). */
     restore: (id: string, versionId: string) => call<Entry>("POST", `/v2/model-instances/${id}/versions/${versionId}/restore`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
@@ -169,12 +185,12 @@ export const api = {
           wallTime: s.wallTime,
           timezone: s.timezone,
           ...(s.locales ? { locales: s.locales } : {}),
-        },
+        } satisfies ScheduleBody,
       }),
     forEntry: (id: string) => call<EntryActions>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
     /** Moves a pending action to another wall time in a zone. */
     reschedule: (id: string, wallTime: string, timezone: string) =>
-      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
+      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } satisfies RescheduleBody }),
   },
 };

@@ -1,5 +1,6 @@
 // The editing routes of issue 26 (docs/editing.md): autosave, the rules check as one types, the
 // usage of an entry before it is deleted, duplicate, and the trash. Through the one `call`.
+import type { UpdateEntryBody, ValidateBody } from "../../../src/shared/bodies.ts";
 import type { EntryUsage, Restored, Saved, TrashPage, Trashed, Validation } from "../../../src/shared/entries.ts";
 import { call, keys } from "./client.ts";
 import type { Entry } from "./types.ts";
@@ -18,12 +19,11 @@ export const editingApi = {
   autosave: (id: string, data: Record<string, unknown>, basedOn: number | undefined) =>
     call<Saved>("PATCH", `/v2/model-instances/${id}`, {
       query: { autosave: "true" },
-      body: { data },
+      body: { data } satisfies UpdateEntryBody,
       headers: basedOn === undefined ? {} : { "if-match": String(basedOn) },
     }),
   /** What a save and a publish would say of these values, writing nothing. */
-  validate: (body: { model: string; data: Record<string, unknown> } | { id: string; data?: Record<string, unknown> }) =>
-    call<Validation>("POST", "/v2/model-instances/validate", { body }),
+  validate: (body: ValidateBody & ({ model: string } | { id: string })) => call<Validation>("POST", "/v2/model-instances/validate", { body }),
   usage: (id: string) => call<EntryUsage>("GET", `/v2/model-instances/${id}/usage`).then((r) => r.entries),
   duplicate: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/duplicate`, { body: {} }),
   trash: {

@@ -1,6 +1,7 @@
 // The entry list's routes (docs/app-server.md, "Entry lists", "Bulk", "Export"): a page by sort,
 // where and search with keyset cursors, the model's columns, bulk actions over ids or over the
 // list's own filter ("select all N that match"), and the export of a selection as a file.
+import type { BulkBody, BulkScheduleBody, ExportBody } from "../../../src/shared/bodies.ts";
 import type { BulkBatch, BulkResult, BulkScheduled, EntryPage, ListColumns } from "../../../src/shared/entries.ts";
 import { call, refusalOf, requestHeaders } from "./client.ts";
 import type { EntryStatus } from "./types.ts";
@@ -41,18 +42,18 @@ export const listApi = {
   columns: (model: string) => call<ListColumns>("GET", "/v2/model-instances/columns", { query: { model } }).then((r) => r.columns),
   /** `locale` is the list's (what a filter selection matches); `locales` what a publish or unpublish moves. */
   bulk: (action: BulkAction, sel: Selected, opts: { dryRun?: boolean; expectedCount?: number; locales?: string[] }, locale?: string) =>
-    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts }, query: { locale } }),
+    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts } satisfies BulkBody, query: { locale } }),
   batch: (id: string) => call<BulkBatch>("GET", `/v2/model-instances/bulk/${id}`),
   schedule: (
     sel: Selected,
     s: { action: "publish" | "unpublish"; wallTime: string; timezone: string; dryRun?: boolean; expectedCount?: number; locales?: string[] },
     locale?: string,
-  ) => call<BulkScheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s }, query: { locale } }),
+  ) => call<BulkScheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s } satisfies BulkScheduleBody, query: { locale } }),
   /** The export of a selection as a file to save (POST /v2/model-instances/export, streamed). */
   export: async (e: { model: string; format: "csv" | "json"; columns: string[]; sort?: string; selected: Selected; locale?: string }): Promise<Blob> => {
     // The export names its model itself; a filter selection goes without modelId.
     const { modelId: _, ...filter } = "modelId" in e.selected ? e.selected : { modelId: "", ...e.selected };
-    const body = { model: e.model, format: e.format, columns: e.columns, sort: e.sort, ...filter };
+    const body = { model: e.model, format: e.format, columns: e.columns, sort: e.sort, ...filter } satisfies ExportBody;
     const headers = await requestHeaders({ "content-type": "application/json", accept: e.format === "csv" ? "text/csv" : "application/json" });
     const res = await fetch(`/v2/model-instances/export${e.locale ? `?locale=${encodeURIComponent(e.locale)}` : ""}`, {
       method: "POST",

@@ -1,9 +1,11 @@
 // The API key routes of /v2 (/v2/tenants/api-keys), used only by the lazily loaded keys screen.
 import type * as Shared from "../../../src/shared/settings.ts";
-import type { DomainsSeen, Grantable, KeyPatch, KeyState, MintedKey, NewKey, RotatedKey } from "../../../src/shared/settings.ts";
+import type { ActiveBody, AllowedOriginsBody, MintKeyBody, RotateBody, UpdateKeyBody } from "../../../src/shared/bodies.ts";
+import type { DomainsSeen, Grantable, KeyState, MintedKey, RotatedKey } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 
-export type { Grantable, KeyPatch, MintedKey, NewKey } from "../../../src/shared/settings.ts";
+export type { MintKeyBody as NewKey, UpdateKeyBody as KeyPatch } from "../../../src/shared/bodies.ts";
+export type { Grantable, MintedKey } from "../../../src/shared/settings.ts";
 
 /** A key as the list shows it with `includeStatus=true`, which always adds its state. */
 export type ApiKey = Required<Shared.ApiKey>;
@@ -21,11 +23,12 @@ export const keyApi = {
   list: () => call<{ data: ApiKey[] }>("GET", BASE, { query: { includeStatus: "true" } }).then((r) => r.data),
   grantable: () => call<Grantable>("GET", `${BASE}/grantable`),
   domains: (id: string) => call<DomainsSeen>("GET", `${BASE}/${id}/domains-seen`).then((r) => r.data),
-  mint: (k: NewKey) => call<MintedKey>("POST", BASE, { body: k }),
-  update: (id: string, patch: KeyPatch) => call<KeyState>("PATCH", `${BASE}/${id}`, { body: patch }),
-  origins: (id: string, allowedOrigins: string[]) => call<KeyState>("PATCH", `${BASE}/${id}/allowed-origins`, { body: { allowedOrigins } }),
-  rotate: (id: string, graceHours: number) => call<RotatedKey>("POST", `${BASE}/${id}/rotate`, { body: { graceHours } }),
-  setActive: (id: string, active: boolean) => call<KeyState>("PATCH", `${BASE}/${id}/active`, { body: { active } }),
+  mint: (k: MintKeyBody) => call<MintedKey>("POST", BASE, { body: k }),
+  update: (id: string, patch: UpdateKeyBody) => call<KeyState>("PATCH", `${BASE}/${id}`, { body: patch }),
+  origins: (id: string, allowedOrigins: string[]) =>
+    call<KeyState>("PATCH", `${BASE}/${id}/allowed-origins`, { body: { allowedOrigins } satisfies AllowedOriginsBody }),
+  rotate: (id: string, graceHours: number) => call<RotatedKey>("POST", `${BASE}/${id}/rotate`, { body: { graceHours } satisfies RotateBody }),
+  setActive: (id: string, active: boolean) => call<KeyState>("PATCH", `${BASE}/${id}/active`, { body: { active } satisfies ActiveBody }),
   versions: () => readVersions(),
 };
 

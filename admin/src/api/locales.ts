@@ -1,7 +1,8 @@
 // The project's locales (GET/PUT /v2/locales, decisions.md 13). The locale the entry editor
 // works in is kept in entry-locale.ts.
 import { useQuery } from "@tanstack/react-query";
-import type { Locales, LocalesPut } from "../../../src/shared/settings.ts";
+import type { LocalesBody } from "../../../src/shared/bodies.ts";
+import type { Locales } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 import type { Model } from "./types.ts";
 
@@ -10,7 +11,7 @@ export type { Locale, LocaleInUse, Locales } from "../../../src/shared/settings.
 export const localesApi = {
   get: () => call<Locales>("GET", "/v2/locales"),
   /** Saves the whole list; `force` drops the values of removed locales (after a 409 locale_in_use). */
-  put: (body: LocalesPut, force = false) => call<Locales>("PUT", "/v2/locales", { body, query: force ? { force: "true" } : {} }),
+  put: (body: LocalesBody, force = false) => call<Locales>("PUT", "/v2/locales", { body, query: force ? { force: "true" } : {} }),
 };
 
 export const localeKeys = { all: (project: string) => ["locales", project] as const };

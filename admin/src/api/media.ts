@@ -1,13 +1,15 @@
 // The media library routes of /v2 (decisions.md section 10), shared by the library screens and
 // the entry editor's media fields. Uploads go one file per request through XMLHttpRequest, so
 // each file reports its own progress and its own refusal, with the same headers `call` sends.
-import type { MediaFile, MediaPage, MediaPatch, MediaUsage } from "../../../src/shared/media.ts";
+import type { CreateFolderBody, UpdateFolderBody, UpdateMediaBody } from "../../../src/shared/bodies.ts";
+import type { MediaFile, MediaPage, MediaUsage } from "../../../src/shared/media.ts";
 import { ApiError, call, refusalOf, requestHeaders } from "./client.ts";
 import type { MediaFolder, MediaKind, MediaSort } from "./types.ts";
 
 export { MEDIA_SORTS, type MediaSort } from "./types.ts";
 
-export type { ListedFile, MediaFile, MediaPatch, MediaUse, Thumbnail } from "../../../src/shared/media.ts";
+export type { UpdateMediaBody as MediaPatch } from "../../../src/shared/bodies.ts";
+export type { ListedFile, MediaFile, MediaUse, Thumbnail } from "../../../src/shared/media.ts";
 
 /** Each order in words, for the sort choice. */
 export const SORT_WORDS: Record<MediaSort, string> = {
@@ -102,7 +104,7 @@ export const mediaApi = {
     return out;
   },
   get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
-  update: (id: string, patch: MediaPatch) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
+  update: (id: string, patch: UpdateMediaBody) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
   /** Deletes a file; without `force` a file in use answers 409 media_in_use naming the entries. */
   remove: (id: string, force = false) => call<void>("DELETE", `/v2/media/${id}`, { query: { force: force ? "true" : undefined } }),
   usage: (id: string) => call<MediaUsage>("GET", `/v2/media/${id}/usage`).then((r) => r.entries),
@@ -110,8 +112,8 @@ export const mediaApi = {
   /** Replaces a file's bytes (same id, new checksum and URL); 409 file_kind_in_use names the entries. */
   replace: (id: string, file: File, onProgress?: Progress) => sendFile("PUT", `/v2/media/${id}/file`, file, {}, onProgress),
   folders: {
-    create: (name: string, parent: string | null) => call<MediaFolder>("POST", "/v2/media-folders", { body: { name, parent } }),
-    update: (id: string, patch: { name?: string; parent?: string | null }) => call<MediaFolder>("PATCH", `/v2/media-folders/${id}`, { body: patch }),
+    create: (name: string, parent: string | null) => call<MediaFolder>("POST", "/v2/media-folders", { body: { name, parent } satisfies CreateFolderBody }),
+    update: (id: string, patch: UpdateFolderBody) => call<MediaFolder>("PATCH", `/v2/media-folders/${id}`, { body: patch }),
     remove: (id: string) => call<void>("DELETE", `/v2/media-folders/${id}`),
   },
 };

@@ -12,6 +12,7 @@ import type {
   Scheduled,
   ScheduledAction,
 } from "../../../src/shared/scheduling.ts";
+import type { RescheduleBody } from "../../../src/shared/bodies.ts";
 import { call } from "./client.ts";
 
 /** Every status of a scheduled action, in the order of its life. */
@@ -62,9 +63,9 @@ export const scheduledApi = {
   defaults: () => call<Defaults>("GET", "/v2/scheduled-actions/defaults"),
   batch: (id: string) => call<Batch>("GET", `/v2/scheduled-actions/batch/${id}`),
   reschedule: (id: string, wallTime: string, timezone: string) =>
-    call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
+    call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } satisfies RescheduleBody }),
   rescheduleBatch: (id: string, wallTime: string, timezone: string) =>
-    call<Rescheduled>("PATCH", `/v2/scheduled-actions/batch/${id}`, { body: { wallTime, timezone } }),
+    call<Rescheduled>("PATCH", `/v2/scheduled-actions/batch/${id}`, { body: { wallTime, timezone } satisfies RescheduleBody }),
   cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
   cancelBatch: (id: string) => call<CancelledBatch>("POST", `/v2/scheduled-actions/batch/${id}/cancel`, { body: {} }),
   retry: (id: string) => call<Scheduled>("POST", `/v2/scheduled-actions/${id}/retry`, { body: {} }),

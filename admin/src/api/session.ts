@@ -6,6 +6,7 @@
 // Refresh and sign-out are authenticated by the cookie and carry the anti-CSRF header. A reload
 // restores the session from the cookie.
 
+import type { LoginBody, LogoutBody, PasswordResetBody, PasswordResetConfirmBody, RefreshBody } from "../../../src/shared/bodies.ts";
 import type { ResetAsked, ServerFacts, Session } from "../../../src/shared/people.ts";
 
 /** What login and refresh-token answer in a cookie session (the refresh token stays in the cookie). */
@@ -72,7 +73,7 @@ function forget(): void {
   notify();
 }
 
-async function post(path: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+async function post(path: string, headers: Record<string, string>, body: LoginBody | LogoutBody | RefreshBody): Promise<Answer> {
   const res = await fetch(path, {
     method: "POST",
     credentials: "same-origin",
@@ -95,7 +96,11 @@ export async function serverSendsMail(): Promise<boolean> {
  * is the same whether or not the address has an account.
  */
 export async function askPasswordReset(email: string): Promise<string> {
-  const res = await fetch("/v2/user/password-reset", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  const res = await fetch("/v2/user/password-reset", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email } satisfies PasswordResetBody),
+  });
   const json = (await res.json().catch(() => ({}))) as Partial<ResetAsked> & { error?: string };
   if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
   return json.message ?? "";
@@ -106,7 +111,7 @@ export async function confirmPasswordReset(token: string, password: string): Pro
   const res = await fetch("/v2/user/password-reset/confirm", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token, password }),
+    body: JSON.stringify({ token, password } satisfies PasswordResetConfirmBody),
   });
   if (res.ok) return;
   const json = (await res.json().catch(() => ({}))) as { error?: string; code?: string };

@@ -1,7 +1,8 @@
 // Saved views of entry lists (decisions.md 15; docs/app-server.md, "Saved views"): a name and the
 // list's columns, sort, filter and search, private or shared with the project. The rail lists
 // them under their model and the entry list opens, saves and changes them.
-import type { NewView, SavedView, ViewPatch } from "../../../src/shared/settings.ts";
+import type { CreateViewBody, UpdateViewBody } from "../../../src/shared/bodies.ts";
+import type { SavedView } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 
 export type { DroppedPart, SavedView } from "../../../src/shared/settings.ts";
@@ -11,8 +12,8 @@ export type ViewParts = Pick<SavedView, "columns" | "sort" | "where" | "search">
 
 export const viewsApi = {
   list: () => call<{ data: SavedView[] }>("GET", "/v2/views").then((r) => r.data),
-  create: (body: NewView) => call<SavedView>("POST", "/v2/views", { body }),
-  update: (id: string, patch: ViewPatch) => call<SavedView>("PATCH", `/v2/views/${id}`, { body: patch }),
+  create: (body: CreateViewBody) => call<SavedView>("POST", "/v2/views", { body }),
+  update: (id: string, patch: UpdateViewBody) => call<SavedView>("PATCH", `/v2/views/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/views/${id}`),
 };
 

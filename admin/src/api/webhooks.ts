@@ -1,11 +1,13 @@
 // The webhook routes of /v2 (docs/webhooks.md), used only by the lazily loaded webhook screens.
-import type { Delivery, DeliveryDetail, DeliveryPage, Endpoint, EndpointPatch, EndpointWithSecret, NewEndpoint } from "../../../src/shared/settings.ts";
+import type { CreateWebhookBody, RotateBody, UpdateWebhookBody } from "../../../src/shared/bodies.ts";
+import type { Delivery, DeliveryDetail, DeliveryPage, Endpoint, EndpointWithSecret } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 
-export type { Attempt, Delivery, DeliveryDetail, Endpoint, NewEndpoint } from "../../../src/shared/settings.ts";
+export type { CreateWebhookBody as NewEndpoint } from "../../../src/shared/bodies.ts";
+export type { Attempt, Delivery, DeliveryDetail, Endpoint } from "../../../src/shared/settings.ts";
 
 /** An event type an endpoint can subscribe to. */
-export type EventType = NonNullable<NewEndpoint["events"]>[number];
+export type EventType = NonNullable<CreateWebhookBody["events"]>[number];
 
 /** The event types an endpoint can subscribe to, with the words people read (every one the server takes). */
 export const EVENT_WORDS: Record<string, string> = {
@@ -25,10 +27,11 @@ export const EVENT_WORDS: Record<string, string> = {
 export const hookApi = {
   list: () => call<{ data: Endpoint[] }>("GET", "/v2/webhooks").then((r) => r.data),
   get: (id: string) => call<Endpoint>("GET", `/v2/webhooks/${id}`),
-  create: (e: NewEndpoint) => call<EndpointWithSecret>("POST", "/v2/webhooks", { body: e }),
-  update: (id: string, patch: EndpointPatch) => call<Endpoint>("PATCH", `/v2/webhooks/${id}`, { body: patch }),
+  create: (e: CreateWebhookBody) => call<EndpointWithSecret>("POST", "/v2/webhooks", { body: e }),
+  update: (id: string, patch: UpdateWebhookBody) => call<Endpoint>("PATCH", `/v2/webhooks/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/webhooks/${id}`),
-  rotate: (id: string, graceHours: number) => call<EndpointWithSecret>("POST", `/v2/webhooks/${id}/rotate-secret`, { body: { graceHours } }),
+  rotate: (id: string, graceHours: number) =>
+    call<EndpointWithSecret>("POST", `/v2/webhooks/${id}/rotate-secret`, { body: { graceHours } satisfies RotateBody }),
   test: (id: string) => call<Delivery>("POST", `/v2/webhooks/${id}/test`, { body: {} }),
   deliveries: (id: string) => call<DeliveryPage>("GET", `/v2/webhooks/${id}/deliveries`, { query: { limit: 25 } }),
   delivery: (id: string, deliveryId: string) => call<DeliveryDetail>("GET", `/v2/webhooks/${id}/deliveries/${deliveryId}`),

@@ -4,6 +4,7 @@ import type { Static } from "@sinclair/typebox";
 import type {
   MediaFolder as MediaFolderModel,
   MediaPage as MediaPageModel,
+  MediaQuery as MediaQueryModel,
   MediaRecord,
   MediaUsage as MediaUsageModel,
   Thumbnail as ThumbnailModel,
@@ -23,6 +24,9 @@ export type ListedFile = MediaPage["data"][number];
 /** The entries that reference a file (GET /v2/media/:id/usage, and the `entries` of 409 media_in_use), and one of them. */
 export type MediaUsage = Static<typeof MediaUsageModel>;
 export type MediaUse = MediaUsage["entries"][number];
+
+/** The library list's query (GET /v2/media): a folder, a kind, text, an order, a page. */
+export type MediaQuery = Static<typeof MediaQueryModel>;
 
 /** A folder of the media library (GET /v2/media-folders): a tree by `parent`. */
 export type MediaFolder = Static<typeof MediaFolderModel>;

@@ -9,9 +9,6 @@
 import type { LoginBody, LogoutBody, PasswordResetBody, PasswordResetConfirmBody, RefreshBody } from "../../../src/shared/bodies.ts";
 import type { ResetAsked, ServerFacts, Session } from "../../../src/shared/people.ts";
 
-/** What login and refresh-token answer in a cookie session (the refresh token stays in the cookie). */
-type Answer = Session;
-
 interface Held {
   accessToken: string;
   /** When the access token expires, in epoch milliseconds of this browser's clock. */
@@ -55,7 +52,7 @@ function notify(): void {
   for (const fn of listeners) fn();
 }
 
-function hold(t: Answer): void {
+function hold(t: Session): void {
   held = { accessToken: t.accessToken, expiresAt: expiryOf(t.accessToken) };
   if (timer) clearTimeout(timer);
   // Timers cap at about 24.8 days; access tokens live hours, so the delay always fits.
@@ -73,16 +70,16 @@ function forget(): void {
   notify();
 }
 
-async function post(path: string, headers: Record<string, string>, body: LoginBody | LogoutBody | RefreshBody): Promise<Answer> {
+async function post(path: string, headers: Record<string, string>, body: LoginBody | LogoutBody | RefreshBody): Promise<Session> {
   const res = await fetch(path, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  const json = (await res.json().catch(() => ({}))) as Partial<Answer> & { error?: string };
+  const json = (await res.json().catch(() => ({}))) as Partial<Session> & { error?: string };
   if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
-  return json as Answer;
+  return json as Session;
 }
 
 /** Whether the server sends mail (GET /v2/server, before sign-in): then "Forgot password?" is offered. */

@@ -9,7 +9,7 @@ export type { Member, Project } from "../../../src/shared/people.ts";
 export type { Resolved, ScheduledAction } from "../../../src/shared/scheduling.ts";
 export type { MediaFolder, MediaKind } from "../../../src/shared/media.ts";
 export type { TreeNode, Workspace, WorkspaceList } from "../../../src/shared/settings.ts";
-import type { MediaKind } from "../../../src/shared/media.ts";
+import type { MediaKind, MediaQuery } from "../../../src/shared/media.ts";
 
 /** The orders of the entry list (`-` for newest first). */
 export type EntrySort = "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
@@ -26,5 +26,5 @@ export const KIND_WORDS: Record<MediaKind, string> = {
 };
 
 /** The media list's orders (GET /v2/media?sort=); `-` is descending, `createdAt` the upload order. */
-export const MEDIA_SORTS = ["-createdAt", "createdAt", "name", "-name", "size", "-size"] as const;
+export const MEDIA_SORTS = ["-createdAt", "createdAt", "name", "-name", "size", "-size"] as const satisfies readonly NonNullable<MediaQuery["sort"]>[];
 export type MediaSort = (typeof MEDIA_SORTS)[number];

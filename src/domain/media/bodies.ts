@@ -113,13 +113,12 @@ export const MediaFolder = record({ id: Uuid, name: Type.String(), parent: nulla
 export const FolderList = record({ data: Type.Array(MediaFolder) });
 export const MediaQuery = Type.Object({
   folder: Type.Optional(Type.String({ description: "A folder id; empty for the root." })),
-  kind: Type.Optional(Type.String({ enum: [...MEDIA_KINDS] })),
+  kind: Type.Optional(oneOf(MEDIA_KINDS)),
   q: Type.Optional(Type.String({ description: "Matches filename, title and alt." })),
   limit: Type.Optional(Type.String()),
   after: Type.Optional(Type.String({ description: "The next cursor of a previous page." })),
   sort: Type.Optional(
-    Type.String({
-      enum: [...MEDIA_SORTS],
+    oneOf(MEDIA_SORTS, {
       description: "-createdAt (default, newest first), createdAt, name, -name (A to Z without case), size, -size; ties go by upload order.",
     }),
   ),

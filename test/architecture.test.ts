@@ -1,7 +1,8 @@
 // The rules docs/architecture.md states about the code's shape, checked on the sources: no import
 // cycle at run time (type-only imports aside), the read workers load nothing of the write side,
-// http/ never touches drizzle or SQL, no route file imports another, and no module keeps mutable
-// state of its own at the top level.
+// http/ never touches drizzle or SQL, no route file imports another, no module keeps mutable
+// state of its own at the top level, and the admin app takes nothing of the server but the types
+// of src/shared/ (which itself loads nothing but TypeBox).
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -24,6 +25,15 @@ function runtimeImports(file: string): string[] {
     out.push(resolve(dirname(file), m[2]!));
   }
   return out;
+}
+
+/** Every import and re-export of a file: its specifier, and whether it is type-only as a whole (`import type`, `export type`). */
+function importsOf(file: string): { spec: string; typeOnly: boolean }[] {
+  const text = source.get(file)!;
+  const statements = [...text.matchAll(/^(?:import|export)\s+(type\s+)?(?:[^;"]*?\s+from\s+)?"([^"]+)";/gms)].map((m) => ({ spec: m[2]!, typeOnly: !!m[1] }));
+  // A dynamic import loads at run time whatever it names.
+  const dynamic = [...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => ({ spec: m[1]!, typeOnly: false }));
+  return [...statements, ...dynamic];
 }
 
 /** Every file a file loads at run time, itself included. */
@@ -107,5 +117,26 @@ describe("the shape of the code", () => {
       }
     }
     expect(found).toEqual([]);
+  });
+
+  test("the admin app imports from src/ only types, only from src/shared/; src/shared/ loads nothing but TypeBox", () => {
+    const SHARED = join(SRC, "shared");
+    const shared = files.filter((f) => f.startsWith(`${SHARED}/`));
+    expect(shared.length).toBeGreaterThan(3);
+    const fromAdmin = adminFiles.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.spec.startsWith(".") && resolve(dirname(f), i.spec).startsWith(`${SRC}/`))
+        .filter((i) => !i.typeOnly || !resolve(dirname(f), i.spec).startsWith(`${SHARED}/`))
+        .map((i) => `${rel(f)} -> ${i.spec}${i.typeOnly ? "" : " (at run time)"}`),
+    );
+    expect(fromAdmin).toEqual([]);
+    // Some admin modules do take the shared types (so this rule guards something).
+    expect(adminFiles.filter((f) => importsOf(f).some((i) => i.typeOnly && resolve(dirname(f), i.spec).startsWith(`${SHARED}/`))).length).toBeGreaterThan(10);
+    const fromShared = shared.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => !i.typeOnly && i.spec !== "@sinclair/typebox")
+        .map((i) => `${rel(f)} -> ${i.spec}`),
+    );
+    expect(fromShared).toEqual([]);
   });
 });

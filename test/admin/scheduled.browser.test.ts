@@ -170,6 +170,8 @@ describe("scheduled actions", () => {
     await page.goto(`${env.origin}/admin/scheduled?view=calendar&month=2027-03`);
     await page.getByRole("heading", { name: "March 2027", level: 2 }).waitFor();
     const day = page.getByRole("list", { name: "Actions on 2027-03-14" });
+    // The month's heading shows before its actions arrive: wait for the day's first one.
+    await day.getByRole("listitem").first().waitFor();
     expect(await day.getByRole("listitem").allTextContents()).toEqual(["08:30 Publish Spring launch Pending"]);
     expect(await day.getByRole("link", { name: "Spring launch" }).getAttribute("href")).toBe(`/admin/content/post/${launch}`);
     // Weeks start on Monday: March 2027 begins on a Monday, so its first cell is Monday the 1st

@@ -28,5 +28,35 @@ export function answerProblems(capa: CapaApp, method: string, path: string, stat
   if (!(status in doc.answers)) return [`${method} ${path}: status ${status} is not declared`];
   const model = doc.answers[status] as TSchema | null;
   if (model === null) return body === null ? [] : [`${method} ${path}: ${status} has a body`];
-  return [...Value.Errors(model, body)].slice(0, 3).map((e) => `${method} ${path} ${status}: ${e.path} ${e.message}`);
+  const errors = [...Value.Errors(model, body)].slice(0, 3).map((e) => `${method} ${path} ${status}: ${e.path} ${e.message}`);
+  return errors.length > 0 ? errors : enumProblems(model as Node, body, "").map((p) => `${method} ${path} ${status}: ${p}`);
+}
+
+type Node = { enum?: unknown[]; properties?: Record<string, Node>; patternProperties?: Record<string, Node>; items?: Node; anyOf?: Node[] };
+
+/**
+ * The words a value holds that its schema's `enum` does not list. TypeBox's check reads a
+ * `{ type: "string", enum }` as any string (src/domain/access/schema-kit.ts `oneOf`), while the
+ * admin app's types rely on the words, so the answers are held to them here.
+ */
+export function enumProblems(schema: Node, value: unknown, path: string): string[] {
+  if (schema.enum && !schema.enum.includes(value)) return [`${path || "/"} ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (schema.anyOf) {
+    // A member that refers to its recursive parent cannot be checked alone: it counts as fitting.
+    const fits = schema.anyOf.filter((m) => {
+      try {
+        return Value.Check(m as TSchema, value);
+      } catch {
+        return true;
+      }
+    });
+    return fits.some((m) => enumProblems(m, value, path).length === 0) || fits.length === 0 ? [] : enumProblems(fits[0]!, value, path);
+  }
+  if (Array.isArray(value)) return schema.items ? value.flatMap((v, i) => enumProblems(schema.items!, v, `${path}/${i}`)) : [];
+  if (value === null || typeof value !== "object") return [];
+  const o = value as Record<string, unknown>;
+  const out: string[] = [];
+  for (const [k, sub] of Object.entries(schema.properties ?? {})) if (k in o) out.push(...enumProblems(sub, o[k], `${path}/${k}`));
+  for (const sub of Object.values(schema.patternProperties ?? {})) for (const [k, v] of Object.entries(o)) out.push(...enumProblems(sub, v, `${path}/${k}`));
+  return out;
 }

@@ -1,6 +1,19 @@
 // The typed client of the public /v2 API: the only code in the app that sends requests (screens
 // call these functions through TanStack Query, never fetch). Every call is a documented route
 // a script could call too (decisions.md 11).
+import type {
+  BulkBody,
+  CreateEntryBody,
+  CurrentProjectBody,
+  PreviewTokenBody,
+  PublishBody,
+  RescheduleBody,
+  ScheduleBody,
+  UnpublishBody,
+  UpdateEntryBody,
+} from "../../../src/shared/bodies.ts";
+import type { BulkResult, PreviewToken } from "../../../src/shared/entries.ts";
+import type { EntryActions, Scheduled } from "../../../src/shared/scheduling.ts";
 import { localeFor } from "./entry-locale.ts";
 import { authHeaders, signOut } from "./session.ts";
 import type {
@@ -12,7 +25,6 @@ import type {
   Member,
   Model,
   Project,
-  Resolved,
   ScheduledAction,
   TreeNode,
   Version,
@@ -105,14 +117,6 @@ export interface EntryFilter {
   sort?: EntrySort;
 }
 
-/** The answer of a bulk request: a dry run's count, the results of a small batch, or a queued batch. */
-export interface BulkAnswer {
-  count: number;
-  dryRun?: true;
-  counts?: { done: number; skipped: number; failed: number };
-  batchId?: string;
-}
-
 /** Scheduling a publish or unpublish at a wall time in an IANA zone. */
 export interface ScheduleInput {
   action: "publish" | "unpublish";
@@ -126,7 +130,7 @@ export interface ScheduleInput {
 export const api = {
   projects: {
     list: () => call<{ data: Project[] }>("GET", "/v2/projects").then((r) => r.data),
-    setCurrent: (id: string) => call<unknown>("PUT", "/v2/projects/current", { body: { projectId: id } }),
+    setCurrent: (id: string) => call<unknown>("PUT", "/v2/projects/current", { body: { projectId: id } satisfies CurrentProjectBody }),
     members: (id: string) => call<{ data: Member[] }>("GET", `/v2/projects/${id}/members`).then((r) => r.data),
   },
   models: {
@@ -138,7 +142,7 @@ export const api = {
   },
   previews: {
     /** A fresh preview token for some entries (POST /v2/preview-tokens), valid an hour. */
-    create: (entryIds: string[]) => call<{ token: string; expiresAt: string }>("POST", "/v2/preview-tokens", { body: { entryIds } }),
+    create: (entryIds: string[]) => call<PreviewToken>("POST", "/v2/preview-tokens", { body: { entryIds } satisfies PreviewTokenBody }),
   },
   workspaces: {
     list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
@@ -151,17 +155,22 @@ export const api = {
       }),
     /** An entry; `locale` reads localized fields in one locale, or every locale with `*`. */
     get: (id: string, locale?: string | null) => call<Entry>("GET", `/v2/model-instances/${id}`, locale ? { query: { locale } } : {}),
-    create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } }),
+    create: (model: string, data: Record<string, unknown>) => call<Entry>("POST", "/v2/model-instances", { body: { model, data } satisfies CreateEntryBody }),
     /** Saves a draft; with `basedOn` (the version edited) a newer version elsewhere is a 409 version_conflict. */
     update: (id: string, data: Record<string, unknown>, basedOn?: number) =>
-      call<Entry>("PATCH", `/v2/model-instances/${id}`, { body: { data }, headers: basedOn === undefined ? {} : { "if-match": String(basedOn) } }),
+      call<Entry>("PATCH", `/v2/model-instances/${id}`, {
+        body: { data } satisfies UpdateEntryBody,
+        headers: basedOn === undefined ? {} : { "if-match": String(basedOn) },
+      }),
     remove: (id: string) => call<void>("DELETE", `/v2/model-instances/${id}`),
     /** Publishes the latest draft; `locales` names the locales that go live (default: the server's). */
-    publish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: locales ? { locales } : {} }),
-    unpublish: (id: string, locales?: string[]) => call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: locales ? { locales } : {} }),
+    publish: (id: string, locales?: string[]) =>
+      call<Entry>("POST", `/v2/model-instances/${id}/publish`, { body: (locales ? { locales } : {}) satisfies PublishBody }),
+    unpublish: (id: string, locales?: string[]) =>
+      call<Entry>("POST", `/v2/model-instances/${id}/unpublish`, { body: (locales ? { locales } : {}) satisfies UnpublishBody }),
     /** Publishes or unpublishes many entries; `dryRun` only counts, `expectedCount` guards a changed selection. */
     bulk: (action: "publish" | "unpublish", ids: string[], opts: { dryRun?: boolean; expectedCount?: number }) =>
-      call<BulkAnswer>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } }),
+      call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { instanceIds: ids, ...opts } satisfies BulkBody }),
     /** Saves an old version's values as a new draft version (POST .../versions/:versionId/restore). */
     restore: (id: string, versionId: string) => call<Entry>("POST", `/v2/model-instances/${id}/versions/${versionId}/restore`, { body: {} }),
     versions: (id: string) => call<{ data: Version[] }>("GET", `/v2/model-instances/${id}/versions`).then((r) => r.data),
@@ -169,19 +178,19 @@ export const api = {
   scheduled: {
     /** Schedules one publish or unpublish of an entry; the answer holds the server's resolved instant. */
     create: (s: ScheduleInput) =>
-      call<{ batchId: string; resolved: Resolved; actions: ScheduledAction[] }>("POST", "/v2/scheduled-actions", {
+      call<Scheduled>("POST", "/v2/scheduled-actions", {
         body: {
           action: s.action,
           targets: [{ type: "instance", id: s.entryId }],
           wallTime: s.wallTime,
           timezone: s.timezone,
           ...(s.locales ? { locales: s.locales } : {}),
-        },
+        } satisfies ScheduleBody,
       }),
-    forEntry: (id: string) => call<{ data: ScheduledAction[] }>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
+    forEntry: (id: string) => call<EntryActions>("GET", `/v2/model-instances/${id}/scheduled`).then((r) => r.data),
     cancel: (id: string) => call<ScheduledAction>("POST", `/v2/scheduled-actions/${id}/cancel`, { body: {} }),
     /** Moves a pending action to another wall time in a zone. */
     reschedule: (id: string, wallTime: string, timezone: string) =>
-      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } }),
+      call<ScheduledAction>("PATCH", `/v2/scheduled-actions/${id}`, { body: { wallTime, timezone } satisfies RescheduleBody }),
   },
 };

@@ -1,44 +1,11 @@
 // The editing routes of issue 26 (docs/editing.md): autosave, the rules check as one types, the
 // usage of an entry before it is deleted, duplicate, and the trash. Through the one `call`.
+import type { UpdateEntryBody, ValidateBody } from "../../../src/shared/bodies.ts";
+import type { EntryUsage, Restored, Saved, TrashPage, Trashed, Validation } from "../../../src/shared/entries.ts";
 import { call, keys } from "./client.ts";
-import type { Entry, EntryStatus } from "./types.ts";
+import type { Entry } from "./types.ts";
 
-/** A broken rule (`validation_failed`'s `errors`, the validate route's answer). */
-export interface RuleError {
-  /** `data.<namespace>`. */
-  field: string;
-  rule: string;
-  message: string;
-  /** The entry holding the value, for `unique`. */
-  entryId?: string;
-}
-
-/** An entry that relates to another (GET /v2/model-instances/:id/usage). */
-export interface EntryUse {
-  id: string;
-  modelId: string;
-  namespace: string;
-  title: string | null;
-  copies: ("draft" | "published")[];
-  fields: string[];
-}
-
-/** An entry in the trash (GET /v2/trash). */
-export interface Trashed {
-  id: string;
-  model: string;
-  modelId: string;
-  title: string | null;
-  status: EntryStatus;
-  deletedAt: string;
-  deletedBy: string | null;
-}
-
-/** A restored entry; `slugsChanged` says which slugs took a new value because theirs was taken. */
-export type Restored = Entry & { slugsChanged?: { field: string; copy: string; from: string; to: string }[] };
-
-/** What a save did (`created` a version, `replaced` one's own recent autosave, or nothing: `unchanged`). */
-export type Saved = Entry & { save?: { outcome: "created" | "replaced" | "unchanged"; versionId: string; version: number } };
+export type { EntryUse, Restored, RuleError, Saved, Trashed } from "../../../src/shared/entries.ts";
 
 export const trashKeys = {
   all: (project: string) => ["trash", project] as const,
@@ -52,17 +19,15 @@ export const editingApi = {
   autosave: (id: string, data: Record<string, unknown>, basedOn: number | undefined) =>
     call<Saved>("PATCH", `/v2/model-instances/${id}`, {
       query: { autosave: "true" },
-      body: { data },
+      body: { data } satisfies UpdateEntryBody,
       headers: basedOn === undefined ? {} : { "if-match": String(basedOn) },
     }),
   /** What a save and a publish would say of these values, writing nothing. */
-  validate: (body: { model: string; data: Record<string, unknown> } | { id: string; data?: Record<string, unknown> }) =>
-    call<{ valid: boolean; errors: RuleError[] }>("POST", "/v2/model-instances/validate", { body }),
-  usage: (id: string) => call<{ entries: EntryUse[] }>("GET", `/v2/model-instances/${id}/usage`).then((r) => r.entries),
+  validate: (body: ValidateBody & ({ model: string } | { id: string })) => call<Validation>("POST", "/v2/model-instances/validate", { body }),
+  usage: (id: string) => call<EntryUsage>("GET", `/v2/model-instances/${id}/usage`).then((r) => r.entries),
   duplicate: (id: string) => call<Entry>("POST", `/v2/model-instances/${id}/duplicate`, { body: {} }),
   trash: {
-    list: (model: string | undefined, after: string | null) =>
-      call<{ data: Trashed[]; total: number; next: string | null }>("GET", "/v2/trash", { query: { model, after, limit: 25 } }),
+    list: (model: string | undefined, after: string | null) => call<TrashPage>("GET", "/v2/trash", { query: { model, after, limit: 25 } }),
     get: (id: string) => call<Trashed>("GET", `/v2/trash/${id}`),
     restore: (id: string) => call<Restored>("POST", `/v2/trash/${id}/restore`, { body: {} }),
     purge: (id: string) => call<void>("DELETE", `/v2/trash/${id}`),

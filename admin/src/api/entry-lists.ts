@@ -1,37 +1,12 @@
 // The entry list's routes (docs/app-server.md, "Entry lists", "Bulk", "Export"): a page by sort,
 // where and search with keyset cursors, the model's columns, bulk actions over ids or over the
 // list's own filter ("select all N that match"), and the export of a selection as a file.
+import type { BulkBody, BulkScheduleBody, ExportBody } from "../../../src/shared/bodies.ts";
+import type { BulkBatch, BulkResult, BulkScheduled, EntryPage, ListColumns } from "../../../src/shared/entries.ts";
 import { call, refusalOf, requestHeaders } from "./client.ts";
-import type { Entry, EntryStatus, Resolved } from "./types.ts";
+import type { EntryStatus } from "./types.ts";
 
-/** Who saved an entry's latest version, named (`lastEditedBy`). */
-export type Editor =
-  | { kind: "user"; id: string; name: string | null; email: string | null }
-  | { kind: "api_key"; id: string; name: string | null }
-  | { kind: "schedule" | "system" };
-
-/** An entry as the list gives it. */
-export type ListedEntry = Entry & { lastEditedBy?: Editor | null };
-
-/** One page: the entries, the count of every match, and the cursor of the next page. */
-export interface ListPage {
-  data: ListedEntry[];
-  total: number;
-  limit: number;
-  next: string | null;
-}
-
-/** A column of a model's list (GET /v2/model-instances/columns). */
-export interface ListColumn {
-  key: string;
-  label: string;
-  kind: string;
-  of: string | null;
-  system: boolean;
-  sortable: boolean;
-  operators: string[];
-  fieldId: string | null;
-}
+export type { Editor, ListColumn, ListedEntry } from "../../../src/shared/entries.ts";
 
 /** What a list asks for. */
 export interface ListQuery {
@@ -48,36 +23,11 @@ export interface ListQuery {
 /** Entries named by id, or every entry of a model the list's filter matches. */
 export type Selected = { instanceIds: string[] } | { modelId: string; where?: Record<string, unknown>; q?: string; status?: EntryStatus };
 
-/** A bulk answer: a dry run's count, the results of a small batch, or a queued one. */
-export interface BulkResult {
-  count: number;
-  dryRun?: true;
-  counts?: Record<string, number>;
-  batchId?: string;
-}
-
-/** A bulk schedule's answer: one action per entry, all at one resolved time. */
-export interface Scheduled {
-  count: number;
-  dryRun?: true;
-  batchId?: string;
-  resolved?: Resolved;
-  replaced?: number;
-}
-
 export type BulkAction = "publish" | "unpublish" | "delete";
-
-/** A queued bulk batch as GET /v2/model-instances/bulk/:batchId answers it (docs/publishing.md). */
-export interface BatchState {
-  batchId: string;
-  status: "queued" | "running" | "done";
-  total: number;
-  counts: { done: number; skipped: number; failed: number; remaining: number };
-}
 
 export const listApi = {
   page: (model: string, q: ListQuery) =>
-    call<ListPage>("GET", "/v2/model-instances", {
+    call<EntryPage>("GET", "/v2/model-instances", {
       query: {
         model,
         status: q.status,
@@ -89,21 +39,21 @@ export const listApi = {
         locale: q.locale,
       },
     }),
-  columns: (model: string) => call<{ columns: ListColumn[] }>("GET", "/v2/model-instances/columns", { query: { model } }).then((r) => r.columns),
+  columns: (model: string) => call<ListColumns>("GET", "/v2/model-instances/columns", { query: { model } }).then((r) => r.columns),
   /** `locale` is the list's (what a filter selection matches); `locales` what a publish or unpublish moves. */
   bulk: (action: BulkAction, sel: Selected, opts: { dryRun?: boolean; expectedCount?: number; locales?: string[] }, locale?: string) =>
-    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts }, query: { locale } }),
-  batch: (id: string) => call<BatchState>("GET", `/v2/model-instances/bulk/${id}`),
+    call<BulkResult>("POST", `/v2/model-instances/bulk-${action}`, { body: { ...sel, ...opts } satisfies BulkBody, query: { locale } }),
+  batch: (id: string) => call<BulkBatch>("GET", `/v2/model-instances/bulk/${id}`),
   schedule: (
     sel: Selected,
     s: { action: "publish" | "unpublish"; wallTime: string; timezone: string; dryRun?: boolean; expectedCount?: number; locales?: string[] },
     locale?: string,
-  ) => call<Scheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s }, query: { locale } }),
+  ) => call<BulkScheduled>("POST", "/v2/model-instances/bulk-schedule", { body: { ...sel, ...s } satisfies BulkScheduleBody, query: { locale } }),
   /** The export of a selection as a file to save (POST /v2/model-instances/export, streamed). */
   export: async (e: { model: string; format: "csv" | "json"; columns: string[]; sort?: string; selected: Selected; locale?: string }): Promise<Blob> => {
     // The export names its model itself; a filter selection goes without modelId.
     const { modelId: _, ...filter } = "modelId" in e.selected ? e.selected : { modelId: "", ...e.selected };
-    const body = { model: e.model, format: e.format, columns: e.columns, sort: e.sort, ...filter };
+    const body = { model: e.model, format: e.format, columns: e.columns, sort: e.sort, ...filter } satisfies ExportBody;
     const headers = await requestHeaders({ "content-type": "application/json", accept: e.format === "csv" ? "text/csv" : "application/json" });
     const res = await fetch(`/v2/model-instances/export${e.locale ? `?locale=${encodeURIComponent(e.locale)}` : ""}`, {
       method: "POST",

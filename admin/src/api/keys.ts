@@ -1,56 +1,14 @@
 // The API key routes of /v2 (/v2/tenants/api-keys), used only by the lazily loaded keys screen.
+import type * as Shared from "../../../src/shared/settings.ts";
+import type { ActiveBody, AllowedOriginsBody, MintKeyBody, RotateBody, UpdateKeyBody } from "../../../src/shared/bodies.ts";
+import type { DomainsSeen, Grantable, KeyState, MintedKey, RotatedKey } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 
-/** A key as the list shows it with `includeStatus=true` (never its secret). */
-export interface ApiKey {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  bundle: "scoped" | "legacy";
-  environment: "production" | "development";
-  scopes: string[];
-  permission: string | null;
-  version: string;
-  createdAt: string;
-  active: boolean;
-  allowedOrigins: string[];
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
+export type { MintKeyBody as NewKey, UpdateKeyBody as KeyPatch } from "../../../src/shared/bodies.ts";
+export type { Grantable, MintedKey } from "../../../src/shared/settings.ts";
 
-/** What the signed-in person may put on a key (GET /grantable). */
-export interface Grantable {
-  scopes: { scope: string; held: boolean }[];
-  presets: { name: string; scopes: string[]; grantable: boolean }[];
-}
-
-/** The answer to a mint or a rotation: the only answers holding the secret. */
-export interface MintedKey {
-  id: string;
-  name: string;
-  apiKey: string;
-  keyPrefix: string;
-  environment: string;
-  expiresAt: string | null;
-}
-
-/** What the `New key` form sends. */
-export interface NewKey {
-  name: string;
-  environment: "production" | "development";
-  preset?: string;
-  scopes?: string[];
-  expiresAt?: string;
-  apiVersion?: string;
-}
-
-/** What `Edit` sends: only what changed. */
-export interface KeyPatch {
-  name?: string;
-  expiresAt?: string | null;
-  scopes?: string[];
-  apiVersion?: string;
-}
+/** A key as the list shows it with `includeStatus=true`, which always adds its state. */
+export type ApiKey = Required<Shared.ApiKey>;
 
 /** One dated version of the read API (GET /api/versions). */
 export interface ApiVersion {
@@ -64,13 +22,13 @@ const BASE = "/v2/tenants/api-keys";
 export const keyApi = {
   list: () => call<{ data: ApiKey[] }>("GET", BASE, { query: { includeStatus: "true" } }).then((r) => r.data),
   grantable: () => call<Grantable>("GET", `${BASE}/grantable`),
-  domains: (id: string) => call<{ data: { domain: string; lastSeenAt: string }[] }>("GET", `${BASE}/${id}/domains-seen`).then((r) => r.data),
-  mint: (k: NewKey) => call<MintedKey>("POST", BASE, { body: k }),
-  update: (id: string, patch: KeyPatch) => call<unknown>("PATCH", `${BASE}/${id}`, { body: patch }),
-  origins: (id: string, allowedOrigins: string[]) => call<unknown>("PATCH", `${BASE}/${id}/allowed-origins`, { body: { allowedOrigins } }),
-  rotate: (id: string, graceHours: number) =>
-    call<MintedKey & { rotatedFrom: { id: string; expiresAt: string } }>("POST", `${BASE}/${id}/rotate`, { body: { graceHours } }),
-  setActive: (id: string, active: boolean) => call<unknown>("PATCH", `${BASE}/${id}/active`, { body: { active } }),
+  domains: (id: string) => call<DomainsSeen>("GET", `${BASE}/${id}/domains-seen`).then((r) => r.data),
+  mint: (k: MintKeyBody) => call<MintedKey>("POST", BASE, { body: k }),
+  update: (id: string, patch: UpdateKeyBody) => call<KeyState>("PATCH", `${BASE}/${id}`, { body: patch }),
+  origins: (id: string, allowedOrigins: string[]) =>
+    call<KeyState>("PATCH", `${BASE}/${id}/allowed-origins`, { body: { allowedOrigins } satisfies AllowedOriginsBody }),
+  rotate: (id: string, graceHours: number) => call<RotatedKey>("POST", `${BASE}/${id}/rotate`, { body: { graceHours } satisfies RotateBody }),
+  setActive: (id: string, active: boolean) => call<KeyState>("PATCH", `${BASE}/${id}/active`, { body: { active } satisfies ActiveBody }),
   versions: () => readVersions(),
 };
 

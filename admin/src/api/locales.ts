@@ -1,33 +1,17 @@
 // The project's locales (GET/PUT /v2/locales, decisions.md 13). The locale the entry editor
 // works in is kept in entry-locale.ts.
 import { useQuery } from "@tanstack/react-query";
+import type { LocalesBody } from "../../../src/shared/bodies.ts";
+import type { Locales } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 import type { Model } from "./types.ts";
 
-/** One locale of the project: its BCP 47 code, its name and its fallback chain. */
-export interface Locale {
-  code: string;
-  name: string;
-  fallback: string[];
-}
-
-/** The project's locales (`default` is one of them). */
-export interface Locales {
-  default: string;
-  locales: Locale[];
-}
-
-/** A locale's counts in a 409 locale_in_use. */
-export interface LocaleInUse {
-  code: string;
-  entries: number;
-  values: number;
-}
+export type { Locale, LocaleInUse, Locales } from "../../../src/shared/settings.ts";
 
 export const localesApi = {
   get: () => call<Locales>("GET", "/v2/locales"),
   /** Saves the whole list; `force` drops the values of removed locales (after a 409 locale_in_use). */
-  put: (body: Locales, force = false) => call<Locales>("PUT", "/v2/locales", { body, query: force ? { force: "true" } : {} }),
+  put: (body: LocalesBody, force = false) => call<Locales>("PUT", "/v2/locales", { body, query: force ? { force: "true" } : {} }),
 };
 
 export const localeKeys = { all: (project: string) => ["locales", project] as const };

@@ -1,55 +1,15 @@
 // The media library routes of /v2 (decisions.md section 10), shared by the library screens and
 // the entry editor's media fields. Uploads go one file per request through XMLHttpRequest, so
 // each file reports its own progress and its own refusal, with the same headers `call` sends.
+import type { CreateFolderBody, UpdateFolderBody, UpdateMediaBody } from "../../../src/shared/bodies.ts";
+import type { MediaFile, MediaPage, MediaUsage } from "../../../src/shared/media.ts";
 import { ApiError, call, refusalOf, requestHeaders } from "./client.ts";
 import type { MediaFolder, MediaKind, MediaSort } from "./types.ts";
 
 export { MEDIA_SORTS, type MediaSort } from "./types.ts";
 
-/** A file of the library: the record of decisions.md section 10. */
-export interface MediaFile {
-  id: string;
-  filename: string;
-  kind: MediaKind;
-  mimeType: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  duration?: number | null;
-  alt: string;
-  title: string;
-  folder: string | null;
-  focalPoint: { x: number; y: number } | null;
-  /** SHA-256 of the bytes, hex; a replaced file has a new one. */
-  checksum: string;
-  /** ThumbHash of images, base64. */
-  placeholder: string | null;
-  url: string;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-}
-
-/** The grid's thumbnails of a raster image (GET /v2/media?thumbnails=true): the 160 px URL and a srcset with 320 px. */
-export interface Thumbnail {
-  url: string;
-  srcset: string;
-}
-
-/** A file as the grid lists it: the record with its thumbnails (null for files that have none). */
-export type ListedFile = MediaFile & { thumbnail?: Thumbnail | null };
-
-/** What a record's editor may change (PATCH /v2/media/:id). */
-export type MediaPatch = Partial<Pick<MediaFile, "alt" | "title" | "folder" | "focalPoint" | "filename">>;
-
-/** An entry that references a file (GET /v2/media/:id/usage, and the `entries` of 409 media_in_use). */
-export interface MediaUse {
-  id: string;
-  modelId: string;
-  namespace: string;
-  title: string | null;
-  copies: ("draft" | "published")[];
-}
+export type { UpdateMediaBody as MediaPatch } from "../../../src/shared/bodies.ts";
+export type { ListedFile, MediaFile, MediaUse, Thumbnail } from "../../../src/shared/media.ts";
 
 /** Each order in words, for the sort choice. */
 export const SORT_WORDS: Record<MediaSort, string> = {
@@ -72,13 +32,6 @@ export interface MediaFilter {
 
 /** The library's page sizes (the server's largest is 100). */
 export const MEDIA_PAGE_SIZES = [40, 100] as const;
-
-/** One page of the library, with the cursor of the next page and how many files match in all. */
-export interface MediaPage {
-  data: ListedFile[];
-  next: string | null;
-  total: number;
-}
 
 /** How one upload is going: the share of bytes sent, from 0 to 1. */
 export type Progress = (sent: number) => void;
@@ -151,16 +104,16 @@ export const mediaApi = {
     return out;
   },
   get: (id: string) => call<MediaFile>("GET", `/v2/media/${id}`),
-  update: (id: string, patch: MediaPatch) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
+  update: (id: string, patch: UpdateMediaBody) => call<MediaFile>("PATCH", `/v2/media/${id}`, { body: patch }),
   /** Deletes a file; without `force` a file in use answers 409 media_in_use naming the entries. */
   remove: (id: string, force = false) => call<void>("DELETE", `/v2/media/${id}`, { query: { force: force ? "true" : undefined } }),
-  usage: (id: string) => call<{ entries: MediaUse[] }>("GET", `/v2/media/${id}/usage`).then((r) => r.entries),
+  usage: (id: string) => call<MediaUsage>("GET", `/v2/media/${id}/usage`).then((r) => r.entries),
   upload,
   /** Replaces a file's bytes (same id, new checksum and URL); 409 file_kind_in_use names the entries. */
   replace: (id: string, file: File, onProgress?: Progress) => sendFile("PUT", `/v2/media/${id}/file`, file, {}, onProgress),
   folders: {
-    create: (name: string, parent: string | null) => call<MediaFolder>("POST", "/v2/media-folders", { body: { name, parent } }),
-    update: (id: string, patch: { name?: string; parent?: string | null }) => call<MediaFolder>("PATCH", `/v2/media-folders/${id}`, { body: patch }),
+    create: (name: string, parent: string | null) => call<MediaFolder>("POST", "/v2/media-folders", { body: { name, parent } satisfies CreateFolderBody }),
+    update: (id: string, patch: UpdateFolderBody) => call<MediaFolder>("PATCH", `/v2/media-folders/${id}`, { body: patch }),
     remove: (id: string) => call<void>("DELETE", `/v2/media-folders/${id}`),
   },
 };

@@ -6,10 +6,8 @@
 // Refresh and sign-out are authenticated by the cookie and carry the anti-CSRF header. A reload
 // restores the session from the cookie.
 
-/** What login and refresh-token answer in a cookie session. */
-interface Answer {
-  accessToken: string;
-}
+import type { LoginBody, LogoutBody, PasswordResetBody, PasswordResetConfirmBody, RefreshBody } from "../../../src/shared/bodies.ts";
+import type { ResetAsked, ServerFacts, Session } from "../../../src/shared/people.ts";
 
 interface Held {
   accessToken: string;
@@ -54,7 +52,7 @@ function notify(): void {
   for (const fn of listeners) fn();
 }
 
-function hold(t: Answer): void {
+function hold(t: Session): void {
   held = { accessToken: t.accessToken, expiresAt: expiryOf(t.accessToken) };
   if (timer) clearTimeout(timer);
   // Timers cap at about 24.8 days; access tokens live hours, so the delay always fits.
@@ -72,22 +70,22 @@ function forget(): void {
   notify();
 }
 
-async function post(path: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+async function post(path: string, headers: Record<string, string>, body: LoginBody | LogoutBody | RefreshBody): Promise<Session> {
   const res = await fetch(path, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  const json = (await res.json().catch(() => ({}))) as Partial<Answer> & { error?: string };
+  const json = (await res.json().catch(() => ({}))) as Partial<Session> & { error?: string };
   if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
-  return json as Answer;
+  return json as Session;
 }
 
 /** Whether the server sends mail (GET /v2/server, before sign-in): then "Forgot password?" is offered. */
 export async function serverSendsMail(): Promise<boolean> {
   const res = await fetch("/v2/server", { headers: { accept: "application/json" } });
-  return res.ok && ((await res.json()) as { mail?: boolean }).mail === true;
+  return res.ok && ((await res.json()) as ServerFacts).mail === true;
 }
 
 /**
@@ -95,8 +93,12 @@ export async function serverSendsMail(): Promise<boolean> {
  * is the same whether or not the address has an account.
  */
 export async function askPasswordReset(email: string): Promise<string> {
-  const res = await fetch("/v2/user/password-reset", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; error?: string };
+  const res = await fetch("/v2/user/password-reset", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email } satisfies PasswordResetBody),
+  });
+  const json = (await res.json().catch(() => ({}))) as Partial<ResetAsked> & { error?: string };
   if (!res.ok) throw new SessionError(res.status, json.error ?? `The server answered ${res.status}.`);
   return json.message ?? "";
 }
@@ -106,7 +108,7 @@ export async function confirmPasswordReset(token: string, password: string): Pro
   const res = await fetch("/v2/user/password-reset/confirm", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ token, password }),
+    body: JSON.stringify({ token, password } satisfies PasswordResetConfirmBody),
   });
   if (res.ok) return;
   const json = (await res.json().catch(() => ({}))) as { error?: string; code?: string };

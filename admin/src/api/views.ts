@@ -1,45 +1,19 @@
 // Saved views of entry lists (decisions.md 15; docs/app-server.md, "Saved views"): a name and the
 // list's columns, sort, filter and search, private or shared with the project. The rail lists
 // them under their model and the entry list opens, saves and changes them.
+import type { CreateViewBody, UpdateViewBody } from "../../../src/shared/bodies.ts";
+import type { SavedView } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 
-/** A part of a view that no longer fits its model (a field removed or changed), left out when it opens. */
-export interface DroppedPart {
-  part: "columns" | "sort" | "where";
-  key: string;
-  message: string;
-}
-
-/** A saved view as GET /v2/views answers it. */
-export interface SavedView {
-  id: string;
-  model: string;
-  modelId: string;
-  name: string;
-  shared: boolean;
-  columns: string[];
-  sort: string | null;
-  where: Record<string, unknown> | null;
-  search: string | null;
-  /** Whether the signed-in person made it. */
-  mine: boolean;
-  createdAt: string;
-  updatedAt: string;
-  dropped: DroppedPart[];
-}
+export type { DroppedPart, SavedView } from "../../../src/shared/settings.ts";
 
 /** What a view keeps of a list. */
-export interface ViewParts {
-  columns: string[];
-  sort: string | null;
-  where: Record<string, unknown> | null;
-  search: string | null;
-}
+export type ViewParts = Pick<SavedView, "columns" | "sort" | "where" | "search">;
 
 export const viewsApi = {
   list: () => call<{ data: SavedView[] }>("GET", "/v2/views").then((r) => r.data),
-  create: (body: ViewParts & { model: string; name: string; shared: boolean }) => call<SavedView>("POST", "/v2/views", { body }),
-  update: (id: string, patch: Partial<ViewParts & { name: string; shared: boolean }>) => call<SavedView>("PATCH", `/v2/views/${id}`, { body: patch }),
+  create: (body: CreateViewBody) => call<SavedView>("POST", "/v2/views", { body }),
+  update: (id: string, patch: UpdateViewBody) => call<SavedView>("PATCH", `/v2/views/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/views/${id}`),
 };
 

@@ -1,58 +1,15 @@
 // The webhook routes of /v2 (docs/webhooks.md), used only by the lazily loaded webhook screens.
+import type { CreateWebhookBody, RotateBody, UpdateWebhookBody } from "../../../src/shared/bodies.ts";
+import type { Delivery, DeliveryDetail, DeliveryPage, Endpoint, EndpointWithSecret } from "../../../src/shared/settings.ts";
 import { call } from "./client.ts";
 
-/** An endpoint as the routes answer it (the secret only on create and rotation). */
-export interface Endpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  includeContent: boolean;
-  active: boolean;
-  disabledAt: string | null;
-  disabledReason: string | null;
-  failingSince: string | null;
-  secretPrefix: string;
-  secretRotatedAt: string | null;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-}
+export type { CreateWebhookBody as NewEndpoint } from "../../../src/shared/bodies.ts";
+export type { Attempt, Delivery, DeliveryDetail, Endpoint } from "../../../src/shared/settings.ts";
 
-/**
- * One try of a delivery: status, duration, the first 4 KB of the answer, the headers Capa sent
- * (`webhook-signature` masked as `v1,****`) and the answer's headers (up to 50).
- */
-export interface Attempt {
-  number: number;
-  startedAt: string;
-  durationMs: number | null;
-  statusCode: number | null;
-  succeeded: boolean;
-  error: string | null;
-  response: string | null;
-  requestHeaders: Record<string, string> | null;
-  responseHeaders: Record<string, string> | null;
-}
+/** An event type an endpoint can subscribe to. */
+export type EventType = NonNullable<CreateWebhookBody["events"]>[number];
 
-/** A delivery of one event to one endpoint. */
-export interface Delivery {
-  id: string;
-  eventType: string;
-  status: "pending" | "sending" | "succeeded" | "retrying" | "failed";
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  redeliveryOf: string | null;
-  note: string | null;
-  createdAt: string;
-  attempts: Attempt[];
-}
-
-/** One delivery with the request every attempt sent: method, the endpoint's URL and the exact body signed. */
-export interface DeliveryDetail extends Delivery {
-  request: { method: string; url: string; body: string | null };
-}
-
-/** The event types an endpoint can subscribe to, with the words people read. */
+/** The event types an endpoint can subscribe to, with the words people read (every one the server takes). */
 export const EVENT_WORDS: Record<string, string> = {
   "instance.published": "Entry published",
   "instance.unpublished": "Entry unpublished",
@@ -64,27 +21,19 @@ export const EVENT_WORDS: Record<string, string> = {
   "media.uploaded": "Media uploaded",
   "media.updated": "Media changed",
   "media.deleted": "Media deleted",
-};
-
-/** What the `New webhook` form sends. */
-export interface NewEndpoint {
-  url: string;
-  description?: string;
-  events: string[];
-  includeContent: boolean;
-}
+} satisfies Record<EventType, string>;
 
 /** The webhook routes, one function per documented route. */
 export const hookApi = {
   list: () => call<{ data: Endpoint[] }>("GET", "/v2/webhooks").then((r) => r.data),
   get: (id: string) => call<Endpoint>("GET", `/v2/webhooks/${id}`),
-  create: (e: NewEndpoint) => call<Endpoint & { secret: string }>("POST", "/v2/webhooks", { body: e }),
-  update: (id: string, patch: Partial<Omit<NewEndpoint, "description">> & { description?: string | null; active?: boolean }) =>
-    call<Endpoint>("PATCH", `/v2/webhooks/${id}`, { body: patch }),
+  create: (e: CreateWebhookBody) => call<EndpointWithSecret>("POST", "/v2/webhooks", { body: e }),
+  update: (id: string, patch: UpdateWebhookBody) => call<Endpoint>("PATCH", `/v2/webhooks/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/webhooks/${id}`),
-  rotate: (id: string, graceHours: number) => call<Endpoint & { secret: string }>("POST", `/v2/webhooks/${id}/rotate-secret`, { body: { graceHours } }),
+  rotate: (id: string, graceHours: number) =>
+    call<EndpointWithSecret>("POST", `/v2/webhooks/${id}/rotate-secret`, { body: { graceHours } satisfies RotateBody }),
   test: (id: string) => call<Delivery>("POST", `/v2/webhooks/${id}/test`, { body: {} }),
-  deliveries: (id: string) => call<{ data: Delivery[]; total: number }>("GET", `/v2/webhooks/${id}/deliveries`, { query: { limit: 25 } }),
+  deliveries: (id: string) => call<DeliveryPage>("GET", `/v2/webhooks/${id}/deliveries`, { query: { limit: 25 } }),
   delivery: (id: string, deliveryId: string) => call<DeliveryDetail>("GET", `/v2/webhooks/${id}/deliveries/${deliveryId}`),
   /** Sends the same event again as a new delivery; a delivery still retrying stops retrying. */
   redeliver: (id: string, deliveryId: string) => call<Delivery>("POST", `/v2/webhooks/${id}/deliveries/${deliveryId}/redeliver`, { body: {} }),

@@ -1,15 +1,12 @@
 // The workspace routes of /v2 (interface.md, Workspaces; docs/admin-structure.md) used by the
 // lazily loaded Workspaces screens. The rail reads the list and the tree through `api` in
 // client.ts with the same query keys, so a change made here shows in the rail at once.
+import type { AssignBody, CreateWorkspaceBody, CurrentWorkspaceBody, PutTreeBody, UpdateWorkspaceBody, WorkspaceNode } from "../../../src/shared/bodies.ts";
+import type { Assigned, TreeNode } from "../../../src/shared/settings.ts";
 import { api, call, keys } from "./client.ts";
-import type { MediaFolder, TreeNode, Workspace, WorkspaceList } from "./types.ts";
+import type { MediaFolder, Workspace, WorkspaceList } from "./types.ts";
 
-/** A node of the document form that `PUT .../tree` takes; `id` is kept when given. */
-export type DocNode =
-  | { id?: string; folder: string; icon?: string | null; children: DocNode[] }
-  | { id?: string; model: string }
-  | { id?: string; entry: string }
-  | { id?: string; media_folder: string };
+export type { WorkspaceNode as DocNode } from "../../../src/shared/bodies.ts";
 
 /**
  * The templates a workspace is created from (interface.md, Workspace: `blank`, `website`,
@@ -28,19 +25,19 @@ export const VISIBILITY_WORDS: Record<Workspace["visibility"], string> = { team:
 /** The workspace routes, one function per documented route. */
 export const workspaceApi = {
   list: () => call<WorkspaceList>("GET", "/v2/workspaces"),
-  create: (body: { name: string; template: string; visibility: Workspace["visibility"] }) => call<Workspace>("POST", "/v2/workspaces", { body }),
+  create: (body: CreateWorkspaceBody) => call<Workspace>("POST", "/v2/workspaces", { body }),
   /** Renames or changes the visibility (PUT /v2/workspaces/:id with only what changed). */
-  update: (id: string, patch: { name?: string; visibility?: Workspace["visibility"] }) => call<Workspace>("PUT", `/v2/workspaces/${id}`, { body: patch }),
+  update: (id: string, patch: UpdateWorkspaceBody) => call<Workspace>("PUT", `/v2/workspaces/${id}`, { body: patch }),
   remove: (id: string) => call<void>("DELETE", `/v2/workspaces/${id}`),
   tree: (id: string) => call<{ data: TreeNode[] }>("GET", `/v2/workspaces/${id}/tree`).then((r) => r.data),
   /** Makes the workspace exactly this document; the answer is the saved tree. */
-  saveTree: (id: string, tree: DocNode[]) =>
-    call<{ data: TreeNode[] }>("PUT", `/v2/workspaces/${id}/tree`, { body: { mode: "replace", tree } }).then((r) => r.data),
+  saveTree: (id: string, tree: WorkspaceNode[]) =>
+    call<{ data: TreeNode[] }>("PUT", `/v2/workspaces/${id}/tree`, { body: { mode: "replace", tree } satisfies PutTreeBody }).then((r) => r.data),
   /** The person's own choice of current workspace. */
-  use: (id: string) => call<Workspace>("PUT", "/v2/workspaces/current", { body: { workspaceId: id } }),
+  use: (id: string) => call<Workspace>("PUT", "/v2/workspaces/current", { body: { workspaceId: id } satisfies CurrentWorkspaceBody }),
   setDefault: (id: string) => call<Workspace>("PUT", `/v2/workspaces/${id}/default`),
-  assigned: (id: string) => call<{ workspaceId: string; userIds: string[] }>("GET", `/v2/workspaces/${id}/assign`).then((r) => r.userIds),
-  assign: (id: string, userIds: string[]) => call<{ workspaceId: string; userIds: string[] }>("PUT", `/v2/workspaces/${id}/assign`, { body: { userIds } }),
+  assigned: (id: string) => call<Assigned>("GET", `/v2/workspaces/${id}/assign`).then((r) => r.userIds),
+  assign: (id: string, userIds: string[]) => call<Assigned>("PUT", `/v2/workspaces/${id}/assign`, { body: { userIds } satisfies AssignBody }),
   mediaFolders: (): Promise<MediaFolder[]> => api.mediaFolders.list(),
 };
 

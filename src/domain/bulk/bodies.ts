@@ -3,7 +3,7 @@
 // entries are named one way (ids, or a model with a filter), the filter is the /api grammar.
 import { Type } from "@sinclair/typebox";
 import { Locales, RuleErrors } from "../entries/bodies.ts";
-import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { keyed, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { WallTime, ZoneOrDefault } from "../scheduling/bodies.ts";
 
 /** Ids a request may name; a larger selection is made with a model and a filter. */
@@ -91,11 +91,11 @@ export const BulkBatch = record(
   {
     batchId: Uuid,
     action: Type.String(),
-    status: Type.String(),
+    status: oneOf(["queued", "running", "done"]),
     total: Type.Integer(),
-    counts: Counts,
+    counts: record({ done: Type.Integer(), skipped: Type.Integer(), failed: Type.Integer(), remaining: Type.Integer() }),
     failures: Type.Array(record({ id: Uuid, error: nullable(Type.String()), errors: Type.Optional(RuleErrors) })),
-    selection: Type.Object({}),
+    selection: keyed({ description: "What the request selected: the ids, or the model and its filter." }),
     createdAt: Time,
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
     startedAt: nullable(Time),

@@ -3,14 +3,12 @@
 // depends on the project's model (interface.md's field table), so the domain checks it against
 // the model, as it checks that models, entries, versions and relations exist.
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { keyed, listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 
 const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-export const Data = Type.Object(
-  {},
-  { error: "data must be an object keyed by field namespace", description: "Field values keyed by field namespace, as the model's field kinds allow." },
-);
+const DATA_ERROR = "data must be an object keyed by field namespace";
+export const Data = keyed({ error: DATA_ERROR, description: "Field values keyed by field namespace, as the model's field kinds allow." });
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   maxItems: 50,
   error: "tags must be a list of up to 50 texts of 1 to 64 characters",
@@ -23,7 +21,7 @@ export const Folder = Type.Union([Type.Null(), Type.String({ minLength: 1, maxLe
 export const CreateEntryBody = Type.Object(
   {
     model: Type.String({ minLength: 1, error: "model must be a model id or namespace" }),
-    data: Type.Optional(Type.Union([Type.Null(), Data], { error: Data.error })),
+    data: Type.Optional(Type.Union([Type.Null(), Data], { error: DATA_ERROR })),
     tags: Type.Optional(Tags),
     folder: Type.Optional(Folder),
   },
@@ -103,14 +101,14 @@ export const PreviewTokenBody = Type.Object(
 export const RuleErrors = Type.Array(
   record({
     field: Type.String({ description: "The field as a body names it: data.<namespace>." }),
-    rule: Type.String({ enum: ["required", "minLength", "maxLength", "pattern", "min", "max", "slug", "unique"] }),
+    rule: oneOf(["required", "minLength", "maxLength", "pattern", "min", "max", "slug", "unique"]),
     message: Type.String({ description: "A sentence naming the field's label." }),
     locale: Type.Optional(Type.String({ description: "A localized field: the locale whose value breaks the rule." })),
   }),
   { $id: "RuleErrors" },
 );
 
-const Copy = { versionId: Uuid, version: Type.Integer(), data: Type.Object({}, { description: "Values keyed by field namespace." }) };
+const Copy = { versionId: Uuid, version: Type.Integer(), data: keyed({ description: "Values keyed by field namespace." }) };
 
 /** An entry as the management API shows it: draft and published copies. */
 export const EntryRecord = record(
@@ -118,7 +116,7 @@ export const EntryRecord = record(
     id: Uuid,
     model: Type.String(),
     modelId: Uuid,
-    status: Type.String({ enum: ["draft", "published", "changed"] }),
+    status: oneOf(["draft", "published", "changed"]),
     createdAt: Time,
     updatedAt: Time,
     publishedAt: nullable(Time),
@@ -128,7 +126,7 @@ export const EntryRecord = record(
     folder: nullable(Type.String()),
     locale: Type.Optional(Type.String({ description: "An entry with localized fields: the locale shown (or *)." })),
     locales: Type.Optional(
-      Type.Record(Type.String(), record({ status: Type.String({ enum: ["draft", "published", "changed"] }), publishedAt: nullable(Time) }), {
+      Type.Record(Type.String(), record({ status: oneOf(["draft", "published", "changed"]), publishedAt: nullable(Time) }), {
         description: "An entry with localized fields: each locale that holds a value or is published, with its status and publishedAt.",
       }),
     ),
@@ -190,7 +188,7 @@ export const VersionList = listOf(
     autosave: Type.Boolean({ description: "Saved by an autosave (PATCH ?autosave=true)." }),
     tags: Type.Array(Type.String()),
     folder: nullable(Type.String()),
-    data: Type.Object({}),
+    data: keyed(),
   }),
 );
 
@@ -215,7 +213,7 @@ export const SavedEntry = Type.Composite(
   [
     EntryRecord,
     Type.Object({
-      save: record({ outcome: Type.String({ enum: ["created", "replaced", "unchanged"] }), versionId: Uuid, version: Type.Integer() }),
+      save: record({ outcome: oneOf(["created", "replaced", "unchanged"]), versionId: Uuid, version: Type.Integer() }),
     }),
   ],
   { $id: "SavedEntry" },
@@ -236,7 +234,7 @@ export const EntryUsage = record({
       modelId: Uuid,
       namespace: Type.String(),
       title: nullable(Type.String()),
-      copies: Type.Array(Type.String()),
+      copies: Type.Array(oneOf(["draft", "published"])),
       fields: Type.Array(Type.String()),
     }),
   ),
@@ -249,7 +247,7 @@ export const TrashItem = record(
     model: nullable(Type.String()),
     modelId: Uuid,
     title: nullable(Type.String()),
-    status: Type.String({ enum: ["draft", "published", "changed"], description: "What it was, and will be again when restored." }),
+    status: oneOf(["draft", "published", "changed"], { description: "What it was, and will be again when restored." }),
     deletedAt: Time,
     deletedBy: nullable(Type.String({ description: "user:<id> or api_key:<id>" })),
   },
@@ -267,7 +265,7 @@ export const Restored = Type.Composite(
   [
     EntryRecord,
     Type.Object({
-      slugsChanged: Type.Array(record({ field: Type.String(), copy: Type.String({ enum: ["draft", "published"] }), from: Type.String(), to: Type.String() })),
+      slugsChanged: Type.Array(record({ field: Type.String(), copy: oneOf(["draft", "published"]), from: Type.String(), to: Type.String() })),
     }),
   ],
   { $id: "Restored" },

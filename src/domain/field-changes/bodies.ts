@@ -2,8 +2,9 @@
 // 7 and 9). The domain adds what a shape cannot say: ids name fields of the model (once), the plan
 // is still current, each op is decided once with a choice it offers.
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { FieldEdit } from "../models/bodies.ts";
+import { ARRAY_TYPES, FIELD_TYPES } from "../models/fields.ts";
 
 const UNKNOWN = "{field} is not part of a field change; send editFields and removeIds";
 const RemoveIds = Type.Array(Type.String({ error: "{field} is not a field of this model" }), { error: "removeIds must be a list of field ids" });
@@ -50,7 +51,57 @@ export const ResumeBody = Type.Object(
   { $id: "FieldChangeResumeBody", additionalProperties: false, unknown: "{field} is not accepted here; send { onFailure? }" },
 );
 
-const Op = Type.Object({}, { description: "One op per changed field: id, kind, field, choices, counts, examples, decision." });
+/** The parts of a field an op changes (diff.ts Shape). */
+const Shape = record({
+  namespace: Type.String(),
+  type: oneOf(FIELD_TYPES),
+  arrayType: nullable(oneOf(ARRAY_TYPES)),
+  relation: nullable(Type.String()),
+});
+
+/** One op per changed field (diff.ts Op), with its counts and examples once counted and, once applied, its decision. */
+const Op = record(
+  {
+    id: Type.String({ description: "The field's id; a rule op's is <fieldId>.rules, a localize op's <fieldId>.localized." }),
+    kind: oneOf(["change", "rename", "remove", "rule", "localize"]),
+    fieldId: Uuid,
+    namespace: Type.String({ description: "The field's namespace before the change." }),
+    from: Shape,
+    to: nullable(Shape),
+    choices: Type.Array(oneOf(["convert", "clear", "keep_both", "delete", "keep"])),
+    keepBothNamespace: nullable(Type.String()),
+    rules: Type.Optional(Type.Array(Type.String(), { description: "A rule op: the settings whose rules changed." })),
+    localized: Type.Optional(Type.Boolean({ description: "A localize op: whether the field becomes localized." })),
+    counts: nullable(
+      record({
+        values: Type.Integer(),
+        convert: Type.Integer(),
+        loseDetail: Type.Integer(),
+        fail: Type.Integer(),
+        kept: Type.Optional(Type.Integer()),
+        dropped: Type.Optional(Type.Integer()),
+      }),
+    ),
+    examples: Type.Array(
+      record({
+        entryId: Uuid,
+        copy: oneOf(["draft", "published"]),
+        value: Type.Unknown({ description: "The stored value." }),
+        outcome: oneOf(["loseDetail", "fail"]),
+        reason: Type.String(),
+      }),
+    ),
+    decision: Type.Optional(
+      nullable(
+        record(
+          { choice: oneOf(["convert", "clear", "keep_both", "delete", "keep"]), onFailure: nullable(oneOf(["clear", "stop"])) },
+          { description: "An applied change: the decision taken for this op." },
+        ),
+      ),
+    ),
+  },
+  { $id: "FieldChangeOp" },
+);
 const Totals = nullable(record({ values: Type.Integer(), convert: Type.Integer(), loseDetail: Type.Integer(), fail: Type.Integer() }));
 
 /** A plan counted inside the request. */
@@ -65,7 +116,7 @@ export const FieldChange = record(
     id: Uuid,
     modelId: Uuid,
     model: nullable(Type.String()),
-    state: Type.String({ enum: ["planned", "queued", "converting", "moving", "done", "failed", "cancelled"] }),
+    state: oneOf(["planned", "queued", "converting", "moving", "done", "failed", "cancelled"]),
     planHash: Type.String(),
     baseVersion: Type.Integer(),
     resultVersion: nullable(Type.Integer()),
@@ -73,7 +124,7 @@ export const FieldChange = record(
     counts: Totals,
     countsReady: Type.Boolean(),
     progress: record({ total: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
-    error: Type.Unknown(),
+    error: nullable(record({ code: Type.String(), message: Type.String() }, { description: "Why a failed change stopped." })),
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
     createdAt: Time,
     updatedAt: Time,
@@ -85,7 +136,26 @@ export const FieldChange = record(
 );
 export const FieldChangeWithFailures = Type.Composite([
   FieldChange,
-  Type.Object({ failures: Type.Object({}, { description: "Values that failed to convert, paged." }) }),
+  Type.Object({
+    failures: record(
+      {
+        total: Type.Integer(),
+        page: Type.Integer(),
+        limit: Type.Integer(),
+        data: Type.Array(
+          record({
+            entryId: Uuid,
+            fieldId: Uuid,
+            namespace: nullable(Type.String()),
+            copy: oneOf(["draft", "published"]),
+            value: Type.Unknown({ description: "The value that did not convert." }),
+            reason: Type.String(),
+          }),
+        ),
+      },
+      { description: "Values that failed to convert, 1,000 a page." },
+    ),
+  }),
 ]);
 export const FieldChangePage = listOf(FieldChange, { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });
 export const ChangeListQuery = Type.Object({ limit: Type.Optional(Type.String()), page: Type.Optional(Type.String()) });

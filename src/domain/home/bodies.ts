@@ -1,6 +1,6 @@
 // The answer model of GET /v2/home (service.ts).
 import { Type } from "@sinclair/typebox";
-import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { ProjectListItem } from "../projects/bodies.ts";
 
 const EntryFacts = {
@@ -8,7 +8,7 @@ const EntryFacts = {
   model: Type.String(),
   modelName: Type.String(),
   title: nullable(Type.String()),
-  status: Type.String({ enum: ["draft", "published", "changed"] }),
+  status: oneOf(["draft", "published", "changed"]),
   updatedAt: Time,
 };
 
@@ -26,7 +26,7 @@ export const Home = record(
     scheduled: Type.Array(
       record({
         id: Uuid,
-        action: Type.String(),
+        action: oneOf(["publish", "unpublish"]),
         runAt: Time,
         batchId: Uuid,
         target: record({ type: Type.String(), id: Type.String(), model: nullable(Type.String()), title: nullable(Type.String()) }),

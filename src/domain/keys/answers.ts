@@ -1,6 +1,6 @@
 // The answers of the key routes (interface.md, API key; Minting a scoped key).
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 
 const Predecessor = nullable(record({ id: Uuid, expiresAt: nullable(Time) }));
 
@@ -10,8 +10,8 @@ export const KeyState = record(
     id: Uuid,
     name: Type.String(),
     keyPrefix: Type.String(),
-    bundle: Type.String({ description: "scoped or legacy" }),
-    environment: Type.String(),
+    bundle: oneOf(["scoped", "legacy"]),
+    environment: oneOf(["production", "development"]),
     scopes: Type.Array(Type.String()),
     permission: nullable(Type.String()),
     version: Type.String(),
@@ -26,23 +26,24 @@ export const KeyState = record(
   { $id: "KeyState" },
 );
 
+const minted = {
+  id: Uuid,
+  name: Type.String(),
+  apiKey: Type.String({ description: "The secret, shown once." }),
+  keyPrefix: Type.String(),
+  environment: oneOf(["production", "development"]),
+  scopes: Type.Optional(Type.Array(Type.String())),
+  permission: Type.Optional(nullable(Type.String())),
+  version: Type.String(),
+  contract: Type.Integer(),
+  expiresAt: nullable(Time),
+};
+
 /** The answer of a mint or rotation: the only answers that hold the secret (`apiKey`). */
-export const MintedKey = record(
-  {
-    id: Uuid,
-    name: Type.String(),
-    apiKey: Type.String({ description: "The secret, shown once." }),
-    keyPrefix: Type.String(),
-    environment: Type.String(),
-    scopes: Type.Optional(Type.Array(Type.String())),
-    permission: Type.Optional(nullable(Type.String())),
-    version: Type.String(),
-    contract: Type.Integer(),
-    expiresAt: nullable(Time),
-    rotatedFrom: Type.Optional(Predecessor),
-  },
-  { $id: "MintedKey" },
-);
+export const MintedKey = record({ ...minted, rotatedFrom: Type.Optional(Predecessor) }, { $id: "MintedKey" });
+
+/** The answer of a rotation: the successor, and the key it replaces with the end of its grace period. */
+export const RotatedKey = record({ ...minted, rotatedFrom: record({ id: Uuid, expiresAt: Time }) }, { $id: "RotatedKey" });
 
 /** One row of GET /v2/tenants/api-keys; `?includeStatus=true` adds the status keys. */
 export const KeyListItem = record(
@@ -50,8 +51,8 @@ export const KeyListItem = record(
     id: Uuid,
     name: Type.String(),
     keyPrefix: Type.String(),
-    bundle: Type.String(),
-    environment: Type.String(),
+    bundle: oneOf(["scoped", "legacy"]),
+    environment: oneOf(["production", "development"]),
     scopes: Type.Array(Type.String()),
     permission: nullable(Type.String()),
     version: Type.String(),

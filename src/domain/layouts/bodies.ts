@@ -86,3 +86,35 @@ export const LayoutBody = Type.Object(
   },
   { $id: "LayoutBody", additionalProperties: false, unknown: "{field} is not part of a layout request; send { layout }" },
 );
+
+/** A field item as stored and answered (width filled in). */
+const StoredFieldItem = Type.Object(
+  {
+    t: Type.Literal("field"),
+    id: Type.String(),
+    fieldId: Type.String(),
+    width: Type.Union(WIDTHS.map((w) => Type.Literal(w))),
+    display: Type.Optional(Type.Union(DISPLAYS.map((d) => Type.Literal(d)))),
+  },
+  { $id: "StoredLayoutFieldItem" },
+);
+
+/** A card as stored and answered (defaults filled in). */
+const StoredCard = Type.Object(
+  {
+    t: Type.Literal("card"),
+    id: Type.String(),
+    title: Type.String(),
+    description: Type.Union([Type.Null(), Type.String()]),
+    collapsible: Type.Boolean(),
+    collapsed: Type.Boolean(),
+    items: Type.Array(StoredFieldItem),
+  },
+  { $id: "StoredLayoutCard" },
+);
+
+/** A model's layout as the model's record answers it: normalised (validate.ts), every default filled in. */
+export const StoredLayout = Type.Object(
+  { v: Type.Literal(1), main: Type.Array(StoredCard), aside: Type.Array(StoredCard) },
+  { $id: "StoredLayout", description: "The entry layout, defaults filled in." },
+);

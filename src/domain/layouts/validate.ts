@@ -4,35 +4,17 @@ import type { Static } from "@sinclair/typebox";
 import { fail } from "../../errors.ts";
 import { checkValue } from "../access/body-check.ts";
 import { isRelation, type FieldDef } from "../models/fields.ts";
-import { type Card as CardModel, type FieldItem as FieldItemModel, LayoutDocument } from "./bodies.ts";
-import { type DISPLAYS, MAX_CARDS, MAX_FIELDS, type WIDTHS } from "./limits.ts";
+import { type Card as CardModel, type FieldItem as FieldItemModel, LayoutDocument, type StoredLayout } from "./bodies.ts";
+import { MAX_CARDS, MAX_FIELDS } from "./limits.ts";
 
 /** A field item of a card, as stored (width filled in). */
-export interface FieldItem {
-  t: "field";
-  id: string;
-  fieldId: string;
-  width: (typeof WIDTHS)[number];
-  display?: (typeof DISPLAYS)[number];
-}
+export type FieldItem = Static<typeof StoredLayout>["main"][number]["items"][number];
 
 /** A card, as stored (defaults filled in). */
-export interface Card {
-  t: "card";
-  id: string;
-  title: string;
-  description: string | null;
-  collapsible: boolean;
-  collapsed: boolean;
-  items: FieldItem[];
-}
+export type Card = Static<typeof StoredLayout>["main"][number];
 
 /** A layout document, as stored. */
-export interface Layout {
-  v: 1;
-  main: Card[];
-  aside: Card[];
-}
+export type Layout = Static<typeof StoredLayout>;
 
 function refuse(path: string, message: string): never {
   fail("invalid_layout", { message, extra: { path } });

@@ -2,7 +2,7 @@
 // what a shape cannot say: a folder or parent names a folder of this project, alt and title fit
 // in 16 KB of UTF-8, a file name is one a file may have, a folder never moves into itself.
 import { type TProperties, Type } from "@sinclair/typebox";
-import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { MEDIA_KINDS } from "../models/fields.ts";
 import { MAX_FIELD_BYTES } from "./intake.ts";
 import { MEDIA_SORTS } from "./list.ts";
@@ -73,7 +73,7 @@ export const MediaRecord = record(
   {
     id: Uuid,
     filename: Type.String(),
-    kind: Type.String({ enum: [...MEDIA_KINDS] }),
+    kind: oneOf(MEDIA_KINDS),
     mimeType: Type.String(),
     size: Type.Integer(),
     width: nullable(Type.Integer()),
@@ -105,19 +105,20 @@ export const Uploaded = Type.Union([MediaRecord, record({ data: Type.Array(Media
   description: "The record of one file, or { data } for several.",
 });
 export const MediaUsage = record({
-  entries: Type.Array(record({ id: Uuid, modelId: Uuid, namespace: Type.String(), title: nullable(Type.String()), copies: Type.Array(Type.String()) })),
+  entries: Type.Array(
+    record({ id: Uuid, modelId: Uuid, namespace: Type.String(), title: nullable(Type.String()), copies: Type.Array(oneOf(["draft", "published"])) }),
+  ),
 });
 export const MediaFolder = record({ id: Uuid, name: Type.String(), parent: nullable(Type.String()), createdAt: Time, updatedAt: Time }, { $id: "MediaFolder" });
 export const FolderList = record({ data: Type.Array(MediaFolder) });
 export const MediaQuery = Type.Object({
   folder: Type.Optional(Type.String({ description: "A folder id; empty for the root." })),
-  kind: Type.Optional(Type.String({ enum: [...MEDIA_KINDS] })),
+  kind: Type.Optional(oneOf(MEDIA_KINDS)),
   q: Type.Optional(Type.String({ description: "Matches filename, title and alt." })),
   limit: Type.Optional(Type.String()),
   after: Type.Optional(Type.String({ description: "The next cursor of a previous page." })),
   sort: Type.Optional(
-    Type.String({
-      enum: [...MEDIA_SORTS],
+    oneOf(MEDIA_SORTS, {
       description: "-createdAt (default, newest first), createdAt, name, -name (A to Z without case), size, -size; ties go by upload order.",
     }),
   ),

@@ -3,7 +3,8 @@
 // two fields share a namespace or id, a namespace is free, an edit that changes a field's shape
 // on a model with entries needs a field change, a preview URL's placeholders are words.
 import { type TSchema, Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
+import { StoredLayout } from "../layouts/bodies.ts";
 import { ARRAY_TYPES, FIELD_TYPES } from "./fields.ts";
 import { PATTERN_MAX } from "./patterns.ts";
 
@@ -187,11 +188,11 @@ export const FieldDefinition = record(
     id: Uuid,
     namespace: Type.String(),
     label: nullable(Type.String()),
-    type: Type.String({ enum: [...FIELD_TYPES] }),
-    arrayType: nullable(Type.String({ enum: [...ARRAY_TYPES] })),
+    type: oneOf(FIELD_TYPES),
+    arrayType: nullable(oneOf(ARRAY_TYPES)),
     relation: nullable(Uuid),
     required: Type.Boolean(),
-    options: nullable(Type.Object({})),
+    options: nullable(record({ values: Type.Optional(Type.Array(Type.String(), { description: "An enum's values." })) })),
     localized: Type.Optional(Type.Literal(true, { description: "Present when the field keeps one value per locale." })),
     unique: Type.Optional(Type.Literal(true)),
     min: Type.Optional(Type.Number()),
@@ -216,7 +217,7 @@ export const ModelRecord = record(
     singleEntry: Type.Boolean(),
     version: Type.Integer(),
     fields: Type.Array(FieldDefinition),
-    layout: nullable(Type.Object({}, { description: "The entry layout, or null for the plain editor." })),
+    layout: nullable(StoredLayout),
     embedByDefault: Type.Boolean(),
     previewUrl: nullable(Type.String()),
     createdAt: Time,

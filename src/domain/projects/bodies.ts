@@ -3,7 +3,7 @@
 // changes ownership only for owners, the confirmation matches.
 import { Type } from "@sinclair/typebox";
 import { ROLES } from "../access/roles.ts";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { Email, passwordOf } from "../users/bodies.ts";
 
 /** 3 to 48 characters, lowercase letters and digits, single hyphens between them. */
@@ -112,7 +112,7 @@ export const Invitation = record(
     id: Uuid,
     email: Type.String(),
     role: Type.String(),
-    status: Type.String({ enum: ["pending", "accepted", "expired"] }),
+    status: oneOf(["pending", "accepted", "expired"]),
     createdAt: Time,
     createdBy: Uuid,
     expiresAt: Time,

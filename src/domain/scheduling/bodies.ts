@@ -3,7 +3,7 @@
 // this project (named once), the wall time is a real time of the zone at least 60 seconds ahead,
 // the zone is a known IANA zone, a versionId belongs to the one entry target.
 import { type TProperties, Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { Locales } from "../entries/bodies.ts";
 
 const MAX_TARGETS = 500;
@@ -91,8 +91,8 @@ const Counts = Type.Record(Type.String(), Type.Integer());
 export const ScheduledAction = record(
   {
     id: Uuid,
-    action: Type.String({ enum: ["publish", "unpublish"] }),
-    targets: Type.Array(record({ type: Type.String(), id: Uuid })),
+    action: oneOf(["publish", "unpublish"]),
+    targets: Type.Array(record({ type: oneOf(["instance", "model"]), id: Uuid })),
     wallTime: Type.String(),
     timezone: Type.String(),
     versionId: nullable(Uuid),
@@ -101,7 +101,7 @@ export const ScheduledAction = record(
     resolved: Resolved,
     replaced: Type.Array(Uuid),
     replacedBy: nullable(Uuid),
-    status: Type.String({ enum: ["pending", "running", "done", "failed", "dead", "cancelled"] }),
+    status: oneOf(["pending", "running", "done", "failed", "dead", "cancelled"]),
     attempts: Type.Integer(),
     nextAttemptAt: nullable(Time),
     lastError: nullable(Type.String()),
@@ -122,7 +122,21 @@ export const ScheduledAction = record(
 
 export const Scheduled = record({ batchId: Uuid, resolved: Resolved, actions: Type.Array(ScheduledAction), replaced: Type.Array(Uuid) }, { $id: "Scheduled" });
 export const Rescheduled = record({ batchId: Uuid, resolved: Resolved, actions: Type.Array(ScheduledAction) });
-export const ActionPage = listOf(ScheduledAction, { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() });
+/** An action's target in words, as the list adds it with `expand=target` (targets.ts). */
+const ShownTarget = record({
+  type: oneOf(["instance", "model"]),
+  id: Uuid,
+  modelId: nullable(Uuid),
+  namespace: nullable(Type.String()),
+  title: nullable(Type.String()),
+  missing: Type.Boolean(),
+});
+export const ActionPage = listOf(
+  Type.Composite([ScheduledAction, Type.Object({ target: Type.Optional(ShownTarget) })], {
+    description: "A scheduled action; with expand=target, also its target in words.",
+  }),
+  { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() },
+);
 export const ActionList = listOf(ScheduledAction);
 export const Batch = record({ batchId: Uuid, total: Type.Integer(), counts: Counts, actions: Type.Array(ScheduledAction) });
 export const CancelledBatch = record({ batchId: Uuid, cancelled: Type.Array(Uuid), counts: Counts, actions: Type.Array(ScheduledAction) });

@@ -1,6 +1,6 @@
 // The query and answer of GET /v2/search (service.ts).
 import { Type } from "@sinclair/typebox";
-import { nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { MediaRecord, Thumbnail } from "../media/bodies.ts";
 
 export const SearchQuery = Type.Object({
@@ -16,7 +16,7 @@ export const SearchAnswer = record(
         model: Type.String(),
         modelName: Type.String(),
         title: nullable(Type.String()),
-        status: Type.String({ enum: ["draft", "published", "changed"] }),
+        status: oneOf(["draft", "published", "changed"]),
         updatedAt: Time,
       }),
       { description: "Entries whose title holds q, most recently saved first." },

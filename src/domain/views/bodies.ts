@@ -2,7 +2,7 @@
 // "Saved views"). The domain adds what a shape cannot say: the model exists, every column, the
 // sort and the where fit that model, and only members who may edit entries share a view.
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { keyed, listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 
 /** Columns a view may keep: a field's namespace, or a $system column (GET /v2/model-instances/columns). */
 export const MAX_VIEW_COLUMNS = 50;
@@ -13,10 +13,8 @@ const Columns = Type.Array(Type.String({ minLength: 1, maxLength: 200, error: "{
   error: `columns must list up to ${MAX_VIEW_COLUMNS} column keys (a field's namespace or a $system column)`,
 });
 const Sort = Type.String({ maxLength: 500, error: "sort must be the /api sort grammar as text, up to 500 characters (e.g. -updatedAt,title)" });
-const Where = Type.Object(
-  {},
-  { error: "where must be a filter object of the /api where grammar", description: 'The /api where grammar, e.g. {"title":{"contains":"x"}}.' },
-);
+const WHERE_ERROR = "where must be a filter object of the /api where grammar";
+const Where = keyed({ error: WHERE_ERROR, description: 'The /api where grammar, e.g. {"title":{"contains":"x"}}.' });
 const Search = Type.String({ maxLength: 200, error: "search must be a text of up to 200 characters" });
 const Shared = Type.Boolean({ error: "shared must be true or false", description: "Seen by every member (not for viewers to set)." });
 
@@ -28,7 +26,7 @@ export const CreateViewBody = Type.Object(
     shared: Type.Optional(Shared),
     columns: Type.Optional(Columns),
     sort: Type.Optional(Type.Union([Type.Null(), Sort], { error: Sort.error })),
-    where: Type.Optional(Type.Union([Type.Null(), Where], { error: Where.error })),
+    where: Type.Optional(Type.Union([Type.Null(), Where], { error: WHERE_ERROR })),
     search: Type.Optional(Type.Union([Type.Null(), Search], { error: Search.error })),
   },
   { $id: "CreateViewBody", additionalProperties: false, unknown: "{field} is not a part of a view; send model, name, shared, columns, sort, where, search" },
@@ -41,7 +39,7 @@ export const UpdateViewBody = Type.Object(
     shared: Type.Optional(Shared),
     columns: Type.Optional(Columns),
     sort: Type.Optional(Type.Union([Type.Null(), Sort], { error: Sort.error })),
-    where: Type.Optional(Type.Union([Type.Null(), Where], { error: Where.error })),
+    where: Type.Optional(Type.Union([Type.Null(), Where], { error: WHERE_ERROR })),
     search: Type.Optional(Type.Union([Type.Null(), Search], { error: Search.error })),
   },
   { $id: "UpdateViewBody", additionalProperties: false, unknown: "{field} cannot be changed; send name, shared, columns, sort, where or search" },
@@ -52,7 +50,7 @@ export const ViewsQuery = Type.Object({ model: Type.Optional(Type.String({ descr
 /** A part of a saved view that no longer fits its model, left out when the view opens. */
 export const Dropped = record(
   {
-    part: Type.String({ enum: ["columns", "sort", "where"] }),
+    part: oneOf(["columns", "sort", "where"]),
     key: Type.String({ description: "The column key, the sort term as written, or the where key." }),
     message: Type.String({ description: "Why, in words." }),
   },
@@ -68,7 +66,7 @@ export const SavedView = record(
     shared: Type.Boolean(),
     columns: Type.Array(Type.String()),
     sort: nullable(Type.String()),
-    where: nullable(Type.Object({})),
+    where: nullable(keyed({ description: "A filter in the /api `where` grammar." })),
     search: nullable(Type.String()),
     mine: Type.Boolean({ description: "Whether you made it (you may change it; owners and admins may also change shared views)." }),
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),

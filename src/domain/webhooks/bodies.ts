@@ -2,7 +2,7 @@
 // what a shape cannot say: the URL parses as absolute https without credentials, and (unless
 // private targets are allowed) resolves to no private address.
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
 import { EVENT_TYPES } from "./endpoint-checks.ts";
 
 const EVENTS = EVENT_TYPES.join(", ");
@@ -81,7 +81,7 @@ export const Delivery = record(
     endpointId: Uuid,
     eventId: Type.String(),
     eventType: Type.String(),
-    status: Type.String({ enum: ["pending", "sending", "succeeded", "retrying", "failed"] }),
+    status: oneOf(["pending", "sending", "succeeded", "retrying", "failed"]),
     attemptCount: Type.Integer(),
     nextAttemptAt: nullable(Time),
     redeliveryOf: nullable(Uuid),

@@ -1,13 +1,14 @@
 // The answers of the workspace routes (interface.md, Workspace).
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
+import { WorkspaceNode } from "./bodies.ts";
 
 export const Workspace = record(
   {
     id: Uuid,
     name: Type.String(),
     icon: nullable(Type.String()),
-    visibility: Type.String({ enum: ["team", "private"] }),
+    visibility: oneOf(["team", "private"]),
     template: Type.String(),
     createdBy: record({ kind: Type.String(), id: Type.Optional(Type.String()) }),
     createdAt: Time,
@@ -56,7 +57,7 @@ export const WorkspaceDocument = record(
     name: Type.String(),
     icon: nullable(Type.String()),
     visibility: Type.String(),
-    tree: Type.Array(Type.Object({}, { description: "A node in the form PUT .../tree takes." })),
+    tree: Type.Array(WorkspaceNode, { description: "The nodes in the form PUT .../tree takes." }),
   },
   { $id: "WorkspaceDocument" },
 );

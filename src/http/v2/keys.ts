@@ -5,7 +5,7 @@ import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
 import { ActiveBody, RotateBody } from "../../domain/access/body-models.ts";
 import { AllowedOriginsBody, MintKeyBody, UpdateKeyBody } from "../../domain/keys/bodies.ts";
-import { DomainsSeen, Grantable, KeyList, KeyListQuery, KeyState, MintedKey } from "../../domain/keys/answers.ts";
+import { DomainsSeen, Grantable, KeyList, KeyListQuery, KeyState, MintedKey, RotatedKey } from "../../domain/keys/answers.ts";
 import { managementAuth } from "../plugins/management.ts";
 import { grantable } from "../../domain/keys/grants.ts";
 import { mintKey, rotateKey } from "../../domain/keys/mint.ts";
@@ -61,7 +61,7 @@ export function keyRoutes(s: Services) {
       },
       {
         person: "api_key:update",
-        detail: doc({ summary: "Rotate a key once: a successor; the old key expires after graceHours", body: RotateBody, answers: { 201: MintedKey } }),
+        detail: doc({ summary: "Rotate a key once: a successor; the old key expires after graceHours", body: RotateBody, answers: { 201: RotatedKey } }),
       },
     )
     .patch(

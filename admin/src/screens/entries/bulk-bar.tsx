@@ -7,7 +7,7 @@
 // let the person choose the locales they move (list-locales.tsx says what is checked first).
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { type BulkAction, type BulkResult, listApi, type Selected } from "../../api/entry-lists.ts";
+import { type BulkAction, listApi, type Selected } from "../../api/entry-lists.ts";
 import type { Locales } from "../../api/locales.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Refusal } from "../../ui/refusal.tsx";
@@ -18,8 +18,8 @@ import { entries } from "./words.ts";
 const WORD = { publish: "Publish", unpublish: "Unpublish", delete: "Delete" } as const;
 const DONE = { publish: "Published", unpublish: "Unpublished", delete: "Moved to the trash:" } as const;
 
-/** What a bulk answer did, in words. */
-export function doneWords(action: BulkAction, r: BulkResult): string {
+/** What a bulk answer did, in words: the counts of entries done in the request, or a batch started in the background. */
+export function doneWords(action: BulkAction, r: { count: number; counts?: Record<string, number> }): string {
   const c = r.counts;
   if (!c) return `${WORD[action]} of ${entries(r.count)} started; it goes on in the background.`;
   const done = c.done ?? 0;
@@ -75,8 +75,8 @@ export function BulkBar(p: Props) {
     onSuccess: ({ action, r }) => {
       setPending(null);
       p.onDone(
-        doneWords(action, r) + (chosen?.changed ? ` Locales: ${chosen.codes.join(", ")}.` : ""),
-        !r.counts && r.batchId ? { action, id: r.batchId } : undefined,
+        doneWords(action, "counts" in r ? r : { count: r.count }) + (chosen?.changed ? ` Locales: ${chosen.codes.join(", ")}.` : ""),
+        "batchId" in r ? { action, id: r.batchId } : undefined,
       );
     },
     onError: (e) => {

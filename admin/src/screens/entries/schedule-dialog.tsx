@@ -31,8 +31,9 @@ export function ScheduleDialog(p: {
     mutationFn: () =>
       listApi.schedule(p.selected, { action, wallTime: time, timezone: zone, expectedCount: p.count, ...(chosen ? { locales: chosen } : {}) }, p.locale),
     onSuccess: (r) => {
-      const at = r.resolved ? `${whenIn(r.resolved.at, zone)} ${zone}` : time;
-      const note = r.resolved?.note ? ` ${r.resolved.note}` : "";
+      const resolved = "resolved" in r ? r.resolved : null;
+      const at = resolved ? `${whenIn(resolved.at, zone)} ${zone}` : time;
+      const note = resolved?.note ? ` ${resolved.note}` : "";
       const named = chosen ? ` in ${chosen.join(", ")}` : "";
       p.onDone(`${action === "publish" ? "Publish" : "Unpublish"} of ${entries(r.count)}${named} scheduled for ${at}.${note}`);
     },

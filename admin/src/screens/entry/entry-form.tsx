@@ -93,6 +93,7 @@ export function EntryForm(p: FormProps) {
     t: "card",
     id: "all",
     title: "Fields",
+    description: null,
     collapsible: false,
     collapsed: false,
     items: p.model.fields.map((f) => ({ t: "field", id: f.id, fieldId: f.id, width: "full" })),

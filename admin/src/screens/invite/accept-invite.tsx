@@ -26,8 +26,9 @@ export function AcceptInvite() {
   const accept = useMutation({
     mutationFn: () => peopleApi.accept(token ?? "", signedIn ? undefined : password),
     onSuccess: (r) => {
-      if (r.accessToken) adoptSession({ accessToken: r.accessToken });
-      if (r.project) rememberProject(r.project.id);
+      // A new account gets a session (201); a signed-in person joins the project (200).
+      if ("accessToken" in r) adoptSession(r);
+      else rememberProject(r.project.id);
       client.clear();
       void navigate({ to: "/" });
     },

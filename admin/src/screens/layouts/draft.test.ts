@@ -75,6 +75,7 @@ describe("layout draft", () => {
           t: "card" as const,
           id: "c",
           title: "C",
+          description: null,
           collapsible: false,
           collapsed: false,
           items: [{ t: "field" as const, id: "x", fieldId: "gone", width: "full" as const }],

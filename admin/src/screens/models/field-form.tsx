@@ -4,6 +4,9 @@
 import { useState, type FormEvent } from "react";
 import { KIND_WORDS, type FieldInput } from "../../api/model-admin.ts";
 import type { Field, FieldType, Model } from "../../api/types.ts";
+
+/** The kinds a list's items may be (every kind but a list). */
+type ArrayType = NonNullable<Field["arrayType"]>;
 import { FieldSettings, settingsBody, settingsOf } from "./field-settings.tsx";
 import { useLocales } from "../../api/locales.ts";
 import { useProject } from "../shell/project-context.ts";
@@ -32,7 +35,7 @@ export function FieldForm(props: {
   const [namespace, setNamespace] = useState(i?.namespace ?? "");
   const [touched, setTouched] = useState(Boolean(i));
   const [type, setType] = useState<FieldType>(i?.type ?? "string");
-  const [arrayType, setArrayType] = useState<FieldType>(i?.arrayType ?? "string");
+  const [arrayType, setArrayType] = useState<ArrayType>(i?.arrayType ?? "string");
   const [relation, setRelation] = useState(i?.relation ?? props.models[0]?.id ?? "");
   const [values, setValues] = useState((i?.options?.values ?? []).join("\n"));
   const [required, setRequired] = useState(i?.required ?? false);
@@ -117,7 +120,7 @@ export function FieldForm(props: {
       {type === "array" && (
         <div className="field">
           <label htmlFor="field-item-kind">Item type</label>
-          <select id="field-item-kind" value={arrayType} onChange={(e) => setArrayType(e.target.value as FieldType)}>
+          <select id="field-item-kind" value={arrayType} onChange={(e) => setArrayType(e.target.value as ArrayType)}>
             {kinds
               .filter(([k]) => k !== "array")
               .map(([k, w]) => (

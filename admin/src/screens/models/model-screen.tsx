@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { api, ApiError, keys } from "../../api/client.ts";
-import { changeApi, modelApi, type FieldInput, type Plan } from "../../api/model-admin.ts";
+import { changeApi, type FieldEdit, modelApi, type Plan } from "../../api/model-admin.ts";
 import type { Field, Model } from "../../api/types.ts";
 import { useProject } from "../shell/project-context.ts";
 import { Dialog } from "../../ui/dialog.tsx";
@@ -82,7 +82,7 @@ type Open =
   | { kind: "add" }
   | { kind: "edit"; field: Field }
   | { kind: "remove"; field: Field }
-  | { kind: "plan"; field: Field; plan: Plan; edit: FieldInput }
+  | { kind: "plan"; field: Field; plan: Plan; edit: FieldEdit }
   | null;
 
 /** The screen of one model. */
@@ -228,7 +228,7 @@ export function ModelScreen() {
             submitWord="Save field"
             error={apiError}
             onCancel={close}
-            onSubmit={(f) => change.mutate({ patch: { editFields: [f] }, message: `Field ${f.namespace} saved.`, field: open.field })}
+            onSubmit={(f) => change.mutate({ patch: { editFields: [{ ...f, id: open.field.id }] }, message: `Field ${f.namespace} saved.`, field: open.field })}
           />
         )}
       </Dialog>

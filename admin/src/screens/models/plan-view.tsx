@@ -2,7 +2,10 @@
 // how many values convert, lose detail or fail, and a choice; `Apply` queues the change.
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { modelApi, type FieldInput, type Plan, type PlanOp } from "../../api/model-admin.ts";
+import { type FieldEdit, modelApi, type Plan, type PlanOp } from "../../api/model-admin.ts";
+
+/** What a decision may choose for an op. */
+type Choice = PlanOp["choices"][number];
 import { Refusal } from "../../ui/refusal.tsx";
 
 const CHOICE_WORDS: Record<string, string> = {
@@ -40,11 +43,11 @@ function LocalizeOp({ op, on }: { op: PlanOp; on: boolean }) {
 export function PlanView(props: {
   modelId: string;
   plan: Plan;
-  editFields: FieldInput[];
+  editFields: FieldEdit[];
   onApplied(change: { id: string; state: string }): void;
   onCancel(): void;
 }) {
-  const [choices, setChoices] = useState<Record<string, string>>(() => Object.fromEntries(props.plan.ops.map((o) => [o.id, o.choices[0] ?? "convert"])));
+  const [choices, setChoices] = useState<Record<string, Choice>>(() => Object.fromEntries(props.plan.ops.map((o) => [o.id, o.choices[0] ?? "convert"])));
   // What a value that cannot convert does, per op converting a type: emptied and listed (the
   // server's default), or the whole change stops with every such value listed, nothing changed.
   const [onFailure, setOnFailure] = useState<Record<string, "clear" | "stop">>({});
@@ -84,7 +87,7 @@ export function PlanView(props: {
           )}
           <div className="field">
             <label htmlFor={`choice-${o.id}`}>What to do with {o.from.namespace}</label>
-            <select id={`choice-${o.id}`} value={choices[o.id]} onChange={(e) => setChoices({ ...choices, [o.id]: e.target.value })}>
+            <select id={`choice-${o.id}`} value={choices[o.id]} onChange={(e) => setChoices({ ...choices, [o.id]: e.target.value as Choice })}>
               {o.choices.map((c) => (
                 <option key={c} value={c}>
                   {CHOICE_WORDS[c] ?? c}

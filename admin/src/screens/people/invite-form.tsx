@@ -4,14 +4,14 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
-import { peopleApi, ROLE_WORDS } from "../../api/people.ts";
+import { peopleApi, ROLE_WORDS, type Role } from "../../api/people.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 import { ownerOnly } from "./owner-only.tsx";
 
 /** The form; `onInvited` receives the e-mail and the one-time token, or null when the server mailed it. */
 export function InviteForm(props: { projectId: string; mail: boolean | null; onInvited(email: string, token: string | null): void; onCancel(): void }) {
   const [email, setEmail] = useState("");
-  const [role, setRole] = useState("editor");
+  const [role, setRole] = useState<Role>("editor");
   const invite = useMutation({
     mutationFn: () => peopleApi.invite(props.projectId, email.trim(), role),
     onSuccess: (r) => props.onInvited(r.invitation.email, r.invitation.token ?? null),
@@ -51,7 +51,7 @@ export function InviteForm(props: { projectId: string; mail: boolean | null; onI
       </div>
       <div className="field">
         <label htmlFor="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value)}>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
           {Object.entries(ROLE_WORDS).map(([r, w]) => (
             <option key={r} value={r}>
               {w}

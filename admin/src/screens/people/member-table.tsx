@@ -2,7 +2,7 @@
 // the only owner's row offers neither (the server refuses both, so the app does not offer them)
 // and, to that owner, `Transfer ownership` instead. Nobody is offered Remove on their own row:
 // they leave with `Leave project`. Member and Role sort the list when their header is clicked.
-import { ROLE_WORDS } from "../../api/people.ts";
+import { ROLE_WORDS, type Role } from "../../api/people.ts";
 import type { Member } from "../../api/types.ts";
 import { SortHeader } from "../../ui/sort-header.tsx";
 
@@ -19,7 +19,7 @@ export function MemberTable(props: {
   me: string | null;
   manage: boolean;
   busy: boolean;
-  onRole(m: Member, role: string): void;
+  onRole(m: Member, role: Role): void;
   onRemove(m: Member): void;
   onTransfer(): void;
 }) {
@@ -58,7 +58,7 @@ export function MemberTable(props: {
                       aria-label={`Role of ${m.email}`}
                       value={m.role}
                       disabled={props.busy}
-                      onChange={(e) => props.onRole(m, e.target.value)}
+                      onChange={(e) => props.onRole(m, e.target.value as Role)}
                     >
                       {Object.entries(ROLE_WORDS).map(([r, w]) => (
                         <option key={r} value={r}>

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { actInProject, keys } from "../../api/client.ts";
-import { invitationLink, peopleApi, peopleKeys, ROLE_WORDS } from "../../api/people.ts";
+import { invitationLink, peopleApi, peopleKeys, ROLE_WORDS, type Role } from "../../api/people.ts";
 import { meKey, profileApi } from "../../api/profile.ts";
 import { serverSendsMail } from "../../api/session.ts";
 import type { Member } from "../../api/types.ts";
@@ -52,7 +52,7 @@ export function PeopleScreen() {
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: peopleKeys.members(project.id) });
   const setRole = useMutation({
-    mutationFn: (v: { m: Member; role: string }) => peopleApi.setRole(project.id, v.m.userId, v.role),
+    mutationFn: (v: { m: Member; role: Role }) => peopleApi.setRole(project.id, v.m.userId, v.role),
     onSuccess: (_r, v) => {
       setNotice(`${v.m.email} is now ${ROLE_WORDS[v.role] ?? v.role}.`);
       void refresh();

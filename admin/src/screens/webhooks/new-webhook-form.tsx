@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
-import { EVENT_WORDS, hookApi, type Endpoint, type NewEndpoint } from "../../api/webhooks.ts";
+import { EVENT_WORDS, type EventType, hookApi, type Endpoint, type NewEndpoint } from "../../api/webhooks.ts";
 import { Refusal } from "../../ui/refusal.tsx";
 
 const DEFAULT_EVENTS = ["instance.published", "instance.unpublished", "instance.deleted"];
@@ -32,7 +32,7 @@ export function NewWebhookForm(props: {
     e.preventDefault();
     create.mutate({
       url: url.trim(),
-      events: Object.keys(EVENT_WORDS).filter((t) => events.has(t)),
+      events: (Object.keys(EVENT_WORDS) as EventType[]).filter((t) => events.has(t)),
       includeContent: content,
       ...(description.trim() ? { description: description.trim() } : {}),
     });

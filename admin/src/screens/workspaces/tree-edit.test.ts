@@ -11,7 +11,7 @@ const tree: EditNode[] = fromShown([
     name: "Blog",
     icon: null,
     children: [
-      { id: "inner", type: "folder", name: "Drafts", children: [] },
+      { id: "inner", type: "folder", name: "Drafts", icon: null, children: [] },
       { id: "post", type: "model", modelId: "m1", namespace: "post", name: "Post", missing: false },
     ],
   },

@@ -17,8 +17,13 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 
 # Stage 2: the admin app, bundled by Bun into fingerprinted, precompressed files (admin/dist),
 # and the server bundled into dist/server (what `npm start` runs: it starts faster and idles
-# smaller than the sources; docs/performance.md).
-FROM deps AS build
+# smaller than the sources; docs/performance.md). React and the app's other libraries are dev
+# dependencies, so this stage installs everything; only its output reaches the image
+# (docs/configuration.md, "Production install").
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
 COPY admin ./admin
 COPY src ./src
 COPY scripts/build-admin.ts scripts/build-server.ts ./scripts/

@@ -17,6 +17,7 @@ import { benchOpenapi } from "./bench/openapi.ts";
 import { benchEdge } from "./bench/edge.ts";
 import { benchLists } from "./bench/lists.ts";
 import { benchLocales } from "./bench/locales.ts";
+import { benchInstall } from "./bench/install.ts";
 import { buildServer } from "./build-server.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -64,6 +65,7 @@ const BENCHMARKS: Record<string, { about: string; run: () => Promise<string> }> 
       "behind a real Varnish 7 with deploy/varnish/capa.vcl: a cached read through Varnish against Capa's own (wrk), publish to a fresh edge read at p99 over 200 publishes, and the PURGE calls of a 3,000-entry bulk publish as varnishlog saw them",
     run: figures(benchEdge),
   },
+  install: { about: "npm ci --omit=dev on a fresh clone: node_modules MiB, top packages", run: () => benchInstall() },
   load: { about: "scripts/load.ts for 60 s: 20 projects x 3 keys at the concurrency limits", run: loadRun },
   writes: {
     about: "scripts/write-load.ts for 60 s: 24 writers into one project with Litestream replicating to a file replica; 5xx and acknowledged writes missing",

@@ -2,6 +2,10 @@
 // each text asset precompressed (gzip and brotli) beside it, and a manifest the server reads.
 // A build is skipped when a hash of the sources, the lock file and this script is unchanged,
 // so `npm start` and `npm test` pay for it only after a change.
+// React and the app's other libraries are dev dependencies (a production install leaves them
+// out, docs/configuration.md "Production install"), so this file imports none of them: a current
+// build is recognised from its hash alone, and `--optional` (npm start's) lets the server start
+// without a build when they are not installed.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -144,6 +148,29 @@ export async function buildAdmin(opts: { force?: boolean; quiet?: boolean } = {}
   return manifest;
 }
 
+/** Whether the app's libraries are installed (a full `npm ci`, not `npm ci --omit=dev`). */
+export function adminDepsInstalled(): boolean {
+  try {
+    Bun.resolveSync("react", ADMIN_ROOT);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const NOT_BUILT = "capa: admin app not built: run `npm ci && npm run build` (its libraries are dev dependencies, not installed here)";
+
 if (import.meta.main) {
-  await buildAdmin({ force: process.argv.includes("--force") });
+  const force = process.argv.includes("--force");
+  if (adminDepsInstalled()) await buildAdmin({ force });
+  else {
+    const current = readManifest();
+    if (force || current?.sourceHash !== sourceHash()) {
+      // With --optional (npm start's) the server starts anyway: it answers /admin/ with the same
+      // advice, or serves the older build when there is one.
+      const optional = process.argv.includes("--optional");
+      console.error(current && optional ? `${NOT_BUILT}; serving the older build in admin/dist` : NOT_BUILT);
+      if (!optional) process.exit(1);
+    }
+  }
 }

@@ -13,6 +13,10 @@ import { previewFrameRoute } from "./admin-preview.ts";
 /** Where the build puts the app. */
 export const ADMIN_DIST = join(ROOT, "admin", "dist");
 
+/** The answer of /admin/ before a build exists. */
+export const ADMIN_NOT_BUILT =
+  'The admin app is not built: run `npm ci && npm run build` (the app\'s libraries are dev dependencies; docs/configuration.md, "Production install").';
+
 /**
  * No inline script, nothing from another host, no framing (decisions.md 11). Style sheets come
  * from our origin; the one exception is `<style>` elements that carry the page's per-response
@@ -92,8 +96,9 @@ export function chooseEncoding(accept: string | null): "br" | "gzip" | null {
 
 function page(app: Loaded | null, mediaOrigin: string | null): Response {
   if (!app) {
-    // Only when someone runs the server without `npm start` or the build: say how to fix it.
-    const text = "The admin app is not built. Run `bun scripts/build-admin.ts` (npm start and npm test do it).";
+    // A production install (npm ci --omit=dev) has no React to build with, and a server started
+    // without `npm start` has not built: either way, say how to fix it.
+    const text = `${ADMIN_NOT_BUILT}\n`;
     return new Response(text, {
       status: 503,
       headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "content-security-policy": adminCsp(), ...SECURITY_HEADERS },

@@ -53,7 +53,8 @@ function tsc(files: string[]) {
         module: "ESNext",
         moduleResolution: "bundler",
         lib: ["ES2022", "DOM"],
-        types: ["bun"],
+        // Bun's types as this repository installs them (bun-types, aliased: docs/dependencies.md).
+        types: ["bun-types-dev"],
         skipLibCheck: true,
       },
       files,

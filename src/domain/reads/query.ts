@@ -67,6 +67,22 @@ function withLocale(r: Reader, loc: ReadLocale): Reader {
   return { vis: r.vis, readable: r.readable, graphql: r.graphql, rowCursors: r.rowCursors, mediaBase: r.mediaBase, loc };
 }
 
+/** The signature of a sort that its cursors carry: a digest, kept per open file (a SHA-256 a read). */
+function sortSignature(h: ProjectHandle, sorts: string): string {
+  let sigs = h.cache.get("sortSignatures") as Map<string, string> | undefined;
+  if (!sigs) {
+    sigs = new Map();
+    h.cache.set("sortSignatures", sigs);
+  }
+  let sig = sigs.get(sorts);
+  if (sig === undefined) {
+    sig = sha256Hex(sorts).slice(0, 12);
+    if (sigs.size >= 500) sigs.clear();
+    sigs.set(sorts, sig);
+  }
+  return sig;
+}
+
 /** Reads one page of a model's entries: the whole grammar of `GET /api/entries/{ns}`. */
 export function readList(h: ProjectHandle, base0: Reader, ns: string, args: ListArgs): ListResult {
   const models = allModels(h);
@@ -78,7 +94,7 @@ export function readList(h: ProjectHandle, base0: Reader, ns: string, args: List
   checkExpandDepth(args.select);
   const sel = resolveSelect(m, args.select, reader, models.byId, "select");
   const keys = resolveSort(m, reader, models.byId, args.sort);
-  const sig = sha256Hex(keys.map((k) => k.sig).join(",")).slice(0, 12);
+  const sig = sortSignature(h, keys.map((k) => k.sig).join(","));
 
   const fctx: FilterContext = { models, vis, readable: reader.readable, params: [], used: [], loc };
   const filterSql = args.where === null ? "1" : compileWhere(fctx, m, args.where.value, "e");

@@ -183,6 +183,8 @@ describe("duplicate, delete, trash", () => {
     await p.getByLabel("Model").selectOption({ label: "Author" });
     await p.waitForURL(/\/admin\/trash\?model=author$/);
     const row = p.getByRole("row").filter({ hasText: "Trash Writer" });
+    // The list of the chosen model loads after the URL changes: its row first, then its cells.
+    await row.waitFor();
     expect((await row.getByRole("cell").allTextContents()).slice(0, 5)).toEqual([
       "Trash Writer",
       "Author",

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { systemClock, systemIds, type Clock, type Ids } from "./infra/clock.ts";
 import { createLogger, type Logger } from "./infra/log.ts";
-import { openControl } from "./storage/sqlite.ts";
+import { openControl, openProjectFile } from "./storage/sqlite.ts";
 import { ProjectPool } from "./storage/pool.ts";
 import { KeyAuth } from "./domain/keys/auth.ts";
 import { createMetrics } from "./infra/metrics.ts";
@@ -72,7 +72,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
   const signer = jwt({ name: "jwt", secret, alg: "HS256" }).decorator.jwt;
   // read-perf: each connection's memory is bounded by configuration (storage/sqlite.ts).
   const fileOptions = { replicated, cacheKiB: config.sqliteCacheKiB, mmapBytes: config.sqliteMmapBytes };
-  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, fileOptions);
+  const projects = new ProjectPool(join(config.dataDir, "projects"), config.openProjectsMax, config.projectIdleMs, fileOptions, openProjectFile);
   const metrics = createMetrics();
   const changes = createChangeBus();
   const renderCache = new RenderCache(config.renderCacheBytes); // read-perf: CAPA_RENDER_CACHE_MB

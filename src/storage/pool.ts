@@ -5,7 +5,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { Unit } from "../domain/unit-of-work.ts";
-import { openProjectFile, type FileOptions, type ProjectDrizzle } from "./sqlite.ts";
+import type { FileOptions, ProjectDrizzle } from "./sqlite.ts";
 
 /** An open project file. `cache` holds per-file prepared statements and derived data. */
 export interface ProjectHandle {
@@ -34,6 +34,9 @@ export function closeHandle(sqlite: Database): void {
   }
 }
 
+/** Opens a project file: storage/sqlite.ts's openProjectFile (create and migrate), or a read worker's storage/read-file.ts. */
+export type FileOpener = (path: string, opts: FileOptions) => { sqlite: Database; db: ProjectDrizzle };
+
 export class ProjectPool {
   private readonly lru: LRUCache<string, ProjectHandle>;
   constructor(
@@ -41,7 +44,9 @@ export class ProjectPool {
     max: number,
     idleMs: number,
     /** How files are opened: replication and the connection's memory bounds (storage/sqlite.ts). */
-    private readonly fileOptions: FileOptions = {},
+    private readonly fileOptions: FileOptions,
+    /** Passed in, so the pool itself loads neither drizzle nor the migrator (a read worker needs neither). */
+    private readonly open: FileOpener,
   ) {
     this.lru = new LRUCache<string, ProjectHandle>({
       max,
@@ -64,7 +69,7 @@ export class ProjectPool {
   get(projectId: string): ProjectHandle {
     let h = this.lru.get(projectId);
     if (!h) {
-      const { sqlite, db } = openProjectFile(this.path(projectId), this.fileOptions);
+      const { sqlite, db } = this.open(this.path(projectId), this.fileOptions);
       h = { id: projectId, sqlite, db, cache: new Map(), holds: 0, evicted: false };
       this.lru.set(projectId, h);
     }

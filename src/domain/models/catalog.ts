@@ -1,13 +1,19 @@
 // The model catalogue: a project's models as the read side and every write path see them,
 // cached per open file (invalidated when the model set's version moves). Read workers import this
-// file alone, so it must not pull in the write side.
-import { models } from "../../storage/project/schema.ts";
+// file alone, so it must not pull in the write side, nor drizzle (storage/read-file.ts): the
+// models are read with one plain statement.
+import type { models } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import type { FieldDef } from "./fields.ts";
 import { projectLocales, type ProjectLocales, type StoredLocales } from "../locales/codes.ts";
 
 type ModelRow = typeof models.$inferSelect;
+
+/** The models table's columns as ModelRow names them (booleans are stored as 0 and 1). */
+const MODELS_SQL =
+  "SELECT id, namespace, name, description, single_entry = 1 AS singleEntry, fields, layout, embed_by_default = 1 AS embedByDefault, " +
+  "preview_url AS previewUrl, version, created_at AS createdAt, updated_at AS updatedAt FROM models ORDER BY created_at, id";
 
 /** A model as the domain uses it: the row with its fields parsed. */
 export interface Model {
@@ -32,10 +38,11 @@ function toModel(r: ModelRow): Model {
     namespace: r.namespace,
     name: r.name,
     description: r.description,
-    singleEntry: r.singleEntry,
+    // SQLite answers the comparisons as 0 or 1.
+    singleEntry: Boolean(r.singleEntry),
     fields: JSON.parse(r.fields),
     layout: r.layout === null ? null : JSON.parse(r.layout),
-    embedByDefault: r.embedByDefault,
+    embedByDefault: Boolean(r.embedByDefault),
     previewUrl: r.previewUrl ?? null,
     version: r.version,
     createdAt: r.createdAt,
@@ -70,7 +77,7 @@ export function isLocalizedModel(m: Pick<Model, "fields">): boolean {
 export function allModels(h: ProjectHandle): Catalog {
   let c = h.cache.get("models") as Catalog | undefined;
   if (!c) {
-    const list = h.db.select().from(models).orderBy(models.createdAt, models.id).all().map(toModel);
+    const list = (h.sqlite.query(MODELS_SQL).all() as ModelRow[]).map(toModel);
     const setting = (name: string) => (h.sqlite.query("SELECT value FROM settings WHERE name = ?").get(name) as { value: string } | null)?.value;
     const loc = setting("locales");
     c = {

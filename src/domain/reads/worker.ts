@@ -1,7 +1,10 @@
 // A read-pool worker: its own SQLite connections to the project files (WAL lets readers run
-// beside the writer), running entries reads off the main thread so reads use every core.
+// beside the writer), running entries reads off the main thread so reads use every core. Files
+// are opened without drizzle or the migrations (storage/read-file.ts): the main thread has
+// opened and migrated each file before any of its reads gets here.
 import { ProjectPool } from "../../storage/pool.ts";
-import type { FileOptions } from "../../storage/sqlite.ts";
+import { openForReads } from "../../storage/read-file.ts";
+import type { FileOptions } from "../../storage/pragmas.ts";
 import { runReadJob, type ReadJob } from "./job.ts";
 
 declare const self: Worker;
@@ -18,7 +21,7 @@ self.onmessage = (ev: MessageEvent<Message>) => {
   const m = ev.data;
   switch (m.type) {
     case "init":
-      pool = new ProjectPool(m.dir, m.openMax, m.idleMs, m.fileOptions);
+      pool = new ProjectPool(m.dir, m.openMax, m.idleMs, m.fileOptions, openForReads);
       return;
     case "models":
       // Model definitions are cached per open file; a model change on the main thread drops them.

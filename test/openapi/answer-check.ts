@@ -2,8 +2,10 @@
 // document promises these shapes, so a test that runs real requests can hold the server to them.
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
+import { expect } from "bun:test";
 import type { CapaApp } from "../../src/app.ts";
 import { ROUTE_DOC, type RouteDoc } from "../../src/http/v2/doc.ts";
+import type { Harness } from "../harness.ts";
 
 interface Row {
   method: string;
@@ -59,4 +61,24 @@ export function enumProblems(schema: Node, value: unknown, path: string): string
   for (const [k, sub] of Object.entries(schema.properties ?? {})) if (k in o) out.push(...enumProblems(sub, o[k], `${path}/${k}`));
   for (const sub of Object.values(schema.patternProperties ?? {})) for (const [k, v] of Object.entries(o)) out.push(...enumProblems(sub, v, `${path}/${k}`));
   return out;
+}
+
+/**
+ * A walk of requests as one signed-in person in one project: `go` sends a request, checks its
+ * status and its answer against the declared model (problems collect), notes the route covered,
+ * and answers the body. `who` is read at each request (the walks sign in in beforeAll).
+ */
+export function answerWalk(who: () => { h: Harness; token: string; projectId: string }) {
+  const covered = new Set<string>();
+  const problems: string[] = [];
+  async function go(method: string, path: string, body?: unknown, status = 200): Promise<any> {
+    const { h, token, projectId } = who();
+    const r = await h.json(method, path, { token, body, headers: { "x-svc-project": projectId } });
+    expect([method, path, r.status]).toEqual([method, path, status]);
+    problems.push(...answerProblems(h.capa, method, path, r.status, r.body));
+    const route = routeOf(h.capa, method, path);
+    if (route) covered.add(`${method} ${route.path}`);
+    return r.body;
+  }
+  return { go, covered, problems };
 }

@@ -3,23 +3,12 @@
 // folders, field changes), each answer checked against the model its route declares.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
-import { answerProblems, routeOf } from "./answer-check.ts";
+import { answerWalk } from "./answer-check.ts";
 
 let h: Harness;
 let token: string;
 let projectId: string;
-const covered = new Set<string>();
-const problems: string[] = [];
-
-/** Sends a request, checks its answer against the declared model, and answers its body. */
-async function go(method: string, path: string, body?: unknown, status = 200): Promise<any> {
-  const r = await h.json(method, path, { token, body, headers: { "x-svc-project": projectId } });
-  expect([method, path, r.status]).toEqual([method, path, status]);
-  problems.push(...answerProblems(h.capa, method, path, r.status, r.body));
-  const route = routeOf(h.capa, method, path);
-  if (route) covered.add(`${method} ${route.path}`);
-  return r.body;
-}
+const { go, covered, problems } = answerWalk(() => ({ h, token, projectId }));
 
 beforeAll(async () => {
   h = startApp({ webhookAllowPrivate: true });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { measureTyping } from "../../scripts/bench/typing.ts";
+import type { ListedEntry as Listed } from "../../src/shared/entries.ts";
 import { expectAccessible, screenshot, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 
 let env: BrowserEnv;
@@ -15,12 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.close();
 });
-
-interface Listed {
-  id: string;
-  draft: { data: Record<string, unknown> };
-  locales?: Record<string, { status: string }>;
-}
 
 /** The post the first test translates further (the last test lists it). */
 let changedId = "";

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page, Request } from "playwright-core";
+import type { ListedEntry as Listed } from "../../src/shared/entries.ts";
 import { expectAccessible, signIn, startBrowserEnv, v2, type BrowserEnv } from "./browser.ts";
 
 let env: BrowserEnv;
@@ -16,12 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.close();
 });
-
-interface Listed {
-  id: string;
-  draft: { data: Record<string, unknown> };
-  locales?: Record<string, { status: string }>;
-}
 
 async function listed(query: string): Promise<Listed[]> {
   return (await v2(env, "GET", `/v2/model-instances?model=post&limit=100&${query}`)).data as Listed[];

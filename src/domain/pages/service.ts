@@ -36,14 +36,14 @@ export class PageRecorder {
 
   /**
    * Notes a read answered to a request that names its page in Svc-Page (with Svc-Path and
-   * Svc-Schema); requests without a storable page are not recorded. `surrogate` is the answer's
-   * Surrogate-Key, which names the models and entries it holds.
+   * Svc-Schema); requests without a storable page are not recorded. `answer.surrogate` is the
+   * answer's Surrogate-Key, which names the models and entries it holds; it is read only for a
+   * request that names a page (a rendered answer makes it when first asked for, render-cache.ts).
    */
-  recordRead(projectId: string, headers: Headers, surrogate: string | (() => string), queries: string[]): void {
+  recordRead(projectId: string, headers: Headers, answer: { readonly surrogate: string }, queries: string[]): void {
     const page = storable(headers.get("svc-page"));
     if (!page) return;
-    // A function when the tags are made only for this (an uncached GraphQL answer): most reads name no page.
-    const keys = (typeof surrogate === "string" ? surrogate : surrogate()).split(" ");
+    const keys = answer.surrogate.split(" ");
     const models = keys.filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
     const entries = keys.filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
     const path = storable(headers.get("svc-path"));

@@ -79,9 +79,7 @@ export function entryReadRoutes(s: Services, pages: PageRecorder) {
       if (cacheable && cache.prefix(projectId) !== prefix) answer = unkept(answer);
       else if (cacheable) cache.set(cacheKey, answer);
     }
-    // The tags as a function: made only for a request that names a page (a getter, see renderedAnswer).
-    const done = answer;
-    pages.recordRead(projectId, request.headers, () => done.surrogate, [url.pathname + url.search]);
+    pages.recordRead(projectId, request.headers, answer, [url.pathname + url.search]);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "svc-version": call.version,

@@ -183,16 +183,12 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       return errorResponse(s, request, e);
     }
     // Svc-Page: what the page read, recorded off the response path (the REST reads each root field became).
-    if (cached) {
-      const done = cached;
-      s.pages.recordRead(call.key.row.projectId, request.headers, () => done.surrogate, [info.url.pathname + info.url.search]);
-    } else if (answer.status === 200 && answer.rest?.length) {
-      const { models, entryIds } = answer;
-      const surrogate = () => renderedAnswer(new Uint8Array(0), call!.key.row.projectId, models, entryIds).surrogate;
+    if (cached) s.pages.recordRead(call.key.row.projectId, request.headers, cached, [info.url.pathname + info.url.search]);
+    else if (answer.status === 200 && answer.rest?.length) {
       s.pages.recordRead(
         call.key.row.projectId,
         request.headers,
-        surrogate,
+        renderedAnswer(new Uint8Array(0), call.key.row.projectId, answer.models, answer.entryIds),
         answer.rest.map((r) => r.url),
       );
     }

@@ -104,8 +104,10 @@ export function fetchPage(
     const afterAnchor = (a: { vals: unknown[]; id: string }, n: number): EntryRowOut[] => {
       if (cols.length !== 2 || rowValued(cols[0]!)) return valuesRegion(...beyond(a.vals, a.id), n);
       // Ordered by id alone: with the value fixed SQLite reads the index in order (ordered by the
-      // value too, it sorted every entry of the value in a temporary tree).
-      const same = valuesRegion(`${cols[0]} = ? AND e.id ${cmp} ?`, [a.vals[0], a.id], n, ["e.id"]);
+      // value too, it sorted every entry of the value in a temporary tree). `= +?`: with a bare
+      // parameter SQLite spent about 13 us more on every run of the statement than with a literal
+      // (page 400 took 1.25x page 1); `+?` is the same value, compared the same way, on the same seek.
+      const same = valuesRegion(`${cols[0]} = +? AND e.id ${cmp} ?`, [a.vals[0], a.id], n, ["e.id"]);
       return same.length < n ? [...same, ...valuesRegion(`${cols[0]} ${cmp} ?`, [a.vals[0]], n - same.length)] : same;
     };
     if (!backward) {

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { apiKeys, projects } from "../../storage/control/schema.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
-import { grantSignature, readGrantsOf } from "../reads/reader.ts";
+import { grantSignature, readGrantsOf } from "../reads/job.ts";
 import { predecessorOf, type KeyRow } from "./records.ts";
 
 /** A key with its project's name and subscription flag: what authentication needs, cached. */
@@ -17,7 +17,7 @@ export interface AuthKey {
   subscriptionActive: boolean;
   /** The predecessor of a rotated key, with its expiry. */
   rotatedFrom: { id: string; expiresAt: string | null } | null;
-  /** Its instance:read grants and their signature, computed once per load (src/domain/reads/reader.ts). */
+  /** Its instance:read grants and their signature, computed once per load (src/domain/reads/job.ts). */
   readGrants: string[];
   grantSig: string;
 }

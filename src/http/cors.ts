@@ -5,7 +5,7 @@
 // stays same-origin unless an origin is listed in CAPA_MANAGEMENT_ORIGINS. Public media answers
 // `*` (media-files.ts and domain/media/serve.ts), so an <img crossorigin> can be drawn and read.
 
-import { GRAPHQL_ALLOW } from "../graphql/refusal-json.ts";
+import { GRAPHQL_ALLOW } from "../graphql/error-render.ts";
 
 /** The request headers a page may send to /api. */
 export const API_ALLOW_HEADERS = "x-api-key, content-type, svc-version, svc-contract, svc-page, svc-path, svc-schema, if-none-match";

@@ -13,7 +13,7 @@ import { AppError, apiErrorObject, v2Body, type ErrorCode } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { LATEST_VERSION } from "../domain/versions.ts";
 import { requestObserver, statusOf } from "./observe.ts";
-import { errorJson, refusalBody } from "../graphql/refusal-json.ts";
+import { errorJson, refusalBody } from "../graphql/error-render.ts";
 import { graphqlContentType } from "./api/graphql-media.ts";
 import { apiAllow, apiCorsHeaders, apiPreflight, CorsOrigins, managementCorsHeaders, managementPreflight } from "./cors.ts";
 

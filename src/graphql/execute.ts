@@ -14,9 +14,8 @@ import { checkNesting, checkSize, emptyMeasures, LIMITS, measure, type Measures 
 import { checkHash, lookupPersisted, persistedRef, storePersisted } from "./persisted.ts";
 import type { Built } from "./schema.ts";
 import { answer } from "./answer.ts";
-import { refusal, VALIDATION_HINT, validationRefusal } from "./error-render.ts";
+import { GRAPHQL_ALLOW, refusal, VALIDATION_HINT, validationRefusal } from "./error-render.ts";
 import { fragmentsOf, pickOperation, plan, prepare } from "./plan.ts";
-import { GRAPHQL_ALLOW } from "./refusal-json.ts";
 
 /** A GraphQL request's parameters, from a POST body or a GET query string. */
 export interface GraphqlParams {

@@ -9,9 +9,9 @@ import { runLimitedRead } from "../domain/reads/gateway.ts";
 import { listArgsOf } from "../domain/reads/args.ts";
 import type { ReadJob } from "../domain/reads/job.ts";
 import { readModel } from "../domain/reads/query.ts";
-import { readerOf } from "../domain/reads/reader.ts";
+import { readerOf } from "../domain/reads/job.ts";
 import { PUBLISHED } from "../domain/reads/names.ts";
-import type { AuthKey } from "../domain/keys/lookup.ts";
+import type { AuthKey } from "../domain/keys/auth.ts";
 import { keyedAuth } from "./plugins/keyed.ts";
 import { clientIp } from "./context.ts";
 

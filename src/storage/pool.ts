@@ -34,7 +34,7 @@ export function closeHandle(sqlite: Database): void {
   }
 }
 
-/** Opens a project file: storage/sqlite.ts's openProjectFile (create and migrate), or a read worker's storage/read-file.ts. */
+/** Opens a project file: storage/sqlite.ts's openProjectFile (create and migrate), or a read worker's opener (domain/reads/worker.ts). */
 export type FileOpener = (path: string, opts: FileOptions) => { sqlite: Database; db: ProjectDrizzle };
 
 export class ProjectPool {

@@ -1,6 +1,6 @@
 // The pragmas of every Capa connection and how a file is used, apart from drizzle and the
 // migrations (storage/sqlite.ts), so a read worker opens files without loading either
-// (storage/read-file.ts).
+// (domain/reads/worker.ts).
 import { constants, type Database } from "bun:sqlite";
 
 /**

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../storage/control/schema.ts";
 import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import type { AuthKey } from "../keys/lookup.ts";
+import type { AuthKey } from "../keys/auth.ts";
 import { membershipOf, UUID } from "../projects/service.ts";
 import type { Principal } from "./principal.ts";
 

@@ -4,7 +4,7 @@
 // keys: a field by its namespace, a system column with a `$`.
 import type { Model } from "../models/catalog.ts";
 import { TEXT_TYPES, itemType, type FieldDef } from "../models/fields.ts";
-import { fieldKind, OPS } from "../reads/filter-kinds.ts";
+import { fieldKind, OPS } from "../reads/filter-ops.ts";
 
 export interface Column {
   key: string;

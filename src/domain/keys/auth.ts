@@ -1,16 +1,58 @@
 // Key authentication on the hot path: an in-process cache of keys by secret hash, so a request
 // costs one SHA-256 and a map lookup. Changes through the change bus evict at once; expiry is
 // checked against the clock on every request. Use (lastUsedAt, domains seen) is recorded in
-// memory and written in batches, never on the request path.
+// memory and written in batches, never on the request path. Behind the cache, lookupKey reads
+// what authentication needs of a key in one go: the row, its scopes as a set, its read grants
+// and their signature, its origins, and its project's name and subscription.
 import type { Statement } from "bun:sqlite";
 import { LRUCache } from "lru-cache";
 import { eq, sql } from "drizzle-orm";
-import { apiKeys, keyDomains } from "../../storage/control/schema.ts";
+import { apiKeys, keyDomains, projects } from "../../storage/control/schema.ts";
 import { iso } from "../../infra/clock.ts";
 import { sha256Hex } from "../../infra/crypto.ts";
 import type { Services } from "../../services.ts";
-import { lookupKey, type AuthKey } from "./lookup.ts";
+import { grantSignature, readGrantsOf } from "../reads/job.ts";
+import { predecessorOf, type KeyRow } from "./records.ts";
 import { writeControl } from "../unit-of-work.ts";
+
+/** A key with its project's name and subscription flag: what authentication needs, cached. */
+export interface AuthKey {
+  row: KeyRow;
+  scopes: ReadonlySet<string>;
+  origins: string[];
+  projectName: string;
+  subscriptionActive: boolean;
+  /** The predecessor of a rotated key, with its expiry. */
+  rotatedFrom: { id: string; expiresAt: string | null } | null;
+  /** Its instance:read grants and their signature, computed once per load (src/domain/reads/job.ts). */
+  readGrants: string[];
+  grantSig: string;
+}
+
+/** Looks a secret up by its hash (no cache; KeyAuth below caches it). */
+export function lookupKey(s: Services, secret: string): AuthKey | null {
+  const row = s.control.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, sha256Hex(secret)))
+    .get();
+  if (!row) return null;
+  const p = s.control.db.select({ name: projects.name, sub: projects.subscriptionActive }).from(projects).where(eq(projects.id, row.projectId)).get();
+  if (!p) return null;
+  const pred = predecessorOf(s, row);
+  const scopes: string[] = JSON.parse(row.scopes);
+  const readGrants = readGrantsOf(scopes);
+  return {
+    row,
+    scopes: new Set(scopes),
+    readGrants,
+    grantSig: grantSignature(readGrants),
+    origins: JSON.parse(row.allowedOrigins),
+    projectName: p.name,
+    subscriptionActive: p.sub,
+    rotatedFrom: pred,
+  };
+}
 
 const MINUTE = 60_000;
 /**

@@ -1,7 +1,7 @@
 // Key information (GET /api/me and the GraphQL `me` field).
 import type { Services } from "../../services.ts";
 import { allModels } from "../models/catalog.ts";
-import type { AuthKey } from "./lookup.ts";
+import type { AuthKey } from "./auth.ts";
 
 export const ACTIONS = ["read", "create", "update", "publish", "delete"] as const;
 export const LEGACY_SURFACES = ["/api/", "/v2/api", "/v3/api", "/v2/schema", "/v2/seo", "/v2/agent/*"];

@@ -1,6 +1,6 @@
 // The model catalogue: a project's models as the read side and every write path see them,
 // cached per open file (invalidated when the model set's version moves). Read workers import this
-// file alone, so it must not pull in the write side, nor drizzle (storage/read-file.ts): the
+// file alone, so it must not pull in the write side, nor drizzle (domain/reads/worker.ts): the
 // models are read with one plain statement.
 import type { models } from "../../storage/project/schema.ts";
 import { badField, fail } from "../../errors.ts";

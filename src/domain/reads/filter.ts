@@ -1,13 +1,12 @@
 // Compiling a `where` object (the same shape as the GraphQL `filter`) into SQL over the entries
 // table. Every value is a bound parameter; only model and field ids (our own UUIDs) are inlined,
 // so partial expression indexes of one model can match.
-// Beside it: filter-kinds.ts (the kinds, their operators, the refusals) and filter-ops.ts (the
-// SQL of one operator).
+// Beside it: filter-ops.ts (the kinds, their operators, the refusals, and the SQL of one
+// operator).
 import { fail } from "../../errors.ts";
 import type { Model } from "../models/catalog.ts";
 import { itemType, type FieldDef } from "../models/fields.ts";
-import { fieldKind, OPS, valueError, whereError, type Kind } from "./filter-kinds.ts";
-import { opCondition } from "./filter-ops.ts";
+import { fieldKind, type Kind, OPS, opCondition, valueError, whereError } from "./filter-ops.ts";
 import { type Vis, fieldExpr, listSource, resolveName, type Resolved, systemExpr } from "./names.ts";
 import { localeFor, oneLocaleFor, localePublishedAtExpr, localesListExpr, localeStatusExpr, type ReadLocale, visibleIn } from "./locale.ts";
 

@@ -1,9 +1,12 @@
 // An entries read as a message: what a read-pool worker needs to run it (the typed arguments of
 // args.ts, never a query string), and what it answers. Everything here is plain data
-// (structured-clone safe).
+// (structured-clone safe). Its reader too: what a reader may see, from a key's instance:read
+// grants (computed once when the key is loaded), the signature under which keys with the same
+// grants share cached answers, and the Reader that queries use; the routes build the same
+// Reader on the main thread.
 import { AppError, type ErrorCode } from "../../errors.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
-import { readerOf, visOf } from "./reader.ts";
+import { DRAFTS, PUBLISHED, previewVis, type Vis } from "./names.ts";
 import { readList, readOne, type Reader } from "./query.ts";
 import type { ReadArgs } from "./args.ts";
 
@@ -42,6 +45,29 @@ export type ReadOutcome =
       fallbacks?: { id: string; field: string; locale: string }[];
     }
   | { ok: false; error: { code: ErrorCode; message: string; param?: string; hint?: string; extra?: Record<string, unknown> } };
+
+/** The instance:read grants among a key's scopes (`instance:read` or `instance:read:<modelId>`). */
+export function readGrantsOf(scopes: Iterable<string>): string[] {
+  return [...scopes].filter((x) => x === "instance:read" || x.startsWith("instance:read:")).sort();
+}
+
+/** The part of a key that changes what it may read: keys with equal signatures share answers. */
+export function grantSignature(grants: readonly string[]): string {
+  return grants.join(",");
+}
+
+/** Which copy a read sees: published (production), drafts, or published plus a preview token's drafts. */
+export function visOf(production: boolean, preview: { entryIds: string[] | null; modelId: string | null } | null): Vis {
+  if (!production) return DRAFTS;
+  return preview ? previewVis(preview.entryIds, preview.modelId) : PUBLISHED;
+}
+
+/** The Reader of a set of grants: which models it may read, which copy it sees. */
+export function readerOf(grants: readonly string[], vis: Vis, graphql?: boolean): Reader {
+  const all = grants.includes("instance:read");
+  const set = new Set(grants);
+  return { vis, readable: (mid) => all || set.has(`instance:read:${mid}`), graphql };
+}
 
 /** The reader of a job: which copy it sees and which models it may read. */
 export function jobReader(job: ReadJob): Reader {

@@ -1,13 +1,35 @@
 // A read-pool worker: its own SQLite connections to the project files (WAL lets readers run
-// beside the writer), running entries reads off the main thread so reads use every core. Files
-// are opened without drizzle or the migrations (storage/read-file.ts): the main thread has
-// opened and migrated each file before any of its reads gets here.
+// beside the writer), running entries reads off the main thread so reads use every core.
+import { Database } from "bun:sqlite";
 import { ProjectPool } from "../../storage/pool.ts";
-import { openForReads } from "../../storage/read-file.ts";
-import type { FileOptions } from "../../storage/pragmas.ts";
+import { applyPragmas, type FileOptions } from "../../storage/pragmas.ts";
+import type { ProjectDrizzle } from "../../storage/sqlite.ts";
 import { runReadJob, type ReadJob } from "./job.ts";
 
 declare const self: Worker;
+
+// How a worker opens a project file: Capa's pragmas, without drizzle and without the migrations.
+// The main thread opens (so creates and migrates) a project's file before it hands any read of
+// it to a worker: the REST route looks the model up and GraphQL builds its schema on the main
+// thread's handle first. A worker that loaded drizzle, the schema and the migrator and read the
+// migration files on every open paid about 3 MiB of memory each for nothing (issue 25).
+
+/** A worker's file has no drizzle handle; a read that reached for one is a bug, said plainly. */
+const NO_DRIZZLE = new Proxy(
+  {},
+  {
+    get() {
+      throw new Error("A read worker opens files without drizzle: the read path must use the handle's sqlite connection (domain/reads/worker.ts).");
+    },
+  },
+) as ProjectDrizzle;
+
+/** Opens an existing project file for reads (never creates one: the main thread made it). */
+function openForReads(path: string, opts: FileOptions = {}): { sqlite: Database; db: ProjectDrizzle } {
+  const sqlite = new Database(path, { create: false, readwrite: true, strict: true });
+  applyPragmas(sqlite, opts);
+  return { sqlite, db: NO_DRIZZLE };
+}
 
 type Message =
   | { type: "init"; dir: string; openMax: number; idleMs: number; fileOptions: FileOptions }
@@ -16,7 +38,6 @@ type Message =
   | { type: "drop"; projectId: string };
 
 let pool: ProjectPool | null = null;
-
 self.onmessage = (ev: MessageEvent<Message>) => {
   const m = ev.data;
   switch (m.type) {

@@ -9,7 +9,7 @@ import { checkPreviewToken } from "../../domain/preview/service.ts";
 import { runLimitedRead } from "../../domain/reads/gateway.ts";
 import { itemArgsOf, listArgsOf } from "../../domain/reads/args.ts";
 import { readModel } from "../../domain/reads/query.ts";
-import { readerOf } from "../../domain/reads/reader.ts";
+import { readerOf } from "../../domain/reads/job.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import type { ReadJob } from "../../domain/reads/job.ts";
 import type { PageRecorder } from "../../domain/pages/service.ts";

@@ -11,7 +11,7 @@ import type { ReadJob, ReadOutcome } from "../../domain/reads/job.ts";
 import { renderedAnswer, serveAnswer, unkept, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { edgeServe, schemaTag } from "../../domain/edge/tags.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
-import { readerOf } from "../../domain/reads/reader.ts";
+import { readerOf } from "../../domain/reads/job.ts";
 import { checkPreviewToken } from "../../domain/preview/service.ts";
 import type { GraphqlAnswer, GraphqlParams } from "../../graphql/execute.ts";
 import type { SchemaCache } from "../../graphql/schema-cache.ts";

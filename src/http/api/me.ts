@@ -1,7 +1,7 @@
 // GET /api/me: what the key is and what it may touch.
 import { Elysia } from "elysia";
 import type { Services } from "../../services.ts";
-import type { AuthKey } from "../../domain/keys/lookup.ts";
+import type { AuthKey } from "../../domain/keys/auth.ts";
 import { keyInfo } from "../../domain/keys/info.ts";
 import { allModels } from "../../domain/models/catalog.ts";
 import { LATEST_VERSION } from "../../domain/versions.ts";

@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import { LRUCache } from "lru-cache";
 import type { Services } from "../../services.ts";
 import { allModels } from "../../domain/models/catalog.ts";
-import { readerOf } from "../../domain/reads/reader.ts";
+import { readerOf } from "../../domain/reads/job.ts";
 import { PUBLISHED } from "../../domain/reads/names.ts";
 import { renderedAnswer, serveAnswer, varyFor, type CachedAnswer } from "../../infra/render-cache.ts";
 import { edgeServe, schemaTag } from "../../domain/edge/tags.ts";

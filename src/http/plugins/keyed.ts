@@ -8,7 +8,7 @@
 import { Elysia } from "elysia";
 import { fail } from "../../errors.ts";
 import type { Services } from "../../services.ts";
-import type { AuthKey } from "../../domain/keys/lookup.ts";
+import type { AuthKey } from "../../domain/keys/auth.ts";
 import { DEFAULT_VERSION, isVersion, LATEST_VERSION, VERSIONS } from "../../domain/versions.ts";
 import type { RequestInfo } from "../context.ts";
 import { legacyKeyOf } from "../../domain/access/authenticate.ts";

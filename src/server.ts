@@ -8,6 +8,7 @@ import { die, startupReason, type Phase } from "./startup-failure.ts";
 import { bootstrap, firstStartBanner } from "./domain/bootstrap.ts";
 import type { OwnerPassword } from "./domain/owner-password.ts";
 import { warnWideModes } from "./storage/permissions.ts";
+import { startHeapTrim } from "./infra/heap-trim.ts";
 
 /** How long a stop waits for in-flight requests before closing their connections. */
 export const DRAIN_MS = 10_000;
@@ -60,6 +61,8 @@ export async function serve(env: Env = process.env, owner: Promise<OwnerPassword
     capa.replication.start();
     // Background loops (scheduler, webhook sender, batches) start once the server serves.
     capa.jobs.start();
+    // A busy main thread's heap is collected once a second (infra/heap-trim.ts); the read workers run their own.
+    startHeapTrim();
   } catch (err) {
     try {
       capa?.app.server?.stop(true);

@@ -3,6 +3,7 @@
 import { Database } from "bun:sqlite";
 import { ProjectPool } from "../../storage/pool.ts";
 import { applyPragmas, type FileOptions } from "../../storage/pragmas.ts";
+import { startHeapTrim } from "../../infra/heap-trim.ts";
 import type { ProjectDrizzle } from "../../storage/sqlite.ts";
 import { runReadJob, type ReadJob } from "./job.ts";
 
@@ -43,6 +44,8 @@ self.onmessage = (ev: MessageEvent<Message>) => {
   switch (m.type) {
     case "init":
       pool = new ProjectPool(m.dir, m.openMax, m.idleMs, m.fileOptions, openForReads);
+      // A busy worker's heap grows with its throughput until collected (infra/heap-trim.ts).
+      startHeapTrim();
       return;
     case "models":
       // Model definitions are cached per open file; a model change on the main thread drops them.

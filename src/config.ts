@@ -5,6 +5,7 @@ import { readMediaSettings, type MediaSettings } from "./domain/media/settings.t
 import { readMailSettings, type MailSettings } from "./domain/mail/settings.ts";
 import { machine } from "./infra/machine.ts";
 import { readEdgeSettings, type EdgeSettings } from "./domain/edge/settings.ts";
+import { DEFAULT_PASSWORD_COST, type PasswordCost } from "./domain/users/passwords.ts";
 
 export interface Config {
   port: number;
@@ -47,6 +48,8 @@ export interface Config {
   readWorkerOpenProjects: number;
   /** SQLite's page cache per connection, in KiB. */
   sqliteCacheKiB: number;
+  /** argon2id's cost for passwords set from now on (domain/users/passwords.ts). */
+  passwordCost: PasswordCost;
   /** SQLite's memory-mapped reads per connection, in bytes (0: off). */
   sqliteMmapBytes: number;
   /** The rendered-answer cache's bound, in bytes. */
@@ -193,6 +196,10 @@ export function loadConfig(env: Env = process.env): Config {
     projectIdleMs: int(env, "CAPA_PROJECT_IDLE_SECONDS", 300, 1, 86400) * 1000,
     readWorkerOpenProjects: int(env, "CAPA_READ_WORKER_OPEN_PROJECTS", 64, 1, 100000),
     sqliteCacheKiB: int(env, "CAPA_SQLITE_CACHE_KB", 256, 64, 1048576),
+    passwordCost: {
+      memoryKiB: int(env, "CAPA_PASSWORD_MEMORY_KIB", DEFAULT_PASSWORD_COST.memoryKiB, 1024, 4194304),
+      time: int(env, "CAPA_PASSWORD_TIME_COST", DEFAULT_PASSWORD_COST.time, 1, 20),
+    },
     sqliteMmapBytes: int(env, "CAPA_SQLITE_MMAP_MB", 0, 0, 65536) * 1024 * 1024,
     renderCacheBytes: int(env, "CAPA_RENDER_CACHE_MB", 32, 1, 65536) * 1024 * 1024,
     graphqlSchemas: int(env, "CAPA_GRAPHQL_SCHEMAS", 32, 1, 100000),
@@ -234,6 +241,9 @@ export function testConfig(dataDir: string, over: Partial<Config> = {}): Config 
       CAPA_RATE_LIMIT: "1000000",
       CAPA_RATE_BURST: "1000000",
       CAPA_DOCS_URL: "http://capa.test",
+      // The cheapest argon2id: a sign-in costs about 1 ms instead of 200 (passwords.ts).
+      CAPA_PASSWORD_MEMORY_KIB: "1024",
+      CAPA_PASSWORD_TIME_COST: "1",
     }),
     ...over,
   };

@@ -20,6 +20,7 @@ import type { RequestInfos } from "./http/context.ts";
 import type { ReadPool } from "./infra/read-pool.ts";
 import type { PageRecorder } from "./domain/pages/service.ts";
 import type { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
+import type { Passwords } from "./domain/users/passwords.ts";
 import type { SecretBox } from "./infra/secret-box.ts";
 import type { RevokedSessions } from "./domain/users/revocation.ts";
 import type { ResetThrottle } from "./domain/users/reset-throttle.ts";
@@ -74,6 +75,8 @@ export interface Services {
   pages: PageRecorder;
   /** Hardening (issue 15 item 11): per-account and per-IP sign-in throttle, bounded, on the injected clock. */
   signIns: SignInThrottle;
+  /** Password hashes at the configured argon2id cost (domain/users/passwords.ts). */
+  passwords: Passwords;
   /** Hardening (issue 15 item 7): seals secrets at rest with the data directory's secret.key. */
   secretBox: SecretBox;
   /** Sessions signed out before their tokens expire, in memory and in the control file (issue 24 item 3). */

@@ -24,6 +24,7 @@ import { RequestInfos } from "./http/context.ts";
 import { ReadPool } from "./infra/read-pool.ts";
 import { PageRecorder } from "./domain/pages/service.ts";
 import { SignInThrottle } from "./domain/users/sign-in-throttle.ts";
+import { Passwords } from "./domain/users/passwords.ts";
 import { SecretBox } from "./infra/secret-box.ts";
 import { RevokedSessions } from "./domain/users/revocation.ts";
 import { ResetThrottle } from "./domain/users/reset-throttle.ts";
@@ -131,6 +132,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     pages: new PageRecorder(self),
     // Hardening (issue 15 item 11): the sign-in throttle.
     signIns: new SignInThrottle(clock),
+    passwords: new Passwords(config.passwordCost),
     secretBox,
     revoked: new RevokedSessions(clock),
     mail: config.mail ? new MailSender(self, smtpMailer(config.mail)) : null,

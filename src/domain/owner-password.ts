@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { randomToken } from "../infra/crypto.ts";
 import { CONTROL_FILE } from "../storage/files.ts";
+import { DEFAULT_PASSWORD_COST, passwordOptions, type PasswordCost } from "./users/passwords.ts";
 
 /** The owner's password and its hash; `generated` when CAPA_ADMIN_PASSWORD was not set. */
 export interface OwnerPassword {
@@ -20,9 +21,9 @@ export interface OwnerPassword {
  * start); answers null otherwise. The hash is of the password as given: bootstrap still checks
  * the password's rules, and a data directory whose control file exists hashes in bootstrap.
  */
-export function hashOwnerPassword(config: Pick<Config, "dataDir" | "adminPassword">): Promise<OwnerPassword> | null {
+export function hashOwnerPassword(config: Pick<Config, "dataDir" | "adminPassword"> & { passwordCost?: PasswordCost }): Promise<OwnerPassword> | null {
   if (existsSync(join(config.dataDir, CONTROL_FILE))) return null;
   const generated = config.adminPassword === null;
   const password = config.adminPassword ?? randomToken(20);
-  return Bun.password.hash(password).then((hash) => ({ password, generated, hash }));
+  return Bun.password.hash(password, passwordOptions(config.passwordCost ?? DEFAULT_PASSWORD_COST)).then((hash) => ({ password, generated, hash }));
 }

@@ -77,7 +77,7 @@ export async function confirmPasswordReset(s: Services, body: Static<typeof Pass
   const password = checkPassword(body.password);
   const found = live(s, body.token);
   if (!found) throw invalidLink();
-  const hash = await Bun.password.hash(password);
+  const hash = await s.passwords.hash(password);
   const now = iso(s.clock.now());
   writeControl(s, () => {
     // A second confirmation racing this one finds the row used and changes nothing.

@@ -57,10 +57,10 @@ export async function changePassword(s: Services, userId: string, body: Static<t
   const next = body.newPassword;
   const user = userOrFail(s, userId);
   const settle = s.signIns.begin(user.email, ip);
-  const ok = user.passwordHash !== null && (await Bun.password.verify(body.currentPassword, user.passwordHash));
+  const ok = user.passwordHash !== null && (await s.passwords.verify(body.currentPassword, user.passwordHash));
   settle(ok);
   if (!ok) fail("wrong_password", { param: "currentPassword", extra: { field: "currentPassword" } });
-  replacePassword(s, userId, await Bun.password.hash(next));
+  replacePassword(s, userId, await s.passwords.hash(next));
   const changed = getUser(s, userId)!;
   return startSession(s, changed);
 }

@@ -44,7 +44,7 @@ export function createUser(s: Services, input: { email: string; password: string
     id: s.ids.uuid(),
     email,
     name: input.name ?? null,
-    passwordHash: input.password === null ? null : (input.passwordHash ?? Bun.password.hashSync(input.password)),
+    passwordHash: input.password === null ? null : (input.passwordHash ?? s.passwords.hashSync(input.password)),
     lastProjectId: null,
     createdAt: iso(s.clock.now()),
     sessionVersion: 0,
@@ -55,7 +55,7 @@ export function createUser(s: Services, input: { email: string; password: string
 
 /** Sets a person's password (the operator's CLI); like a change of one's own, it ends every session. */
 export function setPassword(s: Services, userId: string, password: string): void {
-  replacePassword(s, userId, Bun.password.hashSync(checkPassword(password)));
+  replacePassword(s, userId, s.passwords.hashSync(checkPassword(password)));
 }
 
 /**

@@ -64,17 +64,12 @@ export async function login(s: Services, email: unknown, password: unknown, ip =
   const settle = s.signIns.begin(email, ip);
   const user = findUserByEmail(s, email);
   // Verify against a dummy hash when the account is unknown, so timing does not reveal which.
-  const hash = user?.passwordHash ?? DUMMY_HASH;
-  const ok = await Bun.password.verify(password, hash);
+  const hash = user?.passwordHash ?? s.passwords.dummy();
+  const ok = await s.passwords.verify(password, hash);
   settle(Boolean(user?.passwordHash && ok));
   if (!user?.passwordHash || !ok) fail("invalid_credentials");
   return startSession(s, user);
 }
-
-// The dummy hash must cost what a real one costs (Bun's argon2id defaults, as createUser uses);
-// a cheaper one would answer unknown e-mails measurably faster and reveal which accounts exist.
-// It is a constant (made once with Bun.password.hashSync), so nothing is computed or kept at run time.
-const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$Xftgozwy+ufwjhyEPoQa40m+tFgZpqtCA3TjG1C3qsg$Jt0JHhT9Q6IakLunLJE497q/vYCRHxcT8QXt4/KGtvU";
 
 /**
  * Exchanges a refresh token (single use) for a new 12-hour access token and a new refresh token of

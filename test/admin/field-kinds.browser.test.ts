@@ -92,6 +92,27 @@ describe("field kinds", () => {
     expect(await page.getByLabel("Publish date", { exact: true }).inputValue()).toBe("2026-12-01");
   }, 60_000);
 
+  test("what is typed before a slow /v2/locales answers is kept: the form is not remade when the locales arrive", async () => {
+    const page = await env.page();
+    // The demo project has two locales and localized posts: the editor's key names the locale.
+    await page.route("**/v2/locales", async (route) => {
+      await Bun.sleep(1_500);
+      await route.continue();
+    });
+    const e = await v2(env, "POST", "/v2/model-instances", { model: "post", data: { title: "Slow locales", slug: "slow-locales" } });
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/v2/locales");
+    await signIn(page, env.origin, `/admin/content/post/${e.id}`);
+    await page.getByRole("heading", { name: "Slow locales", level: 1 }).waitFor();
+    const date = page.getByLabel("Publish date", { exact: true });
+    await date.fill("2026-12-01");
+    await answered;
+    // One frame for whatever the answer re-renders.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    expect(await date.inputValue()).toBe("2026-12-01");
+    await save(page);
+    expect((await data(e.id)).publishDate).toBe("2026-12-01");
+  }, 60_000);
+
   test("a relation to an entry that is gone reads Deleted entry, never its id", async () => {
     const author = await v2(env, "POST", "/v2/model-instances", { model: "author", data: { name: "Gone Author", email: "gone@capa.local" } });
     const page = await env.page();

@@ -32,7 +32,9 @@ export function EntryScreen() {
   const entry = useQuery({ queryKey: keys.entry(project.id, entryId, sent), queryFn: () => api.entries.get(entryId, sent), enabled: !search.locale || ready });
   const every = useQuery({ queryKey: keys.entry(project.id, entryId, "*"), queryFn: () => api.entries.get(entryId, "*"), enabled: ready && localized });
   if (models.isError || entry.isError) return <p role="alert">{(models.error ?? entry.error)?.message}</p>;
-  if (!models.data || !entry.data) return <p>Loading…</p>;
+  // The form waits for the locales too: its key names the locale, and a form shown before they
+  // arrived was remade when they did, dropping what had been typed in between.
+  if (!models.data || !entry.data || !ready) return <p>Loading…</p>;
   if (!model) return <p role="alert">No model “{ns}” in this project.</p>;
   const compare = locale && search.compare && search.compare !== locale ? (locales.data!.locales.find((l) => l.code === search.compare)?.code ?? null) : null;
   // Keyed by entry and locale: another entry or locale starts a fresh form; a save keeps what is on screen.

@@ -47,6 +47,9 @@ describe("typing", () => {
     // Warm up React, the editors and the caches, as a person's first keys would.
     await page.getByLabel("Text 20", { exact: true }).click();
     await page.keyboard.type("warm", { delay: 20 });
+    // The rich text editor's own code too, in the other rich field (its first keys compile it).
+    await page.getByRole("textbox", { name: "Body one", exact: true }).getByText("A paragraph of the part").first().click();
+    await page.keyboard.type("warm", { delay: 20 });
     const text = await measureTyping(page, "Text 10");
     const rich = await measureTyping(page, "Body two");
     const figures = {
@@ -59,8 +62,8 @@ describe("typing", () => {
     expect(figures.text.p95).toBeLessThan(16);
     expect(figures.rich.p95).toBeLessThan(16);
     // What was typed is in the form, and nothing was serialised or saved on the way.
-    expect(await page.getByLabel("Text 10", { exact: true }).inputValue()).toEndWith("twice over.");
-    await page.getByRole("textbox", { name: "Body two", exact: true }).getByText("twice over.").waitFor();
+    expect(await page.getByLabel("Text 10", { exact: true }).inputValue()).toEndWith("wakes for tea.");
+    await page.getByRole("textbox", { name: "Body two", exact: true }).getByText("wakes for tea.").waitFor();
     await page.getByText("Unsaved changes").waitFor();
   }, 90_000);
 });

@@ -6,6 +6,7 @@ import type { Static } from "@sinclair/typebox";
 import type * as access from "../domain/access/body-models.ts";
 import type * as bulk from "../domain/bulk/bodies.ts";
 import type * as entries from "../domain/entries/bodies.ts";
+import type * as entryLists from "../domain/entries/list-bodies.ts";
 import type * as fieldChanges from "../domain/field-changes/bodies.ts";
 import type * as keys from "../domain/keys/bodies.ts";
 import type * as layouts from "../domain/layouts/bodies.ts";
@@ -34,7 +35,9 @@ export type ValidateBody = Static<typeof entries.ValidateBody>;
 export type PublishBody = Static<typeof entries.PublishBody>;
 export type UnpublishBody = Static<typeof entries.UnpublishBody>;
 export type PreviewTokenBody = Static<typeof entries.PreviewTokenBody>;
-export type ExportBody = Static<typeof entries.ExportBody>;
+
+// domain/entries/list-bodies.ts
+export type ExportBody = Static<typeof entryLists.ExportBody>;
 
 // domain/field-changes/bodies.ts
 export type PlanBody = Static<typeof fieldChanges.PlanBody>;

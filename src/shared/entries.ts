@@ -13,16 +13,18 @@ import type {
   EntryPage as EntryPageModel,
   EntryRecord,
   EntryUsage as EntryUsageModel,
-  ListColumn as ListColumnModel,
-  ListColumns as ListColumnsModel,
   PreviewToken as PreviewTokenModel,
-  Restored as RestoredModel,
   SavedEntry,
-  TrashItem,
-  TrashPage as TrashPageModel,
   Validation as ValidationModel,
   VersionList,
 } from "../domain/entries/bodies.ts";
+import type {
+  ListColumn as ListColumnModel,
+  ListColumns as ListColumnsModel,
+  Restored as RestoredModel,
+  TrashItem,
+  TrashPage as TrashPageModel,
+} from "../domain/entries/list-bodies.ts";
 
 /** An entry's management record (GET /v2/model-instances/:id). */
 export type Entry = Static<typeof EntryRecord>;

@@ -9,7 +9,7 @@ import type { Services } from "../../services.ts";
 import type { ProjectHandle } from "../../storage/pool.ts";
 import { allModels, type Model } from "../models/catalog.ts";
 import type { EntryLocale } from "../locales/entry-locale.ts";
-import type { ExportBody } from "./bodies.ts";
+import type { ExportBody } from "./list-bodies.ts";
 import { cellsOf, type Cell } from "./cells.ts";
 import { columnOf, defaultColumns, type Column } from "./columns.ts";
 import { keysetPage, rowsOf } from "./list.ts";

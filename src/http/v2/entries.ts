@@ -8,10 +8,7 @@ import type { Services } from "../../services.ts";
 import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
 import {
-  ColumnsQuery,
   CreateEntryBody,
-  ExportBody,
-  ListColumns,
   EntryPage,
   EntryQuery,
   EntryRecord,
@@ -26,6 +23,7 @@ import {
   Validation,
   VersionList,
 } from "../../domain/entries/bodies.ts";
+import { ColumnsQuery, ExportBody, ListColumns } from "../../domain/entries/list-bodies.ts";
 import { ActionList } from "../../domain/scheduling/bodies.ts";
 import { entryLocaleOf, localeParam, localesOf } from "../../domain/locales/entry-locale.ts";
 import { managementAuth, MOUNTS, once, type Mount } from "../plugins/management.ts";

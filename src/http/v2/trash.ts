@@ -5,7 +5,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import type { Services } from "../../services.ts";
 import { doc } from "./doc.ts";
-import { Restored, TrashItem, TrashPage, TrashQuery } from "../../domain/entries/bodies.ts";
+import { Restored, TrashItem, TrashPage, TrashQuery } from "../../domain/entries/list-bodies.ts";
 import { deleteForever, getTrashed, listTrash, restoreEntry } from "../../domain/entries/trash.ts";
 import { managementAuth } from "../plugins/management.ts";
 

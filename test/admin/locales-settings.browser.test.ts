@@ -1,6 +1,7 @@
 // The Locales screen under Settings and `Localized` in the field form, in a real browser (issue
 // 28 item 8): adding a locale, reordering a fallback chain, removing a locale that holds values
-// (the 409's counts, then a confirm that sends force=true), the default that cannot be removed;
+// (the 409's counts, then a confirm that sends force=true), the default that cannot be removed
+// and another locale made the default;
 // turning Localized on and off showing the plan's values kept and dropped; and a project with
 // one locale showing none of it. At 1280x800 and 390x844, with axe on the Locales screen.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -67,6 +68,29 @@ describe("the Locales screen", () => {
     await expectAccessible(page);
     await screenshot(page, "locales-screen");
   }, 90_000);
+
+  test("another locale made the default: its chain is emptied, the old default can be removed, and back again", async () => {
+    const page = await env.page();
+    await openLocales(page);
+    const before = await v2(env, "GET", "/v2/locales");
+    expect(await page.getByRole("button", { name: "Make English (en) the default" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Make Deutsch (de) the default" }).click();
+    await page.getByText("Deutsch (de) is now the default locale.", { exact: true }).waitFor();
+    const list = page.getByRole("list", { name: "Locales of the project" });
+    expect((await list.getByRole("heading", { level: 2 }).allTextContents()).slice(0, 2)).toEqual(["English (en)", "Deutsch (de) Default"]);
+    await card(page, "Deutsch (de) Default").getByText("The default locale falls back to nothing and cannot be removed.").waitFor();
+    await page.getByRole("button", { name: "Remove English (en)" }).waitFor();
+    const saved = await v2(env, "GET", "/v2/locales");
+    expect(saved.default).toBe("de");
+    expect(saved.locales.find((l: { code: string }) => l.code === "de").fallback).toEqual([]);
+    // Every other locale keeps its chain.
+    expect(saved.locales.filter((l: { code: string }) => l.code !== "de")).toEqual(before.locales.filter((l: { code: string }) => l.code !== "de"));
+
+    await page.getByRole("button", { name: "Make English (en) the default" }).click();
+    await page.getByText("English (en) is now the default locale.", { exact: true }).waitFor();
+    expect((await v2(env, "GET", "/v2/locales")).default).toBe("en");
+    expect(await page.getByRole("button", { name: "Remove English (en)" }).count()).toBe(0);
+  }, 60_000);
 
   test("Localized in the field form: turning it off shows the plan's values kept and dropped before anything changes", async () => {
     const post = (await v2(env, "GET", "/v2/models")).data.find((m: { namespace: string }) => m.namespace === "post");

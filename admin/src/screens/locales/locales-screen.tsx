@@ -1,8 +1,9 @@
 // The Locales screen under Settings (decisions.md 13, issue 28 item 8): the project's locales in
 // order, each with its fallback chain (add, reorder, remove a fallback), a form to add a locale,
 // and Remove, which the server refuses with the values at stake (409 locale_in_use) until the
-// person confirms and it is sent again with ?force=true. Every change is saved at once, as the
-// whole list (PUT /v2/locales); the default locale cannot be removed.
+// person confirms and it is sent again with ?force=true. Another locale can be made the default
+// (reads without a locale then get it). Every change is saved at once, as the whole list
+// (PUT /v2/locales); the default locale cannot be removed.
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../api/client.ts";
@@ -16,6 +17,14 @@ import { RemoveLocaleDialog } from "./remove-locale.tsx";
 /** The list without `code`, and without it in any chain (a chain may only name listed codes). */
 export function without(l: Locales, code: string): Locales {
   return { default: l.default, locales: l.locales.filter((x) => x.code !== code).map((x) => ({ ...x, fallback: x.fallback.filter((c) => c !== code) })) };
+}
+
+/**
+ * The list with `code` as the default: the default falls back to nothing, so its chain is emptied;
+ * every other chain stays as it was (the old default falls back to nothing until one is added).
+ */
+export function withDefault(l: Locales, code: string): Locales {
+  return { default: code, locales: l.locales.map((x) => (x.code === code ? { ...x, fallback: [] } : x)) };
 }
 
 export function LocalesScreen() {
@@ -84,6 +93,14 @@ export function LocalesScreen() {
             )}
             {canEdit && x.code !== l.default && (
               <div className="toolbar">
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={save.isPending}
+                  onClick={() => send(withDefault(l, x.code), `${x.name} (${x.code}) is now the default locale.`)}
+                >
+                  Make {x.name} ({x.code}) the default
+                </button>
                 <button
                   type="button"
                   className="btn btn-danger"

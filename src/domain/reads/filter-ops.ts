@@ -117,9 +117,10 @@ export function opCondition(ctx: FilterContext, kind: Kind, expr: string, op: st
   switch (op) {
     case "eq":
       p.push(val);
-      // `+?`, not `?`: an equality of an indexed expression with a bare parameter cost SQLite about
-      // 5-14 us of planning on every run of the prepared statement; `+?` is the same value and the
-      // same comparison (a parameter has no affinity either way) and seeks the same index.
+      // `+?`, not `?`: an equality of an indexed expression with a bare parameter cost SQLite 5-14 us
+      // more on every run of the prepared statement than the same statement with a literal (about
+      // what preparing it costs; docs/performance.md); `+?` is the same value and the same
+      // comparison (a parameter has no affinity either way) and seeks the same index.
       return `${expr} = +?`;
     case "ne":
       p.push(val);

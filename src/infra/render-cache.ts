@@ -8,8 +8,9 @@ import { addEdgeHeaders, fitTags, type AnswerTags, type EdgeServe } from "../dom
 export interface CachedAnswer {
   body: Uint8Array;
   etag: string;
-  /** Every tag of the answer, space-separated (what Svc-Page records). */
-  surrogate: string;
+  /** The model namespaces and entry ids the answer holds (what Svc-Page records, and its tags). */
+  readonly models: readonly string[];
+  readonly entryIds: readonly string[];
   /** The tags the edge headers carry, within their size limit; null when they cannot all fit (domain/edge/tags.ts). */
   edge: AnswerTags | null;
   gzip?: Uint8Array;
@@ -76,27 +77,19 @@ class Rendered implements CachedAnswer {
   gzip?: Uint8Array;
   br?: Uint8Array;
   #etag: string | undefined;
-  #surrogate: string | undefined;
   #edge: AnswerTags | null | undefined;
 
   constructor(
     readonly body: Uint8Array,
     private readonly projectId: string,
-    private readonly models: string[],
-    private readonly entryIds: string[],
+    readonly models: readonly string[],
+    readonly entryIds: readonly string[],
     private readonly extra: string[],
   ) {}
 
   get etag(): string {
     this.#etag ??= etagOf(this.body);
     return this.#etag;
-  }
-
-  get surrogate(): string {
-    this.#surrogate ??= [`project:${this.projectId}`, ...this.extra, ...this.models.map((m) => `model:${m}`), ...this.entryIds.map((e) => `entry:${e}`)].join(
-      " ",
-    );
-    return this.#surrogate;
   }
 
   get edge(): AnswerTags | null {
@@ -112,7 +105,7 @@ class Rendered implements CachedAnswer {
  */
 export function unkept(answer: CachedAnswer): CachedAnswer {
   // Properties named one by one: a rendered answer's ETag and tags are getters, which a spread drops.
-  return { body: answer.body, etag: answer.etag, surrogate: answer.surrogate, edge: null, gzip: answer.gzip, br: answer.br };
+  return { body: answer.body, etag: answer.etag, models: answer.models, entryIds: answer.entryIds, edge: null, gzip: answer.gzip, br: answer.br };
 }
 
 /** The Vary of a keyed answer: Accept-Encoding joins when the body is large enough to be compressed. */

@@ -59,7 +59,7 @@ describe("write(s, h, work)", () => {
       // A read starting now sees the committed (old) copy and caches it under the prefix of now,
       // exactly as the entries route keys it.
       prefixInside = s.renderCache.prefix(p.id);
-      s.renderCache.set(`${prefixInside}instance:read|${LATEST_VERSION}|${path}`, { body: staleBytes, etag: '"stale"', surrogate: "", edge: null });
+      s.renderCache.set(`${prefixInside}instance:read|${LATEST_VERSION}|${path}`, { body: staleBytes, etag: '"stale"', models: [], entryIds: [], edge: null });
     });
     // The notice went out after the commit, so that copy is unreachable and the read is fresh.
     expect(s.renderCache.prefix(p.id)).not.toBe(prefixInside);

@@ -37,7 +37,7 @@ export interface AnswerTags {
  * The tags of an answer within the header budget: every tag when they fit, else without the entry
  * tags (the models stand in), else null (the answer cannot be purged, so the edge must not keep it).
  */
-export function fitTags(projectId: string, models: string[], entryIds: string[], extra: string[] = []): AnswerTags | null {
+export function fitTags(projectId: string, models: readonly string[], entryIds: readonly string[], extra: string[] = []): AnswerTags | null {
   const budget = TAG_HEADER_BYTES - KEY_TAG_ROOM;
   const base = [projectTag(projectId), ...extra, ...models.map(modelTag)];
   const size = (tags: string[]) => tags.reduce((n, t) => n + t.length + 1, -1);

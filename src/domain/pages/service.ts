@@ -36,23 +36,33 @@ export class PageRecorder {
 
   /**
    * Notes a read answered to a request that names its page in Svc-Page (with Svc-Path and
-   * Svc-Schema); requests without a storable page are not recorded. `answer.surrogate` is the
-   * answer's Surrogate-Key, which names the models and entries it holds; it is read only for a
-   * request that names a page (a rendered answer makes it when first asked for, render-cache.ts).
+   * Svc-Schema); requests without a storable page are not recorded. `answer` names the model
+   * namespaces and entry ids the answer holds.
    */
-  recordRead(projectId: string, headers: Headers, answer: { readonly surrogate: string }, queries: string[]): void {
+  recordRead(
+    projectId: string,
+    headers: Headers,
+    answer: { readonly models: readonly string[]; readonly entryIds: readonly string[] },
+    queries: string[],
+  ): void {
     const page = storable(headers.get("svc-page"));
     if (!page) return;
-    const keys = answer.surrogate.split(" ");
-    const models = keys.filter((x) => x.startsWith("model:")).map((x) => x.slice(6));
-    const entries = keys.filter((x) => x.startsWith("entry:")).map((x) => x.slice(6));
+    const { models, entryIds: entries } = answer;
     const path = storable(headers.get("svc-path"));
     const schema = storable(headers.get("svc-schema"));
     for (const q of queries) this.record(projectId, page, path, schema, models, entries, q);
   }
 
   /** Notes a read for a page; cheap (a few set inserts). */
-  record(projectId: string, page: string, path: string | null, schema: string | null, models: string[], entries: string[], query: string): void {
+  record(
+    projectId: string,
+    page: string,
+    path: string | null,
+    schema: string | null,
+    models: readonly string[],
+    entries: readonly string[],
+    query: string,
+  ): void {
     let byPage = this.pending.get(projectId);
     if (!byPage) {
       byPage = new Map();

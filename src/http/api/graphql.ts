@@ -188,7 +188,7 @@ export function graphqlRoutes(s: Services, run: (job: ReadJob) => Promise<ReadOu
       s.pages.recordRead(
         call.key.row.projectId,
         request.headers,
-        renderedAnswer(new Uint8Array(0), call.key.row.projectId, answer.models, answer.entryIds),
+        answer,
         answer.rest.map((r) => r.url),
       );
     }

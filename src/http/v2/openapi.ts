@@ -15,7 +15,7 @@ export function managementOpenApiRoutes(s: Services, routes: () => readonly Rout
     ({ request }) => {
       if (!built.answer) {
         const body = new TextEncoder().encode(JSON.stringify(managementDocument(routes(), s.config.publicUrl)));
-        built.answer = { body, etag: etagOf(body), surrogate: "openapi:v2", edge: null };
+        built.answer = { body, etag: etagOf(body), models: [], entryIds: [], edge: null };
       }
       // Revalidated on every use (the ETag makes that cheap): a new server version may change it.
       const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-cache", vary: "Accept-Encoding" };

@@ -37,3 +37,13 @@ export function startHeapTrim(probe: HeapProbe = { size: heapSize, collect: () =
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * A full collection, then JSC's shrink: it drops compiled code and returns free pages to the system.
+ * Run once after start, when the garbage of start-up is all there is; code still in use is compiled
+ * again on its next call.
+ */
+export function releaseStartupMemory(): void {
+  Bun.gc(true);
+  Bun.shrink();
+}

@@ -7,10 +7,12 @@ import { JobTable } from "./infra/jobs.ts";
 import { Replication } from "./infra/replication.ts";
 import { dataFiles } from "./storage/files.ts";
 import { closeHandle } from "./storage/pool.ts";
-import { guardedApp } from "./http/guard.ts";
+import { guardedApp, managementRoot, MANAGEMENT_PATHS } from "./http/guard.ts";
+import { clientIp } from "./http/context.ts";
 import { JSON_BODY_LIMIT, uploadBodyLimit } from "./http/v2/body.ts";
 import { MAX_FILES } from "./domain/media/intake.ts";
 import { FEATURES } from "./features/index.ts";
+import type { AnyElysia } from "elysia";
 
 export type AppDeps = ServiceDeps;
 
@@ -41,8 +43,29 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   });
   const closers: (() => void)[] = [];
   const app = guardedApp(services);
-  const ctx = { s: services, jobs, replication, onClose: (fn: () => void) => closers.push(fn), routes: () => app.routes };
-  for (const feature of FEATURES) app.use(feature(ctx));
+  // The routes under /v2 (about 190 of the app's 220) are built on the first request under /v2:
+  // Elysia keeps about 40 KB a route, so a server that is only read idles about 8 MiB smaller
+  // (docs/performance.md). The root hands those requests to the management tree as they are.
+  const builders: (() => AnyElysia)[] = [];
+  let management: AnyElysia | null = null;
+  const managementTree = () => {
+    if (!management) {
+      management = managementRoot(services);
+      for (const build of builders) management.use(build());
+    }
+    return management;
+  };
+  const routes = () => [...app.routes, ...managementTree().routes];
+  const ctx = { s: services, jobs, replication, onClose: (fn: () => void) => closers.push(fn), routes };
+  for (const feature of FEATURES) {
+    const made = feature(ctx);
+    if (made.routes) app.use(made.routes);
+    if (made.management) builders.push(made.management);
+  }
+  app.all(MANAGEMENT_PATHS, ({ request, server }) => {
+    services.requests.of(request).client = clientIp(server, request);
+    return managementTree().handle(request);
+  });
 
   return {
     app,
@@ -52,6 +75,10 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     jobs,
     replication,
     readPool: services.reads,
+    /** Every route of the app, the management routes included (built now if no request has). */
+    routes,
+    /** Whether the management routes have been built (by a request under /v2 or a look at `routes`). */
+    managementBuilt: () => management !== null,
     /** Stops the features, closes every file, then stops Litestream (after the files, so its last sync carries every write flushed). */
     close() {
       for (const fn of closers) fn();

@@ -4,4 +4,4 @@
 import { adminRoutes } from "../http/admin.ts";
 import type { Feature } from "./feature.ts";
 
-export const admin: Feature = ({ s }) => adminRoutes({ s });
+export const admin: Feature = ({ s }) => ({ routes: adminRoutes({ s }) });

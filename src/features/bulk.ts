@@ -5,5 +5,5 @@ import type { Feature } from "./feature.ts";
 
 export const bulk: Feature = ({ s, jobs }) => {
   jobs.add({ name: "bulk-batches", pattern: "* * * * * *", run: (now) => void runBulkBatches(s, now) });
-  return bulkRoutes(s);
+  return { management: () => bulkRoutes(s) };
 };

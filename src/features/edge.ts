@@ -2,7 +2,6 @@
 // to the targets of CAPA_EDGE_PURGE. The rows themselves are written by the changes that purge
 // (src/domain/edge/changes.ts); tags and lifetimes are added on the read path
 // (src/domain/edge/tags.ts). Without a target there is no job.
-import { Elysia } from "elysia";
 import { edgePurgeTick } from "../domain/edge/purger.ts";
 import type { Feature } from "./feature.ts";
 
@@ -11,5 +10,5 @@ export const edge: Feature = ({ s, jobs, onClose }) => {
     jobs.add({ name: "edge-purge", pattern: "* * * * * *", run: (now) => edgePurgeTick(s, now) });
     onClose(() => s.edge.stop());
   }
-  return new Elysia();
+  return {};
 };

@@ -9,5 +9,5 @@ import type { Feature } from "./feature.ts";
 export const entries: Feature = ({ s, jobs }) => {
   // Only projects whose trash holds an entry due are opened (the wake table knows when).
   jobs.add({ name: "trash", pattern: "0 * * * * *", run: (now) => void s.wake.trash.runDue(now, s, "trash", (id) => purgeTrash(s, s.projects.get(id), now)) });
-  return new Elysia().use(entryRoutes(s)).use(trashRoutes(s));
+  return { management: () => new Elysia().use(entryRoutes(s)).use(trashRoutes(s)) };
 };

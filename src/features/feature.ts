@@ -13,9 +13,19 @@ export interface FeatureContext {
   replication: Replication;
   /** Runs `fn` when the app closes, before the files close. */
   onClose(fn: () => void): void;
-  /** The whole app's route table, once every feature has added its routes (GET /v2/openapi.json reads it). */
+  /** The whole app's route table, the management routes included (GET /v2/openapi.json reads it). */
   routes(): readonly { method: string; path: string; hooks?: unknown }[];
 }
 
+/**
+ * A feature's routes. `routes` are served from the start: the read API, public files, the admin
+ * app's pages, health. `management` builds the feature's routes under /v2, which app.ts builds on
+ * the first request under /v2 (a server that is only read never spends their memory).
+ */
+export interface FeatureRoutes {
+  routes?: AnyElysia;
+  management?: () => AnyElysia;
+}
+
 /** A feature: registers its jobs and subscribers, and returns its routes. */
-export type Feature = (ctx: FeatureContext) => AnyElysia;
+export type Feature = (ctx: FeatureContext) => FeatureRoutes;

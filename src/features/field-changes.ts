@@ -5,5 +5,5 @@ import type { Feature } from "./feature.ts";
 
 export const fieldChanges: Feature = ({ s, jobs }) => {
   jobs.add({ name: "field-changes", pattern: "* * * * * *", run: async (now) => void (await runFieldChanges(s, now)) });
-  return fieldChangeRoutes(s);
+  return { management: () => fieldChangeRoutes(s) };
 };

@@ -2,4 +2,4 @@
 import { graphqlRoutes } from "../http/api/graphql.ts";
 import type { Feature } from "./feature.ts";
 
-export const graphql: Feature = ({ s }) => graphqlRoutes(s);
+export const graphql: Feature = ({ s }) => ({ routes: graphqlRoutes(s) });

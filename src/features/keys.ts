@@ -2,4 +2,4 @@
 import { keyRoutes } from "../http/v2/keys.ts";
 import type { Feature } from "./feature.ts";
 
-export const keys: Feature = ({ s }) => keyRoutes(s);
+export const keys: Feature = ({ s }) => ({ management: () => keyRoutes(s) });

@@ -2,4 +2,4 @@
 import { layoutRoutes } from "../http/v2/layouts.ts";
 import type { Feature } from "./feature.ts";
 
-export const layouts: Feature = ({ s }) => layoutRoutes(s);
+export const layouts: Feature = ({ s }) => ({ management: () => layoutRoutes(s) });

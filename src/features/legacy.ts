@@ -2,4 +2,4 @@
 import { legacyRoutes } from "../http/legacy.ts";
 import type { Feature } from "./feature.ts";
 
-export const legacy: Feature = ({ s }) => legacyRoutes(s);
+export const legacy: Feature = ({ s }) => ({ routes: legacyRoutes(s) });

@@ -2,4 +2,4 @@
 import { localeRoutes } from "../http/v2/locales.ts";
 import type { Feature } from "./feature.ts";
 
-export const locales: Feature = ({ s }) => localeRoutes(s);
+export const locales: Feature = ({ s }) => ({ management: () => localeRoutes(s) });

@@ -2,7 +2,6 @@
 // public file URL, and (with CAPA_REPLICA_URL) the media-backup job, sharing one store and variant
 // cache opened on first use. Its events go through the outbox like every other (the webhooks
 // feature subscribes to all of them).
-import { Elysia } from "elysia";
 import { backupProject, hasPendingBackups, mediaReplica } from "../domain/media/backup.ts";
 import { MediaRuntime } from "../domain/media/runtime.ts";
 import { projectsOnDisk } from "../domain/scheduling/wake.ts";
@@ -39,5 +38,5 @@ export const media: Feature = ({ s, jobs }) => {
       },
     });
   }
-  return new Elysia().use(mediaRoutes(s, rt)).use(mediaFileRoutes(s, rt));
+  return { routes: mediaFileRoutes(s, rt), management: () => mediaRoutes(s, rt) };
 };

@@ -2,4 +2,4 @@
 import { modelRoutes } from "../http/v2/models.ts";
 import type { Feature } from "./feature.ts";
 
-export const models: Feature = ({ s }) => modelRoutes(s);
+export const models: Feature = ({ s }) => ({ management: () => modelRoutes(s) });

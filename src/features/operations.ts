@@ -7,7 +7,7 @@ import type { Feature } from "./feature.ts";
 
 export const operations: Feature = ({ s, jobs, replication }) => {
   if (replication.enabled) jobs.add({ name: "replication", pattern: "* * * * * *", run: (now) => replication.tick(now) });
-  return new Elysia()
+  const routes = new Elysia()
     .get("/docs/errors/:code", ({ params }) => {
       const page = docsPage(params.code);
       if (!page) throw new AppError("route_not_found");
@@ -15,4 +15,5 @@ export const operations: Feature = ({ s, jobs, replication }) => {
     })
     .use(healthRoutes(s, { jobs, replication }))
     .use(metricsRoutes(s, { replication }));
+  return { routes };
 };

@@ -28,5 +28,5 @@ export const people: Feature = ({ s, jobs, replication, onClose }) => {
     jobs.add({ name: "mail", pattern: "*/15 * * * * *", run: () => mail.drain() });
     onClose(() => void mail.stop());
   }
-  return new Elysia().use(sessionRoutes(s)).use(passwordResetRoutes(s)).use(profileRoutes(s)).use(projectRoutes(s, replication));
+  return { management: () => new Elysia().use(sessionRoutes(s)).use(passwordResetRoutes(s)).use(profileRoutes(s)).use(projectRoutes(s, replication)) };
 };

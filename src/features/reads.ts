@@ -27,11 +27,8 @@ export const reads: Feature = ({ s, onClose }) => {
     clearInterval(timer);
     flush();
   });
-  return new Elysia()
-    .use(versionRoutes(s))
-    .use(meRoutes(s))
-    .use(entryReadRoutes(s, s.pages))
-    .use(pageRoutes(s, s.pages))
-    .use(previewRoutes(s))
-    .use(previewTokenRoutes(s));
+  return {
+    routes: new Elysia().use(versionRoutes(s)).use(meRoutes(s)).use(entryReadRoutes(s, s.pages)).use(pageRoutes(s, s.pages)).use(previewRoutes(s)),
+    management: () => previewTokenRoutes(s),
+  };
 };

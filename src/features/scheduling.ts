@@ -5,5 +5,5 @@ import type { Feature } from "./feature.ts";
 
 export const scheduling: Feature = ({ s, jobs }) => {
   jobs.add({ name: "scheduler", pattern: "* * * * * *", run: (now) => void runDueActions(s, now) });
-  return schedulingRoutes(s);
+  return { management: () => schedulingRoutes(s) };
 };

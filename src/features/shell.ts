@@ -5,4 +5,4 @@ import { shellRoutes } from "../http/v2/shell.ts";
 import { viewRoutes } from "../http/v2/views.ts";
 import type { Feature } from "./feature.ts";
 
-export const shell: Feature = ({ s }) => new Elysia().use(shellRoutes(s)).use(viewRoutes(s));
+export const shell: Feature = ({ s }) => ({ management: () => new Elysia().use(shellRoutes(s)).use(viewRoutes(s)) });

@@ -10,5 +10,5 @@ export const webhooks: Feature = ({ s, jobs, onClose }) => {
   s.events.subscribe((tx, event) => writeDeliveries(s, tx, event));
   jobs.add({ name: "webhooks", pattern: "* * * * * *", run: (now) => webhookTick(s, now) });
   onClose(() => s.webhooks.stop());
-  return webhookRoutes(s);
+  return { management: () => webhookRoutes(s) };
 };

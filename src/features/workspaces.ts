@@ -2,4 +2,4 @@
 import { workspaceRoutes } from "../http/v2/workspaces.ts";
 import type { Feature } from "./feature.ts";
 
-export const workspaces: Feature = ({ s }) => workspaceRoutes(s);
+export const workspaces: Feature = ({ s }) => ({ management: () => workspaceRoutes(s) });

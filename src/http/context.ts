@@ -16,6 +16,10 @@ export interface RequestInfo {
   projectId?: string;
   /** The status of an error answer, noted when it is rendered (for the request log line). */
   status?: number;
+  /** The route pattern that answered under the management routes (for the request log line). */
+  route?: string;
+  /** The caller's address, noted when the root hands the request to the management routes. */
+  client?: string;
 }
 
 /** The request facts of one app, by request. */
@@ -31,6 +35,11 @@ export class RequestInfos {
       this.infos.set(request, i);
     }
     return i;
+  }
+
+  /** The caller's address the root noted for a management request (src/app.ts); "local" otherwise. */
+  client(request: Request): string {
+    return this.infos.get(request)?.client ?? "local";
   }
 
   /** Records the key and project a request acts for, for the request log line. */

@@ -213,6 +213,36 @@ function preRouting(s: Services, request: Request, set: { headers: Record<string
   return undefined;
 }
 
+/** The path pattern under which the root hands a request to the management routes (src/app.ts). */
+export const MANAGEMENT_PATHS = "/v2/*";
+
+/**
+ * The answer to an error, for both route trees: an AppError is rendered in its surface's shape;
+ * anything else is logged with the request id and answers 500 with no detail.
+ */
+function errorAnswer(s: Services, code: unknown, error: unknown, request: Request): Response {
+  if (error instanceof AppError) return errorResponse(s, request, error);
+  const asCode = (c: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]) => errorResponse(s, request, new AppError(c, opts));
+  switch (code) {
+    case "NOT_FOUND":
+      return asCode("route_not_found");
+    case "PARSE":
+      return asCode("invalid_json");
+    case "VALIDATION": {
+      const first = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all?.[0];
+      const field = (first?.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "body";
+      const why = first?.summary ?? first?.message ?? "is not valid";
+      return asCode("invalid_body", { message: `${field}: ${why}`, param: field, extra: { field } });
+    }
+  }
+  s.log.error("unhandled error", {
+    requestId: s.requests.of(request).id,
+    path: new URL(request.url).pathname,
+    error: String((error as Error)?.stack ?? error),
+  });
+  return asCode("internal");
+}
+
 /** The root Elysia instance with the guard's hooks; feature modules are added to it. */
 export function guardedApp(s: Services) {
   // The request log line and request metrics; pre-routing refusals never reach onAfterResponse.
@@ -228,28 +258,23 @@ export function guardedApp(s: Services) {
         if (res) observe(request, undefined, res.status);
         return res;
       })
-      .onError(({ code, error, request }) => {
-        if (error instanceof AppError) return errorResponse(s, request, error);
-        const asCode = (c: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]) => errorResponse(s, request, new AppError(c, opts));
-        switch (code) {
-          case "NOT_FOUND":
-            return asCode("route_not_found");
-          case "PARSE":
-            return asCode("invalid_json");
-          case "VALIDATION": {
-            const first = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all?.[0];
-            const field = (first?.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "body";
-            const why = first?.summary ?? first?.message ?? "is not valid";
-            return asCode("invalid_body", { message: `${field}: ${why}`, param: field, extra: { field } });
-          }
-        }
-        s.log.error("unhandled error", {
-          requestId: s.requests.of(request).id,
-          path: new URL(request.url).pathname,
-          error: String((error as Error)?.stack ?? error),
-        });
-        return asCode("internal");
-      })
-      .onAfterResponse(({ request, set, route, responseValue }) => observe(request, route, statusOf(responseValue, set.status)))
+      .onError(({ code, error, request }) => errorAnswer(s, code, error, request))
+      // A request handed to the management routes is logged under the route that answered it there.
+      .onAfterResponse(({ request, set, route, responseValue }) =>
+        observe(request, route === MANAGEMENT_PATHS ? s.requests.of(request).route : route, statusOf(responseValue, set.status)),
+      )
   );
+}
+
+/**
+ * The root of the management routes (src/app.ts): the root has already run the checks before
+ * routing and logs the answer; here errors are rendered alike, and the route that matched is noted
+ * for the log line.
+ */
+export function managementRoot(s: Services) {
+  return new Elysia()
+    .onTransform(({ request, route }) => {
+      s.requests.of(request).route = route;
+    })
+    .onError(({ code, error, request }) => errorAnswer(s, code, error, request));
 }

@@ -15,7 +15,7 @@ interface Row {
 
 /** The route of the app's table that a request reaches (exact paths before patterns). */
 export function routeOf(capa: CapaApp, method: string, path: string): Row | undefined {
-  const rows = (capa.app.routes as Row[]).filter((r) => r.method === method);
+  const rows = (capa.routes() as Row[]).filter((r) => r.method === method);
   const clean = path.split("?")[0]!.replace(/\/$/, "");
   const exact = rows.find((r) => r.path.replace(/\/$/, "") === clean);
   if (exact) return exact;

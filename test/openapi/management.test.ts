@@ -26,7 +26,7 @@ beforeAll(async () => {
   const r = await h.json("GET", "/v2/openapi.json");
   expect(r.status).toBe(200);
   doc = r.body;
-  rows = (h.capa.app.routes as Row[]).filter(isManagementRoute);
+  rows = (h.capa.routes() as Row[]).filter(isManagementRoute);
 });
 afterAll(() => h.close());
 

@@ -157,6 +157,31 @@ describe("per client IP", () => {
     },
     SLOW,
   );
+
+  test(
+    "the IP is the socket's address: failures over a socket lock that address, not callers in process",
+    async () => {
+      h.capa.app.listen({ port: 0, hostname: "127.0.0.1" });
+      const url = `http://127.0.0.1:${h.capa.app.server!.port}/v2/user/login`;
+      const overSocket = async (email: string) => {
+        const r = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password: "wrong-password-1" }),
+        });
+        return { status: r.status, body: await r.json(), retryAfter: r.headers.get("retry-after") };
+      };
+      try {
+        for (let i = 0; i < 20; i++) expect(await overSocket(`guess${i}@example.com`)).toEqual(refused);
+        expect(await overSocket("fresh@example.com")).toEqual(throttled(30));
+        // In process the address is "local": another client, not locked.
+        expect(await wrong("fresh@example.com")).toEqual(refused);
+      } finally {
+        await h.capa.app.stop(true);
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("the error page", () => {

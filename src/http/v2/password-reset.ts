@@ -7,14 +7,13 @@ import { askPasswordReset, confirmPasswordReset } from "../../domain/users/passw
 import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
 import { PasswordResetBody, PasswordResetConfirmBody, ResetAsked } from "../../domain/users/bodies.ts";
-import { clientIp } from "../context.ts";
 
 export function passwordResetRoutes(s: Services) {
   return new Elysia()
     .post(
       "/v2/user/password-reset",
-      async ({ request, set, server }) => {
-        const answer = askPasswordReset(s, await typedBody(request, PasswordResetBody), clientIp(server, request));
+      async ({ request, set }) => {
+        const answer = askPasswordReset(s, await typedBody(request, PasswordResetBody), s.requests.client(request));
         set.status = 202;
         return answer;
       },

@@ -11,7 +11,6 @@ import { typedBody } from "./body.ts";
 import { doc } from "./doc.ts";
 import { PasswordBody, Profile, ProfileBody, Session } from "../../domain/users/bodies.ts";
 import { setSessionCookie, wantsCookie } from "./session-cookie.ts";
-import { clientIp } from "../context.ts";
 
 /** The routes of a person's own profile and password. */
 export function profileRoutes(s: Services) {
@@ -24,8 +23,8 @@ export function profileRoutes(s: Services) {
     })
     .post(
       "/password",
-      async ({ person: p, request, set, server }) => {
-        const tokens = await changePassword(s, p.userId, await typedBody(request, PasswordBody), clientIp(server, request));
+      async ({ person: p, request, set }) => {
+        const tokens = await changePassword(s, p.userId, await typedBody(request, PasswordBody), s.requests.client(request));
         set.headers["cache-control"] = "no-store";
         if (!wantsCookie(request)) return tokens;
         set.headers["set-cookie"] = setSessionCookie(request, tokens.refreshToken, REFRESH_TTL_MS);

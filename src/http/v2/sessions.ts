@@ -12,7 +12,6 @@ import { doc } from "./doc.ts";
 import { LoginBody, LogoutBody, RefreshBody, Session } from "../../domain/users/bodies.ts";
 import { AcceptInvitationBody, JoinedProject } from "../../domain/projects/bodies.ts";
 import { clearSessionCookie, cookieToken, requireCsrfHeader, setSessionCookie, wantsCookie } from "./session-cookie.ts";
-import { clientIp } from "../context.ts";
 
 type SetLike = { headers: Record<string, string | number> & { "set-cookie"?: string | string[] } };
 
@@ -28,10 +27,11 @@ export function sessionRoutes(s: Services) {
   return new Elysia()
     .post(
       "/v2/user/login",
-      async ({ request, set, server }) => {
+      async ({ request, set }) => {
         const body = await typedBody(request, LoginBody);
-        // The client IP feeds the per-IP sign-in throttle (issue 15 item 11).
-        return answer(request, set, await login(s, body.email, body.password, clientIp(server, request)), wantsCookie(request));
+        // The client IP feeds the per-IP sign-in throttle (issue 15 item 11); the root noted it
+        // when it handed the request to the management routes (src/app.ts).
+        return answer(request, set, await login(s, body.email, body.password, s.requests.client(request)), wantsCookie(request));
       },
       {
         detail: doc({

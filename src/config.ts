@@ -62,7 +62,10 @@ export interface Config {
   readInline: boolean;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Read workers (CAPA_READ_POOL). */
   readPoolSize: number;
+  /** Reads the pool holds at once, shared by its workers (decisions.md 8: 2 x cores). */
+  readPlaces: number;
   /** In-flight reads allowed per client (key + IP), per key and per project (interface.md: 3, 4, 4). */
   inFlight: { client: number; key: number; project: number };
   /** How long a read waits for a free worker before 503 service_unavailable. */
@@ -207,10 +210,11 @@ export function loadConfig(env: Env = process.env): Config {
     readInline: bool(env, "CAPA_READ_INLINE", true),
     rateLimitPerSecond: int(env, "CAPA_RATE_LIMIT", 50, 1, 1000000),
     rateLimitBurst: int(env, "CAPA_RATE_BURST", 100, 1, 1000000),
-    // One worker a core, each holding two reads (the one it runs and the next; infra/read-pool.ts):
-    // the 2 x cores places of decisions.md 8. Two workers a core, each with one read, only added
-    // JavaScript heaps and connections (docs/performance.md, "the read pool").
-    readPoolSize: int(env, "CAPA_READ_POOL", navigator.hardwareConcurrency || 1, 1, 1024),
+    // One worker a core but the main thread's (which answers, authenticates and renders every
+    // request), sharing the 2 x cores places of decisions.md 8 (infra/read-pool.ts). On 2 cores
+    // one worker read 15-20% more than two, at a peak 21 MiB lower (docs/performance.md, ninth session).
+    readPoolSize: int(env, "CAPA_READ_POOL", Math.max(1, (navigator.hardwareConcurrency || 1) - 1), 1, 1024),
+    readPlaces: 2 * (navigator.hardwareConcurrency || 1),
     readWaitMs: int(env, "CAPA_READ_WAIT_MS", 2000, 1, 60000),
     inFlight: {
       client: int(env, "CAPA_INFLIGHT_CLIENT", 3, 1, 10000),
@@ -245,6 +249,8 @@ export function testConfig(dataDir: string, over: Partial<Config> = {}): Config 
       CAPA_PASSWORD_MEMORY_KIB: "1024",
       CAPA_PASSWORD_TIME_COST: "1",
     }),
+    // Two places a worker on any machine: the pool's tests count places.
+    readPlaces: 2,
     ...over,
   };
 }

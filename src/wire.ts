@@ -119,6 +119,7 @@ export function createServices(config: Config, deps: ServiceDeps = {}): Services
     reads: new ReadPool(
       {
         size: config.readPoolSize,
+        places: config.readPlaces,
         dir: join(config.dataDir, "projects"),
         // read-perf: each worker keeps its own few files open, with the same connection bounds.
         openMax: config.readWorkerOpenProjects,

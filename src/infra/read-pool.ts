@@ -3,18 +3,19 @@
 // most `timeoutMs` (then 504 query_timeout; the worker, possibly stuck in SQLite, is replaced).
 // Workers start lazily, so an idle server (and each test app) pays only for what it uses.
 //
-// Each worker holds up to PIPELINE reads: the one it runs and the next, already in its inbox, so
-// it starts the next the moment it answers instead of idling for a round trip through the main
-// thread. With one read at a time a single worker ran lists at 0.38 of a raw server; that is
-// why the pool used to need 2 workers a core, each a JavaScript heap and a set of connections of
-// its own (docs/performance.md, "the read pool").
+// The workers share the pool's places (decisions.md 8: 2 x cores): each holds at least two reads,
+// the one it runs and the next ones, already in its inbox, so it starts the next the moment it
+// answers instead of idling for a round trip through the main thread. With one read at a time a
+// single worker ran lists at 0.38 of a raw server; that is why the pool used to need 2 workers a
+// core, each a JavaScript heap and a set of connections of its own (docs/performance.md, "the
+// read pool"). By default there is a worker a core but one (config.ts).
 import { AppError } from "../errors.ts";
 import { READ_WORKER } from "./paths.ts";
 import type { Logger } from "./log.ts";
 import type { ReadJob, ReadOutcome } from "../domain/reads/job.ts";
 import type { FileOptions } from "../storage/sqlite.ts";
 
-/** Reads a worker holds at once: the one running and the next one, queued in its inbox. */
+/** The fewest reads a worker holds at once: the one running and the next one, queued in its inbox. */
 const PIPELINE = 2;
 
 interface Pending {
@@ -32,12 +33,14 @@ interface Sent extends Pending {
 
 interface Slot {
   worker: Worker;
-  /** In the order the worker runs them (it answers in that order): [running, next]. */
+  /** In the order the worker runs them (it answers in that order): [running, next, ...]. */
   jobs: Sent[];
 }
 
 export interface ReadPoolOptions {
   size: number;
+  /** The reads the workers hold at once, together (at least two a worker). */
+  places?: number;
   dir: string;
   openMax: number;
   idleMs: number;
@@ -52,6 +55,8 @@ export class ReadPool {
   private readonly queue: Pending[] = [];
   private seq = 0;
   private closed = false;
+  /** Reads one worker holds at once: its share of the places. */
+  private readonly depth: number;
   /** Refusals for metrics: reads that found no worker in time, and reads that timed out. */
   busyRefusals = 0;
   timeouts = 0;
@@ -64,7 +69,9 @@ export class ReadPool {
   constructor(
     private readonly opts: ReadPoolOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.depth = Math.max(PIPELINE, Math.ceil((opts.places ?? 0) / opts.size));
+  }
 
   /** Runs a read on a worker. */
   run(job: ReadJob): Promise<ReadOutcome> {
@@ -105,7 +112,7 @@ export class ReadPool {
     if (idle) return idle;
     if (this.slots.length < this.opts.size) return this.spawn();
     let best: Slot | null = null;
-    for (const s of this.slots) if (s.jobs.length < PIPELINE && (!best || s.jobs.length < best.jobs.length)) best = s;
+    for (const s of this.slots) if (s.jobs.length < this.depth && (!best || s.jobs.length < best.jobs.length)) best = s;
     return best;
   }
 
@@ -174,7 +181,7 @@ export class ReadPool {
 
   /** Fills a worker's free places from the queue. */
   private pump(slot: Slot): void {
-    while (slot.jobs.length < PIPELINE) {
+    while (slot.jobs.length < this.depth) {
       const next = this.queue.shift();
       if (!next) return;
       if (next.waitTimer) clearTimeout(next.waitTimer);

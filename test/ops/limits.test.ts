@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { startApp, withOwner, type Harness } from "../harness.ts";
 import { seedBig } from "../../scripts/bench/seed.ts";
+import { loadConfig } from "../../src/config.ts";
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -127,6 +128,25 @@ describe("the global read pool", () => {
     expect(third.body.error.code).toBe("service_unavailable");
     expect([(await first).status, (await second).status]).toEqual([200, 200]);
     expect([h.capa.readPool.busyRefusals, h.capa.readPool.dispatched]).toEqual([1, 2]);
+    expect(h.capa.readPool.stats).toEqual({ workers: 1, busy: 0, queued: 0 });
+  });
+
+  test("by default a worker a core but one (at least one) shares the 2 x cores places of the pool", () => {
+    const cores = navigator.hardwareConcurrency || 1;
+    const config = loadConfig({ CAPA_DATA_DIR: "/tmp/capa-defaults" });
+    expect([config.readPoolSize, config.readPlaces]).toEqual([Math.max(1, cores - 1), 2 * cores]);
+    expect(loadConfig({ CAPA_DATA_DIR: "/tmp/capa-defaults", CAPA_READ_POOL: "3" }).readPoolSize).toBe(3);
+  });
+
+  test("one worker holds its share of the places: with four, four reads run on it and a fifth answers 503", async () => {
+    h = startApp({ readPoolSize: 1, readPlaces: 4, readWaitMs: 5, inFlight: { client: 100, key: 100, project: 100 } });
+    const seed = seedBig(h.capa, 20_000, 10);
+    const headers = { "x-api-key": seed.devKey };
+    const held = [1, 2, 3, 4].map(() => h.req("GET", slow, { headers }));
+    const fifth = await h.json("GET", "/api/entries/post?limit=1", { headers });
+    expect([fifth.status, fifth.body.error.code, fifth.headers.get("retry-after")]).toEqual([503, "service_unavailable", "1"]);
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect([h.capa.readPool.busyRefusals, h.capa.readPool.dispatched]).toEqual([1, 4]);
     expect(h.capa.readPool.stats).toEqual({ workers: 1, busy: 0, queued: 0 });
   });
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { randomToken } from "../infra/crypto.ts";
 import { CONTROL_FILE } from "../storage/files.ts";
-import { DEFAULT_PASSWORD_COST, passwordOptions, type PasswordCost } from "./users/passwords.ts";
+import { DEFAULT_PASSWORD_COST, Passwords, type PasswordCost } from "./users/passwords.ts";
 
 /** The owner's password and its hash; `generated` when CAPA_ADMIN_PASSWORD was not set. */
 export interface OwnerPassword {
@@ -25,5 +25,5 @@ export function hashOwnerPassword(config: Pick<Config, "dataDir" | "adminPasswor
   if (existsSync(join(config.dataDir, CONTROL_FILE))) return null;
   const generated = config.adminPassword === null;
   const password = config.adminPassword ?? randomToken(20);
-  return Bun.password.hash(password, passwordOptions(config.passwordCost ?? DEFAULT_PASSWORD_COST)).then((hash) => ({ password, generated, hash }));
+  return new Passwords(config.passwordCost ?? DEFAULT_PASSWORD_COST).hash(password).then((hash) => ({ password, generated, hash }));
 }

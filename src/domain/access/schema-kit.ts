@@ -12,6 +12,9 @@ export const Time = Type.String({ description: "ISO 8601 time." });
 /** A UUID. */
 export const Uuid = Type.String({ description: "A UUID." });
 
+/** The pattern a body's UUID field is checked with (either case). */
+export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
 /** A list answer: `{ data: [...] }` (plus paging keys where a route pages). */
 export const listOf = <T extends TSchema, E extends TProperties = Record<never, never>>(item: T, extra: E = {} as E) =>
   Type.Object({ data: Type.Array(item), ...extra });

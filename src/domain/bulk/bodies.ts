@@ -3,18 +3,16 @@
 // entries are named one way (ids, or a model with a filter), the filter is the /api grammar.
 import { Type } from "@sinclair/typebox";
 import { Locales, RuleErrors } from "../entries/bodies.ts";
-import { keyed, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
+import { keyed, nullable, oneOf, record, Time, Uuid, UUID_PATTERN } from "../access/schema-kit.ts";
 import { WallTime, ZoneOrDefault } from "../scheduling/bodies.ts";
 
 /** Ids a request may name; a larger selection is made with a model and a filter. */
 export const MAX_IDS = 10_000;
 
-const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-
 /** How a bulk request names its entries: by ids, or by a model with the list's where, q and status. */
 const SELECTION = {
   instanceIds: Type.Optional(
-    Type.Array(Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" }), {
+    Type.Array(Type.String({ pattern: UUID_PATTERN, error: "{field} must be an entry id (UUID)" }), {
       minItems: 1,
       maxItems: MAX_IDS,
       error: `instanceIds must list 1 to ${MAX_IDS} entry ids`,

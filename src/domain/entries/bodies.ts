@@ -3,9 +3,7 @@
 // depends on the project's model (interface.md's field table), so the domain checks it against
 // the model, as it checks that models, entries, versions and relations exist.
 import { Type } from "@sinclair/typebox";
-import { keyed, listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
-
-const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+import { keyed, listOf, nullable, oneOf, record, Time, Uuid, UUID_PATTERN } from "../access/schema-kit.ts";
 
 const DATA_ERROR = "data must be an object keyed by field namespace";
 export const Data = keyed({ error: DATA_ERROR, description: "Field values keyed by field namespace, as the model's field kinds allow." });
@@ -39,7 +37,7 @@ export const ValidateBody = Type.Object(
   {
     model: Type.Optional(Type.String({ minLength: 1, error: "model must be a model id or namespace", description: "The model of a new entry." })),
     id: Type.Optional(
-      Type.String({ pattern: UUID, error: "id must be an entry id (UUID)", description: "An entry whose latest draft the data is merged over." }),
+      Type.String({ pattern: UUID_PATTERN, error: "id must be an entry id (UUID)", description: "An entry whose latest draft the data is merged over." }),
     ),
     data: Type.Optional(Data),
   },
@@ -58,7 +56,7 @@ export const Locales = Type.Array(Type.String({ minLength: 1, maxLength: 35, err
 /** POST /v2/model-instances/:id/publish: the latest draft, or the version named; `locales` of a localized entry. */
 export const PublishBody = Type.Object(
   {
-    versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ pattern: UUID })], { error: "versionId must be a version id (UUID)" })),
+    versionId: Type.Optional(Type.Union([Type.Null(), Type.String({ pattern: UUID_PATTERN })], { error: "versionId must be a version id (UUID)" })),
     locales: Type.Optional(Type.Union([Type.Null(), Locales], { error: Locales.error })),
   },
   { $id: "PublishBody" },
@@ -84,7 +82,9 @@ export const LocaleQuery = Type.Object({ locale: LocaleParam });
 export const PreviewTokenBody = Type.Object(
   {
     entryIds: Type.Optional(
-      Type.Union([Type.Null(), Type.Array(Type.String({ pattern: UUID }), { maxItems: 100 })], { error: "entryIds must be a list of up to 100 entry ids" }),
+      Type.Union([Type.Null(), Type.Array(Type.String({ pattern: UUID_PATTERN }), { maxItems: 100 })], {
+        error: "entryIds must be a list of up to 100 entry ids",
+      }),
     ),
     model: Type.Optional(Type.Union([Type.Null(), Type.String()], { error: "model names no model of this project" })),
     expiresIn: Type.Optional(

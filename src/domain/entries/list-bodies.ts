@@ -2,10 +2,8 @@
 // restore's answer), the columns of an entry list, and the export's body (decisions.md 15).
 // The entry's own bodies and record are in bodies.ts.
 import { Type } from "@sinclair/typebox";
-import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid, UUID_PATTERN } from "../access/schema-kit.ts";
 import { EntryRecord } from "./bodies.ts";
-
-const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
 /** An entry of the trash. */
 export const TrashItem = record(
@@ -69,7 +67,7 @@ export const ExportBody = Type.Object(
       }),
     ),
     instanceIds: Type.Optional(
-      Type.Array(Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" }), {
+      Type.Array(Type.String({ pattern: UUID_PATTERN, error: "{field} must be an entry id (UUID)" }), {
         minItems: 1,
         maxItems: 10_000,
         error: "instanceIds must list 1 to 10000 entry ids",

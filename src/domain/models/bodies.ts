@@ -3,12 +3,10 @@
 // two fields share a namespace or id, a namespace is free, an edit that changes a field's shape
 // on a model with entries needs a field change, a preview URL's placeholders are words.
 import { type TSchema, Type } from "@sinclair/typebox";
-import { listOf, nullable, oneOf, record, Time, Uuid } from "../access/schema-kit.ts";
+import { listOf, nullable, oneOf, record, Time, Uuid, UUID_PATTERN } from "../access/schema-kit.ts";
 import { StoredLayout } from "../layouts/bodies.ts";
 import { ARRAY_TYPES, FIELD_TYPES } from "./fields.ts";
 import { PATTERN_MAX } from "./patterns.ts";
-
-const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
 /** 1 to 64 printable characters, no control characters, no space at either end. */
 const FieldNamespace = Type.String({
@@ -120,7 +118,7 @@ export const NewField = Type.Object(
     type: FieldType,
     ...fieldParts,
     ...settingParts,
-    id: Type.Optional(Type.String({ pattern: UUID, error: "{field} must be a UUID" })),
+    id: Type.Optional(Type.String({ pattern: UUID_PATTERN, error: "{field} must be a UUID" })),
   },
   { $id: "NewField", ...fieldOptions },
 );

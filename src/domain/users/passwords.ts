@@ -19,7 +19,7 @@ export const DEFAULT_PASSWORD_COST: PasswordCost = { memoryKiB: 65536, time: 2 }
 const DEFAULT_DUMMY = "$argon2id$v=19$m=65536,t=2,p=1$Xftgozwy+ufwjhyEPoQa40m+tFgZpqtCA3TjG1C3qsg$Jt0JHhT9Q6IakLunLJE497q/vYCRHxcT8QXt4/KGtvU";
 
 /** Bun.password's options for a cost. */
-export function passwordOptions(cost: PasswordCost) {
+function passwordOptions(cost: PasswordCost) {
   return { algorithm: "argon2id" as const, memoryCost: cost.memoryKiB, timeCost: cost.time };
 }
 

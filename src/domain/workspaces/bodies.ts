@@ -3,16 +3,15 @@
 // apart by the one key it holds) and the node routes. The domain adds what a shape cannot say:
 // references name models, entries, media folders, folders, nodes and members of the project,
 // at most 2,000 nodes nested at most 10 deep, node ids used once, who may make a workspace private.
+import { UUID_PATTERN } from "../access/schema-kit.ts";
 import { type TProperties, Type } from "@sinclair/typebox";
 import { TEMPLATES } from "./tree.ts";
-
-const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
 const NodeId = Type.String({ pattern: "^[A-Za-z0-9_-]{1,64}$", error: "{field} must be 1 to 64 of a-z A-Z 0-9 _ -" });
 const FolderName = Type.String({ maxLength: 120, pattern: "\\S", error: "{field} must be a folder name of 1 to 120 characters" });
 const Icon = Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 64 })], { error: "{field} must be an icon name of 1 to 64 characters, or null" });
 const ModelRef = Type.String({ minLength: 1, error: "{field} must be a model namespace or id" });
-const EntryRef = Type.String({ pattern: UUID, error: "{field} must be an entry id (UUID)" });
+const EntryRef = Type.String({ pattern: UUID_PATTERN, error: "{field} must be an entry id (UUID)" });
 const MediaFolderRef = Type.String({ minLength: 1, maxLength: 64, error: "{field} must be a media folder id of 1 to 64 characters" });
 
 const node = <P extends TProperties>(kind: string, props: P) =>
